@@ -1,0 +1,127 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// An Option is one -param word a game accepts at challenge time.
+//
+// A flag option has no Values and is written "-name". A valued option is
+// written "-name=value" with one of Values; when it is not given, Default
+// applies.
+type Option struct {
+	Name    string
+	Values  []string
+	Default string
+	Help    string
+}
+
+// Word is how the option is written in a challenge: "-pure", "-size=N".
+func (o Option) Word() string {
+	if len(o.Values) == 0 {
+		return "-" + o.Name
+	}
+	return "-" + o.Name + "=" + strings.Join(o.Values, "|")
+}
+
+// Options are the chosen options of a board: name to value, "" for a flag
+// that is set. Options not present have their default.
+type Options map[string]string
+
+// Has reports whether a flag option is set.
+func (o Options) Has(name string) bool {
+	_, ok := o[name]
+	return ok
+}
+
+// Get returns the value of a valued option, or def when it was not chosen.
+func (o Options) Get(name, def string) string {
+	if v, ok := o[name]; ok {
+		return v
+	}
+	return def
+}
+
+// Words returns the options as canonical -param words, sorted, the form in
+// which boards store them and mails print them.
+func (o Options) Words() []string {
+	words := make([]string, 0, len(o))
+	for name, v := range o {
+		if v == "" {
+			words = append(words, "-"+name)
+		} else {
+			words = append(words, "-"+name+"="+v)
+		}
+	}
+	sort.Strings(words)
+	return words
+}
+
+// String is Words joined by spaces.
+func (o Options) String() string { return strings.Join(o.Words(), " ") }
+
+// ParseOptions checks -param words against the options of g. An unknown or
+// malformed word is refused with the list of valid ones. A valued option set
+// to its default is not stored, so equal choices give equal Options.
+func ParseOptions(g Game, words []string) (Options, error) {
+	opts := Options{}
+	for _, w := range words {
+		if !strings.HasPrefix(w, "-") {
+			return nil, optionError(g, w, "is not an option (options start with -)")
+		}
+		name, value, hasValue := strings.Cut(strings.ToLower(w[1:]), "=")
+		o, ok := findOption(g, name)
+		switch {
+		case !ok:
+			return nil, optionError(g, w, "is not an option of "+g.Title())
+		case len(o.Values) == 0 && hasValue:
+			return nil, optionError(g, w, "takes no value")
+		case len(o.Values) > 0 && !hasValue:
+			return nil, optionError(g, w, "needs a value: "+o.Word())
+		case len(o.Values) > 0 && !contains(o.Values, value):
+			return nil, optionError(g, w, "has no value "+value+": "+o.Word())
+		}
+		if hasValue && value == o.Default {
+			delete(opts, name)
+			continue
+		}
+		opts[name] = value
+	}
+	return opts, nil
+}
+
+func findOption(g Game, name string) (Option, bool) {
+	for _, o := range g.Options() {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	return Option{}, false
+}
+
+func optionError(g Game, word, what string) error {
+	return &Error{Input: word, Msg: fmt.Sprintf("%s; %s", what, validOptions(g))}
+}
+
+func validOptions(g Game) string {
+	opts := g.Options()
+	if len(opts) == 0 {
+		return g.Title() + " has no options"
+	}
+	words := make([]string, len(opts))
+	for i, o := range opts {
+		words[i] = o.Word()
+	}
+	return "valid options of " + g.Title() + ": " + strings.Join(words, " ")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
