@@ -1,0 +1,355 @@
+// Package config reads the YAML configuration of pbemd serve.
+//
+// Every setting has a safe default, unknown keys are refused (a typo must
+// not silently fall back to a default), passwords may come from environment
+// variables, and a transport that would send a password in clear text to
+// anything but the loopback interface is refused before anything connects.
+package config
+
+import (
+	"bytes"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/mail"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Security is how a connection to a mail server is protected.
+type Security string
+
+const (
+	TLS      Security = "tls"      // implicit TLS from the first byte (IMAPS 993, submissions 465)
+	StartTLS Security = "starttls" // plain connection upgraded with STARTTLS before login
+	Plain    Security = "plain"    // no encryption at all: allowed only to a loopback address
+)
+
+// Secret is a password. It prints and logs as "[redacted]" so that a
+// config dumped into a log line or an error never shows it.
+type Secret string
+
+func (Secret) String() string               { return "[redacted]" }
+func (Secret) GoString() string             { return "[redacted]" }
+func (Secret) LogValue() slog.Value         { return slog.StringValue("[redacted]") }
+func (s Secret) Reveal() string             { return string(s) }
+func (Secret) MarshalText() ([]byte, error) { return []byte("[redacted]"), nil }
+
+// Server is the connection to one mail server, IMAP or SMTP.
+type Server struct {
+	Host     string   `yaml:"host"`
+	Port     int      `yaml:"port"`     // 0: the standard port of Security
+	Security Security `yaml:"security"` // tls, starttls or plain
+	// CAFile is a PEM file of certificate authorities to trust instead of
+	// the system's, for a server with a private certificate.
+	CAFile      string `yaml:"ca_file"`
+	Username    string `yaml:"username"`
+	Password    Secret `yaml:"password"`     // discouraged: prefer PasswordEnv
+	PasswordEnv string `yaml:"password_env"` // name of the environment variable holding the password
+}
+
+// Addr returns host:port.
+func (s *Server) Addr() string {
+	return net.JoinHostPort(s.Host, strconv.Itoa(s.Port))
+}
+
+// TLSConfig returns the TLS settings for the server: its host name for
+// verification and, with CAFile, the authorities to trust.
+func (s *Server) TLSConfig() (*tls.Config, error) {
+	c := &tls.Config{ServerName: s.Host, MinVersion: tls.VersionTLS12}
+	if s.CAFile != "" {
+		pem, err := os.ReadFile(s.CAFile)
+		if err != nil {
+			return nil, err
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("%s holds no PEM certificate", s.CAFile)
+		}
+		c.RootCAs = pool
+	}
+	return c, nil
+}
+
+// IMAP is the mailbox the daemon reads commands from.
+type IMAP struct {
+	Server `yaml:",inline"`
+	// Mailbox is the folder watched for new mail.
+	Mailbox string `yaml:"mailbox"`
+	// DoneFolder receives each mail once it has been handled; created when missing.
+	DoneFolder string `yaml:"done_folder"`
+	// Batch is how many mails are fetched in one round trip.
+	Batch int `yaml:"batch"`
+	// PollInterval is how often the mailbox is checked when the server
+	// lacks IDLE.
+	PollInterval time.Duration `yaml:"poll_interval"`
+	// IdleTimeout bounds one IDLE command; RFC 2177 asks clients to
+	// re-issue it before the server's 30-minute inactivity timer.
+	IdleTimeout time.Duration `yaml:"idle_timeout"`
+	// BackoffMin and BackoffMax bound the wait before reconnecting after
+	// a lost connection; the wait doubles from min up to max.
+	BackoffMin time.Duration `yaml:"backoff_min"`
+	BackoffMax time.Duration `yaml:"backoff_max"`
+}
+
+// SMTP is the submission server the replies are sent through.
+type SMTP struct {
+	Server `yaml:",inline"`
+	// RetryMin and RetryMax bound the wait after a temporary failure (4xx
+	// or a network error); it doubles with each attempt of one mail.
+	RetryMin time.Duration `yaml:"retry_min"`
+	RetryMax time.Duration `yaml:"retry_max"`
+	// FailedRetry is the wait after a permanent refusal (5xx) of one
+	// mail. Such a mail is never dropped: it stays in the outbox, is
+	// logged as an error and tried again this rarely, until the cause is
+	// fixed or an operator removes it.
+	FailedRetry time.Duration `yaml:"failed_retry"`
+}
+
+// Log chooses how the daemon logs (to standard error).
+type Log struct {
+	Level  string `yaml:"level"`  // debug, info, warn or error
+	Format string `yaml:"format"` // text or json
+}
+
+// Config is the whole configuration of pbemd serve.
+type Config struct {
+	// Address is the address players mail; replies come from it.
+	Address string `yaml:"address"`
+	// Name is the display name in the From of replies.
+	Name string `yaml:"name"`
+	// Data is the directory of the game data.
+	Data string `yaml:"data"`
+	IMAP IMAP   `yaml:"imap"`
+	SMTP SMTP   `yaml:"smtp"`
+	// SweepInterval is how often reminders and forfeits are checked.
+	SweepInterval time.Duration `yaml:"sweep_interval"`
+	// Metrics is a loopback host:port serving the counters (expvar) at
+	// /debug/vars; empty means off.
+	Metrics string `yaml:"metrics"`
+	Log     Log    `yaml:"log"`
+}
+
+// Default returns the configuration used for every key a file leaves out.
+func Default() *Config {
+	return &Config{
+		Name: "pbemd",
+		Data: "./pbem-data",
+		IMAP: IMAP{
+			Server:       Server{Security: TLS},
+			Mailbox:      "INBOX",
+			DoneFolder:   "pbem-done",
+			Batch:        100,
+			PollInterval: time.Minute,
+			IdleTimeout:  25 * time.Minute,
+			BackoffMin:   time.Second,
+			BackoffMax:   5 * time.Minute,
+		},
+		SMTP: SMTP{
+			Server:      Server{Security: StartTLS},
+			RetryMin:    30 * time.Second,
+			RetryMax:    time.Hour,
+			FailedRetry: 6 * time.Hour,
+		},
+		SweepInterval: time.Hour,
+		Log:           Log{Level: "info", Format: "text"},
+	}
+}
+
+// Load reads the file at path, fills the passwords from the environment
+// and checks the result.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := Parse(data, os.LookupEnv)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Parse reads a configuration from YAML text. lookupEnv resolves the
+// password_env settings (os.LookupEnv outside tests).
+func Parse(data []byte, lookupEnv func(string) (string, bool)) (*Config, error) {
+	c := Default()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	// A second document would be silently ignored: refuse it.
+	var extra any
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, errors.New("the file holds more than one YAML document; want exactly one")
+	}
+	for _, s := range []struct {
+		name string
+		srv  *Server
+	}{{"imap", &c.IMAP.Server}, {"smtp", &c.SMTP.Server}} {
+		if err := s.srv.resolve(s.name, lookupEnv); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// resolve fills in the default port and the password from the environment.
+func (s *Server) resolve(name string, lookupEnv func(string) (string, bool)) error {
+	if s.Port == 0 {
+		s.Port = defaultPort(name, s.Security)
+	}
+	if s.PasswordEnv == "" {
+		return nil
+	}
+	if s.Password != "" {
+		return fmt.Errorf("%s: both password and password_env are set; keep only one (password_env is safer)", name)
+	}
+	v, ok := lookupEnv(s.PasswordEnv)
+	if !ok || v == "" {
+		return fmt.Errorf("%s: password_env names %s, but that environment variable is not set", name, s.PasswordEnv)
+	}
+	s.Password = Secret(v)
+	return nil
+}
+
+func defaultPort(name string, sec Security) int {
+	switch {
+	case name == "imap" && sec == TLS:
+		return 993
+	case name == "imap":
+		return 143
+	case sec == TLS:
+		return 465
+	case sec == StartTLS:
+		return 587
+	}
+	return 25
+}
+
+// Validate reports the first setting that is missing or unsafe.
+func (c *Config) Validate() error {
+	if c.Address == "" {
+		return errors.New("address is missing; set it to the mail address players write to, e.g. pbem@example.org")
+	}
+	if a, err := mail.ParseAddress(c.Address); err != nil || a.Address != c.Address {
+		return fmt.Errorf("address %q is not a plain mail address like pbem@example.org", c.Address)
+	}
+	if c.Data == "" {
+		return errors.New("data is empty; set it to the directory of the game data, e.g. ./pbem-data")
+	}
+	if err := c.IMAP.Server.validate("imap", true); err != nil {
+		return err
+	}
+	if err := c.SMTP.Server.validate("smtp", false); err != nil {
+		return err
+	}
+	if c.IMAP.Mailbox == "" || c.IMAP.DoneFolder == "" {
+		return errors.New("imap: mailbox and done_folder must both be set")
+	}
+	if strings.EqualFold(c.IMAP.Mailbox, c.IMAP.DoneFolder) {
+		return fmt.Errorf("imap: done_folder %q is the watched mailbox; choose another folder", c.IMAP.DoneFolder)
+	}
+	if c.IMAP.Batch < 1 || c.IMAP.Batch > 1000 {
+		return fmt.Errorf("imap: batch %d is out of range; want 1 to 1000", c.IMAP.Batch)
+	}
+	for _, d := range []struct {
+		name     string
+		v, least time.Duration
+	}{
+		{"imap.poll_interval", c.IMAP.PollInterval, 100 * time.Millisecond},
+		{"imap.idle_timeout", c.IMAP.IdleTimeout, time.Second},
+		{"imap.backoff_min", c.IMAP.BackoffMin, 10 * time.Millisecond},
+		{"imap.backoff_max", c.IMAP.BackoffMax, c.IMAP.BackoffMin},
+		{"smtp.retry_min", c.SMTP.RetryMin, 10 * time.Millisecond},
+		{"smtp.retry_max", c.SMTP.RetryMax, c.SMTP.RetryMin},
+		{"smtp.failed_retry", c.SMTP.FailedRetry, time.Second},
+		{"sweep_interval", c.SweepInterval, time.Second},
+	} {
+		if d.v < d.least {
+			return fmt.Errorf("%s is %v; want at least %v (write durations like 30s, 5m, 1h)", d.name, d.v, d.least)
+		}
+	}
+	if c.IMAP.IdleTimeout > 29*time.Minute {
+		return fmt.Errorf("imap.idle_timeout is %v; want at most 29m, servers drop idle clients after 30 minutes (RFC 2177)", c.IMAP.IdleTimeout)
+	}
+	if c.Metrics != "" {
+		host, _, err := net.SplitHostPort(c.Metrics)
+		if err != nil {
+			return fmt.Errorf("metrics %q is not host:port, e.g. 127.0.0.1:8025", c.Metrics)
+		}
+		if !IsLoopback(host) {
+			return fmt.Errorf("metrics %q is not a loopback address; the counters are served only locally, e.g. 127.0.0.1:8025", c.Metrics)
+		}
+	}
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("log.level %q is unknown; want debug, info, warn or error", c.Log.Level)
+	}
+	switch c.Log.Format {
+	case "text", "json":
+	default:
+		return fmt.Errorf("log.format %q is unknown; want text or json", c.Log.Format)
+	}
+	return nil
+}
+
+func (s *Server) validate(name string, needLogin bool) error {
+	if s.Host == "" {
+		return fmt.Errorf("%s.host is missing; set it to the %s server's host name", name, strings.ToUpper(name))
+	}
+	if s.Port < 1 || s.Port > 65535 {
+		return fmt.Errorf("%s.port %d is out of range; want 1 to 65535", name, s.Port)
+	}
+	switch s.Security {
+	case TLS, StartTLS:
+	case Plain:
+		if !IsLoopback(s.Host) {
+			return fmt.Errorf("%s.security is plain, which would send mail and password unencrypted to %s; use tls or starttls (plain is allowed only to a loopback address such as 127.0.0.1)", name, s.Host)
+		}
+	default:
+		return fmt.Errorf("%s.security %q is unknown; want tls, starttls or plain", name, s.Security)
+	}
+	if needLogin && (s.Username == "" || s.Password == "") {
+		return fmt.Errorf("%s: username and a password (password_env or password) are needed to log in", name)
+	}
+	if (s.Username == "") != (s.Password == "") {
+		return fmt.Errorf("%s: set both username and a password (password_env or password), or neither", name)
+	}
+	return nil
+}
+
+// IsLoopback reports whether host names the loopback interface: "localhost"
+// or a loopback IP address. Other names are not resolved, since DNS could
+// point them anywhere.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// Logger returns a slog logger writing to w as the Log settings ask.
+func (l Log) Logger(w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(l.Level))
+	opts := &slog.HandlerOptions{Level: level}
+	if l.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

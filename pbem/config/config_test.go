@@ -1,0 +1,148 @@
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		v, ok := m[k]
+		return v, ok
+	}
+}
+
+var secrets = env(map[string]string{
+	"PBEMD_IMAP_PASSWORD": "imap-hunter2",
+	"PBEMD_SMTP_PASSWORD": "smtp-hunter2",
+})
+
+func TestExampleFile(t *testing.T) {
+	data, err := os.ReadFile("../../config.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Parse(data, secrets)
+	if err != nil {
+		t.Fatalf("config.example.yaml does not load: %v", err)
+	}
+	// The example shows the defaults: apart from the settings that have
+	// none, it must say exactly what Default says.
+	d := Default()
+	d.Address = c.Address
+	d.IMAP.Server = c.IMAP.Server
+	d.SMTP.Server = c.SMTP.Server
+	if fmt.Sprintf("%+v", c) != fmt.Sprintf("%+v", d) {
+		t.Errorf("example differs from the defaults:\n got %+v\nwant %+v", c, d)
+	}
+	if c.IMAP.Password.Reveal() != "imap-hunter2" || c.SMTP.Password.Reveal() != "smtp-hunter2" {
+		t.Errorf("passwords not taken from the environment")
+	}
+	if c.IMAP.Port != 993 || c.SMTP.Port != 587 {
+		t.Errorf("default ports = %d, %d; want 993, 587", c.IMAP.Port, c.SMTP.Port)
+	}
+}
+
+const minimal = `
+address: pbem@example.org
+imap:
+  host: imap.example.org
+  username: pbem
+  password_env: PBEMD_IMAP_PASSWORD
+smtp:
+  host: smtp.example.org
+`
+
+func TestParse(t *testing.T) {
+	c, err := Parse([]byte(minimal+"sweep_interval: 30m\nimap:\n"), secrets)
+	if err == nil {
+		t.Fatalf("a repeated key was accepted: %+v", c)
+	}
+	c, err = Parse([]byte(minimal+"sweep_interval: 30m\n"), secrets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SweepInterval != 30*time.Minute || c.IMAP.Mailbox != "INBOX" || c.IMAP.Addr() != "imap.example.org:993" {
+		t.Errorf("got %+v", c)
+	}
+}
+
+func TestRefused(t *testing.T) {
+	tests := []struct {
+		name, yaml, want string
+		env              map[string]string
+	}{
+		{"unknown key", minimal + "imap_host: x\n", "field imap_host not found", nil},
+		{"unknown nested key", strings.Replace(minimal, "  username:", "  user_name: x\n  username:", 1), "field user_name not found", nil},
+		{"no address", strings.Replace(minimal, "address: pbem@example.org", "", 1), "address is missing", nil},
+		{"bad address", strings.Replace(minimal, "pbem@example.org", "PBEM <pbem@example.org>", 1), "not a plain mail address", nil},
+		{"plain smtp to remote", minimal + "  security: plain\n", "smtp.security is plain, which would send mail and password unencrypted to smtp.example.org", nil},
+		{"plain imap to remote", strings.Replace(minimal, "  host: imap.example.org", "  host: imap.example.org\n  security: plain", 1), "imap.security is plain", nil},
+		{"unknown security", minimal + "  security: ssl\n", `smtp.security "ssl" is unknown`, nil},
+		{"env missing", minimal, "PBEMD_IMAP_PASSWORD, but that environment variable is not set", map[string]string{}},
+		{"both passwords", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  password: x", 1), "both password and password_env", nil},
+		{"smtp user without password", minimal + "  username: bob\n", "set both username and a password", nil},
+		{"metrics not local", minimal + "metrics: 0.0.0.0:8025\n", "not a loopback address", nil},
+		{"tiny duration", minimal + "sweep_interval: 5ms\n", "sweep_interval is 5ms; want at least 1s", nil},
+		{"done is inbox", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  done_folder: inbox", 1), "is the watched mailbox", nil},
+		{"two documents", minimal + "---\naddress: x@y\n", "more than one YAML document", nil},
+		{"log level", minimal + "log:\n  level: loud\n", `log.level "loud" is unknown`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			look := secrets
+			if tt.env != nil {
+				look = env(tt.env)
+			}
+			_, err := Parse([]byte(tt.yaml), look)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v; want it to say %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestPlainToLoopback(t *testing.T) {
+	for _, host := range []string{"127.0.0.1", "localhost", "::1", "127.0.0.53"} {
+		y := strings.ReplaceAll(minimal, "host: imap.example.org", "host: '"+host+"'\n  security: plain")
+		y = strings.ReplaceAll(y, "host: smtp.example.org", "host: '"+host+"'\n  security: plain")
+		c, err := Parse([]byte(y), secrets)
+		if err != nil {
+			t.Errorf("%s: %v", host, err)
+			continue
+		}
+		if c.IMAP.Port != 143 || c.SMTP.Port != 25 {
+			t.Errorf("%s: ports %d, %d; want 143, 25", host, c.IMAP.Port, c.SMTP.Port)
+		}
+	}
+	for _, host := range []string{"localhost.example.org", "10.0.0.1", "127.example.org"} {
+		if IsLoopback(host) {
+			t.Errorf("IsLoopback(%q) = true", host)
+		}
+	}
+}
+
+func TestSecretNeverShown(t *testing.T) {
+	c, err := Parse([]byte(minimal), secrets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "%v %+v %#v %s\n", c, c, c, c.IMAP.Password)
+	for _, format := range []string{"text", "json"} {
+		log := Log{Level: "debug", Format: format}.Logger(&buf)
+		log.Info("config", "config", c, "imap", c.IMAP, "password", c.IMAP.Password)
+		log.Info("grouped", slog.Any("server", c.IMAP.Server))
+	}
+	if strings.Contains(buf.String(), "hunter2") {
+		t.Errorf("password shown:\n%s", buf.String())
+	}
+	if !strings.Contains(buf.String(), "[redacted]") {
+		t.Errorf("no redaction marker in:\n%s", buf.String())
+	}
+}
