@@ -1,0 +1,218 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// A Move is one move of a game.
+type Move struct {
+	Seat     int      // who played it
+	Text     string   // canonical notation of this move (one rules.Step)
+	Captured []string `json:",omitempty"`
+	At       time.Time
+	Auto     bool `json:",omitempty"` // played from a queue
+}
+
+// A Comment is text a player or subscriber wrote to a board.
+type Comment struct {
+	User string
+	Text string
+	At   time.Time
+	Move int // number of moves played when written
+}
+
+// A Game is one board.
+type Game struct {
+	Kind        string   // game name, "ultima"
+	Board       int      // 101, 102, ... per kind
+	Options     []string // canonical -param words
+	Seats       []string // user ids in seat order; "" for an open seat
+	StartPos    string   `json:",omitempty"` // position text the game started from; "" = standard start
+	Moves       []Move   // the source of truth
+	Position    string   // current position (derivable by replay; kept for speed)
+	Over        bool
+	Winner      int       // seat, or -1 for a draw; meaningful when Over
+	EndReason   string    `json:",omitempty"`
+	Comments    []Comment `json:",omitempty"`
+	Subscribers []string  `json:",omitempty"` // user ids
+	Created     time.Time
+	Updated     time.Time
+	Thread      string            // Message-ID root shared by every mail of this board
+	Extra       map[string]string `json:",omitempty"`
+}
+
+// A GameRef names a board.
+type GameRef struct {
+	Kind  string
+	Board int
+}
+
+// firstBoard is the number of the first board of every kind, as on
+// pbmserv.
+const firstBoard = 101
+
+// Keys: games by kind, a zero byte and the board as 8 big-endian bytes, so
+// a kind's boards sort by number; the board counter by kind; the seat index
+// by lower-case user id, zero byte, kind, zero byte, board.
+
+func boardBytes(board int) []byte {
+	return binary.BigEndian.AppendUint64(nil, uint64(board))
+}
+
+func gameKey(kind string, board int) []byte {
+	return append([]byte(kind+"\x00"), boardBytes(board)...)
+}
+
+func seatKey(user, kind string, board int) []byte {
+	return append([]byte(strings.ToLower(user)+"\x00"+kind+"\x00"), boardBytes(board)...)
+}
+
+// NextBoard reserves and returns the next board number of the kind: 101
+// for the first, then one more than the highest number used.
+func (tx *Tx) NextBoard(kind string) (int, error) {
+	if err := checkKey("game kind", kind); err != nil {
+		return 0, err
+	}
+	n := tx.lastBoard(kind) + 1
+	if n < firstBoard {
+		n = firstBoard
+	}
+	if err := tx.bucket(bucketBoards).Put([]byte(kind), boardBytes(n)); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// lastBoard returns the highest board number used of the kind, or 0.
+func (tx *Tx) lastBoard(kind string) int {
+	v := tx.bucket(bucketBoards).Get([]byte(kind))
+	if len(v) != 8 {
+		return 0
+	}
+	return int(binary.BigEndian.Uint64(v))
+}
+
+// Game returns the board of the kind, or ErrNotFound.
+func (tx *Tx) Game(kind string, board int) (*Game, error) {
+	v := tx.bucket(bucketGames).Get(gameKey(kind, board))
+	if v == nil {
+		return nil, fmt.Errorf("%s board %d: %w", kind, board, ErrNotFound)
+	}
+	return decodeGame(v)
+}
+
+func decodeGame(v []byte) (*Game, error) {
+	g := new(Game)
+	if err := json.Unmarshal(v, g); err != nil {
+		return nil, fmt.Errorf("store: game: %w", err)
+	}
+	return g, nil
+}
+
+// PutGame stores g under its kind and board, and updates the seat index
+// for the seats that changed. Storing a board number NextBoard has not
+// given out moves the counter past it.
+func (tx *Tx) PutGame(g *Game) error {
+	if err := checkKey("game kind", g.Kind); err != nil {
+		return err
+	}
+	if g.Board <= 0 {
+		return fmt.Errorf("store: %s board number %d; want a number from NextBoard", g.Kind, g.Board)
+	}
+	for _, s := range g.Seats {
+		if strings.IndexByte(s, 0) >= 0 {
+			return fmt.Errorf("store: %s board %d: seat %q contains a zero byte", g.Kind, g.Board, s)
+		}
+	}
+	old, err := tx.Game(g.Kind, g.Board)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	data, err := json.Marshal(g)
+	if err != nil {
+		return fmt.Errorf("store: %s board %d: %w", g.Kind, g.Board, err)
+	}
+	if err := tx.bucket(bucketGames).Put(gameKey(g.Kind, g.Board), data); err != nil {
+		return err
+	}
+	if g.Board > tx.lastBoard(g.Kind) {
+		if err := tx.bucket(bucketBoards).Put([]byte(g.Kind), boardBytes(g.Board)); err != nil {
+			return err
+		}
+	}
+
+	seated := seatSet(g.Seats)
+	seats := tx.bucket(bucketSeats)
+	if old != nil {
+		for u := range seatSet(old.Seats) {
+			if !seated[u] {
+				if err := seats.Delete(seatKey(u, g.Kind, g.Board)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for u := range seated {
+		if err := seats.Put(seatKey(u, g.Kind, g.Board), nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// seatSet returns the lower-case ids of the taken seats.
+func seatSet(seats []string) map[string]bool {
+	set := make(map[string]bool, len(seats))
+	for _, s := range seats {
+		if s != "" {
+			set[strings.ToLower(s)] = true
+		}
+	}
+	return set
+}
+
+// Games calls fn for every board of the kind in board order, stopping at
+// the first error fn returns, which Games then returns.
+func (tx *Tx) Games(kind string, fn func(*Game) error) error {
+	prefix := []byte(kind + "\x00")
+	c := tx.bucket(bucketGames).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		g, err := decodeGame(v)
+		if err != nil {
+			return err
+		}
+		if err := fn(g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// GamesOf returns the boards where the user, in any case, holds a seat,
+// ordered by kind and then board. Finished games are included.
+func (tx *Tx) GamesOf(userID string) ([]GameRef, error) {
+	if userID == "" {
+		return nil, nil
+	}
+	prefix := []byte(strings.ToLower(userID) + "\x00")
+	var refs []GameRef
+	c := tx.bucket(bucketSeats).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		rest := k[len(prefix):]
+		i := bytes.IndexByte(rest, 0)
+		if i < 0 || len(rest)-i-1 != 8 {
+			return nil, fmt.Errorf("store: malformed seat index key %q", k)
+		}
+		refs = append(refs, GameRef{
+			Kind:  string(rest[:i]),
+			Board: int(binary.BigEndian.Uint64(rest[i+1:])),
+		})
+	}
+	return refs, nil
+}

@@ -1,0 +1,254 @@
+// Package store keeps the state of pbemd in one bbolt file: users, games,
+// the keys of mail already handled, the outbox of mail to send, and a few
+// named notes. A change of state and the mail it causes are written in one
+// transaction, so a crash never loses one without the other.
+//
+// Records are stored as JSON so that later versions can add fields without a
+// migration. Only this package knows about bbolt.
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// FileName is the name of the database file inside the data directory.
+const FileName = "pbem.db"
+
+// PathIn returns the path of the database file in the data directory dir.
+func PathIn(dir string) string {
+	return filepath.Join(dir, FileName)
+}
+
+// schemaVersion is the layout of the buckets and records this code reads
+// and writes. Raise it, and add a migration from the previous version in
+// Open, when a change would be misread by an older pbemd.
+const schemaVersion = 1
+
+var (
+	// ErrLocked reports that another process holds the database open.
+	ErrLocked = errors.New("the data is in use by another pbemd process")
+	// ErrNotFound reports that no record has the key asked for.
+	ErrNotFound = errors.New("not found")
+	// ErrSchema reports data written by a schema version this code does
+	// not know, usually by a newer pbemd.
+	ErrSchema = errors.New("unknown schema version")
+)
+
+// Bucket names. Keys are described where each bucket is used.
+var (
+	bucketMeta      = []byte("meta")
+	bucketUsers     = []byte("users")
+	bucketAddrs     = []byte("addresses")
+	bucketGames     = []byte("games")
+	bucketBoards    = []byte("boards")
+	bucketSeats     = []byte("seats")
+	bucketProcessed = []byte("processed")
+	bucketOutbox    = []byte("outbox")
+	bucketNotes     = []byte("notes")
+
+	allBuckets = [][]byte{bucketMeta, bucketUsers, bucketAddrs, bucketGames,
+		bucketBoards, bucketSeats, bucketProcessed, bucketOutbox, bucketNotes}
+)
+
+var keySchema = []byte("schema")
+
+// Options change how Open opens the database. A nil *Options means the
+// defaults.
+type Options struct {
+	LockTimeout time.Duration // how long Open waits for another process's lock; 0 means 2s
+	NoSync      bool          // tests only: commits skip fsync and a crash can lose them
+
+	// ReadOnly opens an existing database for reading only, sharing the
+	// file with other readers (but not with a running daemon). Update
+	// fails. Used by tools such as pbemd backup that must not create a
+	// database where none was.
+	ReadOnly bool
+}
+
+// A DB is an open database. It is safe for concurrent use; bbolt allows
+// one read-write transaction at a time and any number of readers.
+type DB struct {
+	bolt *bolt.DB
+	path string
+}
+
+// lockedError is the error of Open when the file is locked.
+type lockedError struct{ path string }
+
+func (e *lockedError) Error() string {
+	return e.path + " is in use by another pbemd process (is the daemon running?)"
+}
+
+func (e *lockedError) Unwrap() error { return ErrLocked }
+
+// Open opens the database at path, creating the file, its directory and
+// its buckets when they do not exist. It refuses data of an unknown schema
+// version with ErrSchema, and gives up with ErrLocked when another process
+// keeps the file locked for longer than opts.LockTimeout.
+func Open(path string, opts *Options) (*DB, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = 2 * time.Second
+	}
+	if o.ReadOnly {
+		// bbolt would create the file; a reader wants an error instead.
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{
+		Timeout:  o.LockTimeout,
+		NoSync:   o.NoSync,
+		ReadOnly: o.ReadOnly,
+	})
+	if errors.Is(err, berrors.ErrTimeout) {
+		return nil, &lockedError{path}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	db := &DB{bolt: bdb, path: path}
+	if o.ReadOnly {
+		err = bdb.View(func(btx *bolt.Tx) error { return db.checkSchema(btx, false) })
+	} else {
+		err = bdb.Update(func(btx *bolt.Tx) error { return db.checkSchema(btx, true) })
+	}
+	if err != nil {
+		bdb.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// checkSchema checks the stored schema version and, when create is set,
+// creates the buckets and records the version in a new database.
+func (db *DB) checkSchema(btx *bolt.Tx, create bool) error {
+	meta := btx.Bucket(bucketMeta)
+	if meta == nil && !create {
+		return fmt.Errorf("store: %s is not a pbemd database (it has no schema version)", db.path)
+	}
+	if meta != nil {
+		if v := meta.Get(keySchema); v != nil {
+			n, err := strconv.Atoi(string(v))
+			if err != nil || n != schemaVersion {
+				return fmt.Errorf("%w: %s was written with schema version %q, this pbemd reads version %d (use the pbemd that wrote it, or a newer one)",
+					ErrSchema, db.path, v, schemaVersion)
+			}
+		} else if !create {
+			return fmt.Errorf("store: %s is not a pbemd database (it has no schema version)", db.path)
+		}
+	}
+	if !create {
+		for _, name := range allBuckets {
+			if btx.Bucket(name) == nil {
+				return fmt.Errorf("store: %s lacks the bucket %q of schema version %d", db.path, name, schemaVersion)
+			}
+		}
+		return nil
+	}
+	for _, name := range allBuckets {
+		if _, err := btx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("store: create bucket %s: %w", name, err)
+		}
+	}
+	meta = btx.Bucket(bucketMeta)
+	if meta.Get(keySchema) == nil {
+		return meta.Put(keySchema, []byte(strconv.Itoa(schemaVersion)))
+	}
+	return nil
+}
+
+// Close closes the database, waiting for running transactions to end.
+func (db *DB) Close() error { return db.bolt.Close() }
+
+// Path returns the path of the database file.
+func (db *DB) Path() string { return db.path }
+
+// A Tx is a transaction. It is valid only inside the function given to
+// Update or View, and only on that function's goroutine. Records returned
+// by its methods are copies and stay valid after the transaction.
+type Tx struct {
+	btx *bolt.Tx
+}
+
+// Update runs fn in a read-write transaction and commits it when fn
+// returns nil, with an fsync unless the database was opened with NoSync.
+// When fn returns an error nothing it did is kept.
+func (db *DB) Update(fn func(*Tx) error) error {
+	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+}
+
+// View runs fn in a read-only transaction that sees one consistent state.
+// Do not call View or Update from inside fn.
+func (db *DB) View(fn func(*Tx) error) error {
+	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+}
+
+func (tx *Tx) bucket(name []byte) *bolt.Bucket {
+	// Open created every bucket, so a nil bucket is a bug, not bad data.
+	return tx.btx.Bucket(name)
+}
+
+// Backup writes a consistent copy of the database to w while other
+// transactions go on, and returns the number of bytes written. The copy is
+// itself a database Open can open.
+func (db *DB) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := db.bolt.View(func(btx *bolt.Tx) error {
+		var err error
+		n, err = btx.WriteTo(w)
+		return err
+	})
+	return n, err
+}
+
+// BackupFile writes a consistent copy of the database to path. The copy is
+// written to path+".tmp", synced and then renamed, so path holds either
+// the previous file or a complete copy, never a part.
+func (db *DB) BackupFile(path string) error {
+	if abs, err := filepath.Abs(path); err == nil {
+		if self, err := filepath.Abs(db.path); err == nil && abs == self {
+			return fmt.Errorf("store: backup to %s would overwrite the database itself; name another file", path)
+		}
+	}
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("store: backup: %w", err)
+	}
+	_, err = db.Backup(f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("store: backup to %s: %w", path, err)
+	}
+	// Make the rename itself durable. Not every system can sync a
+	// directory; the copy is complete either way.
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}

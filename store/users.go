@@ -1,0 +1,168 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// A User is an account.
+type User struct {
+	ID           string   // lower case, the key
+	Name         string   // as written at signup (case kept)
+	PasswordHash string   // never the password
+	Addresses    []string // where mail goes; first is primary
+	Created      time.Time
+	Extra        map[string]string `json:",omitempty"` // room for later settings
+}
+
+// Keys: users by lower-case id; the address index by lower-case address,
+// a zero byte and the user id, so that several users may share an address.
+
+// checkKey refuses a key part that is empty or would break the composite
+// keys of the indexes.
+func checkKey(what, s string) error {
+	if s == "" {
+		return fmt.Errorf("store: empty %s", what)
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return fmt.Errorf("store: %s %q contains a zero byte", what, s)
+	}
+	return nil
+}
+
+func normAddr(addr string) string { return strings.ToLower(strings.TrimSpace(addr)) }
+
+func addrKey(addr, id string) []byte { return []byte(addr + "\x00" + id) }
+
+// User returns the user with the given id, in any case, or ErrNotFound.
+func (tx *Tx) User(id string) (*User, error) {
+	v := tx.bucket(bucketUsers).Get([]byte(strings.ToLower(id)))
+	if v == nil {
+		return nil, fmt.Errorf("user %q: %w", id, ErrNotFound)
+	}
+	u := new(User)
+	if err := json.Unmarshal(v, u); err != nil {
+		return nil, fmt.Errorf("store: user %q: %w", id, err)
+	}
+	return u, nil
+}
+
+// PutUser stores u under its id, lower-casing u.ID first, and keeps the
+// address index in step with u.Addresses.
+func (tx *Tx) PutUser(u *User) error {
+	u.ID = strings.ToLower(u.ID)
+	if err := checkKey("user id", u.ID); err != nil {
+		return err
+	}
+	for _, a := range u.Addresses {
+		if err := checkKey("address", normAddr(a)); err != nil {
+			return fmt.Errorf("%w of user %q", err, u.ID)
+		}
+	}
+	old, err := tx.User(u.ID)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	data, err := json.Marshal(u)
+	if err != nil {
+		return fmt.Errorf("store: user %q: %w", u.ID, err)
+	}
+	if err := tx.bucket(bucketUsers).Put([]byte(u.ID), data); err != nil {
+		return err
+	}
+	addrs := tx.bucket(bucketAddrs)
+	keep := make(map[string]bool)
+	for _, a := range u.Addresses {
+		keep[normAddr(a)] = true
+	}
+	if old != nil {
+		for _, a := range old.Addresses {
+			if a = normAddr(a); !keep[a] {
+				if err := addrs.Delete(addrKey(a, u.ID)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for a := range keep {
+		if err := addrs.Put(addrKey(a, u.ID), nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DeleteUser removes the user and its addresses from the index. It returns
+// ErrNotFound when there is no such user. Games keep the id in their seats.
+func (tx *Tx) DeleteUser(id string) error {
+	u, err := tx.User(id)
+	if err != nil {
+		return err
+	}
+	addrs := tx.bucket(bucketAddrs)
+	for _, a := range u.Addresses {
+		if err := addrs.Delete(addrKey(normAddr(a), u.ID)); err != nil {
+			return err
+		}
+	}
+	return tx.bucket(bucketUsers).Delete([]byte(u.ID))
+}
+
+// UserByAddress returns the user registered with the mail address addr,
+// compared without regard to case, or ErrNotFound. When several users
+// share the address it returns the one with the smallest id.
+func (tx *Tx) UserByAddress(addr string) (*User, error) {
+	ids := tx.idsByAddress(addr, 1)
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("address %q: %w", addr, ErrNotFound)
+	}
+	return tx.User(ids[0])
+}
+
+// UsersByAddress returns every user registered with the mail address addr,
+// in id order; none is not an error.
+func (tx *Tx) UsersByAddress(addr string) ([]*User, error) {
+	var users []*User
+	for _, id := range tx.idsByAddress(addr, 0) {
+		u, err := tx.User(id)
+		if err != nil {
+			return nil, err
+		}
+		users = append(users, u)
+	}
+	return users, nil
+}
+
+// idsByAddress returns up to max (0: all) user ids indexed under addr.
+func (tx *Tx) idsByAddress(addr string, max int) []string {
+	a := normAddr(addr)
+	if a == "" {
+		return nil
+	}
+	prefix := []byte(a + "\x00")
+	var ids []string
+	c := tx.bucket(bucketAddrs).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		ids = append(ids, string(k[len(prefix):]))
+		if max > 0 && len(ids) == max {
+			break
+		}
+	}
+	return ids
+}
+
+// Users calls fn for every user in id order, stopping at the first error
+// fn returns, which Users then returns.
+func (tx *Tx) Users(fn func(*User) error) error {
+	return tx.bucket(bucketUsers).ForEach(func(k, v []byte) error {
+		u := new(User)
+		if err := json.Unmarshal(v, u); err != nil {
+			return fmt.Errorf("store: user %q: %w", k, err)
+		}
+		return fn(u)
+	})
+}
