@@ -6,10 +6,13 @@ import (
 	"strings"
 
 	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/rules/tanbo"
 )
 
 // games lists every game the server offers, in the order help and list show them.
-var games = []rules.Game{}
+var games = []rules.Game{
+	tanbo.Game,
+}
 
 // All returns every game in display order.
 func All() []rules.Game { return append([]rules.Game(nil), games...) }
