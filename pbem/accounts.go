@@ -1,0 +1,253 @@
+package pbem
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"fmt"
+	"net/mail"
+	"strings"
+	"sync"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/pbemd/pbemd/store"
+)
+
+// signup userid password [address ...]
+func (c *cmd) signup(args []string) error {
+	if len(args) < 2 {
+		return c.usage("signup userid password [address ...]")
+	}
+	id, password := args[0], args[1]
+	if err := checkUserID(id); err != nil {
+		return err
+	}
+	if err := checkPassword(password); err != nil {
+		return err
+	}
+	addrs, err := c.addresses(args[2:])
+	if err != nil {
+		return err
+	}
+	if _, err := c.r.tx.User(id); err == nil {
+		return fail("The user id %s is taken; choose another one", id)
+	} else if !errNotFound(err) {
+		return err
+	}
+	hash, err := hashPassword(password)
+	if err != nil {
+		return err
+	}
+	u := &store.User{ID: strings.ToLower(id), Name: id, PasswordHash: hash, Addresses: addrs, Created: c.r.now}
+	if err := c.r.tx.PutUser(u); err != nil {
+		return err
+	}
+	return c.r.tellUser(u, "pbemd: welcome "+u.Name, "signup", map[string]any{"User": u, "Help": c.r.s.helpData()})
+}
+
+// change password userid old new | change address userid password [address ...]
+func (c *cmd) change(args []string) error {
+	if len(args) == 0 {
+		return c.usage("change password userid old new, or change address userid password [address ...]")
+	}
+	switch strings.ToLower(args[0]) {
+	case "password":
+		if len(args) != 4 {
+			return c.usage("change password userid old new")
+		}
+		u, err := c.r.auth(args[1], args[2])
+		if err != nil {
+			return err
+		}
+		if err := checkPassword(args[3]); err != nil {
+			return err
+		}
+		if u.PasswordHash, err = hashPassword(args[3]); err != nil {
+			return err
+		}
+		if err := c.r.tx.PutUser(u); err != nil {
+			return err
+		}
+		return c.r.tellUser(u, "pbemd: password changed", "password", map[string]any{"User": u})
+	case "address":
+		if len(args) < 3 {
+			return c.usage("change address userid password [address ...]")
+		}
+		u, err := c.r.auth(args[1], args[2])
+		if err != nil {
+			return err
+		}
+		addrs, err := c.addresses(args[3:])
+		if err != nil {
+			return err
+		}
+		old := u.Addresses
+		u.Addresses = addrs
+		if err := c.r.tx.PutUser(u); err != nil {
+			return err
+		}
+		// The old addresses hear of the change too: a stolen account shows.
+		data := map[string]any{"User": u, "Old": old}
+		return c.r.tellAddresses(union(old, addrs), "pbemd: address changed for "+u.Name, "address", data)
+	default:
+		return fail("%q cannot be changed; write change password userid old new, or change address userid password [address ...]", args[0])
+	}
+}
+
+// signoff userid password: the account goes, its running games are forfeited.
+func (c *cmd) signoff(args []string) error {
+	if len(args) != 2 {
+		return c.usage("signoff userid password")
+	}
+	u, err := c.r.auth(args[0], args[1])
+	if err != nil {
+		return err
+	}
+	refs, err := c.r.tx.GamesOf(u.ID)
+	if err != nil {
+		return err
+	}
+	var forfeited []string
+	for _, ref := range refs {
+		b, err := c.r.loadBoard(ref.Kind, ref.Board)
+		if err != nil {
+			return err
+		}
+		if b.rec.Over {
+			continue
+		}
+		seat := b.seatOf(u.ID)
+		b.end(c.r.now, rulesWin(1-seat, u.Name+" signed off"))
+		if err := c.r.saveAndAnnounce(b, nil, fmt.Sprintf("%s signed off and forfeits this game.", u.Name)); err != nil {
+			return err
+		}
+		forfeited = append(forfeited, fmt.Sprintf("%s board %d", b.game.Title(), b.rec.Board))
+	}
+	if err := c.r.tellUser(u, "pbemd: goodbye "+u.Name, "signoff", map[string]any{"User": u, "Forfeited": forfeited}); err != nil {
+		return err
+	}
+	return c.r.tx.DeleteUser(u.ID)
+}
+
+// addresses checks the addresses of signup or change address; none means the
+// sender's.
+func (c *cmd) addresses(words []string) ([]string, error) {
+	if len(words) == 0 {
+		return []string{c.r.sender()}, nil
+	}
+	var out []string
+	for _, w := range words {
+		a, err := mail.ParseAddress(w)
+		if err != nil || !strings.Contains(a.Address, "@") {
+			return nil, fail("%q is not a mail address; write addresses as name@example.org", w)
+		}
+		out = append(out, strings.ToLower(a.Address))
+	}
+	return out, nil
+}
+
+// auth checks a user id and password. A wrong password counts towards the
+// sender's limit.
+func (r *request) auth(id, password string) (*store.User, error) {
+	u, err := r.tx.User(id)
+	if errNotFound(err) {
+		return nil, fail("There is no user %q; check the spelling, or sign up first with: signup %s PASSWORD", id, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !r.s.passwords.check(u, password) {
+		r.s.limits.badPassword(r.sender(), r.now)
+		return nil, fail("The password for %s is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin)", u.Name)
+	}
+	return u, nil
+}
+
+// checkUserID accepts ids of 2 to 16 letters, digits, '_', '-' or '.',
+// starting with a letter.
+func checkUserID(id string) error {
+	ok := len(id) >= 2 && len(id) <= 16 && isLetter(id[0])
+	for i := 0; ok && i < len(id); i++ {
+		ch := id[i]
+		ok = isLetter(ch) || ch >= '0' && ch <= '9' || ch == '_' || ch == '-' || ch == '.'
+	}
+	if !ok {
+		return fail("%q is not a valid user id; a user id is 2 to 16 letters, digits, '_', '-' or '.', starting with a letter", id)
+	}
+	return nil
+}
+
+func isLetter(ch byte) bool { return ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' }
+
+func checkPassword(p string) error {
+	if len(p) < 4 || len(p) > 64 {
+		return fail("A password must have 4 to 64 characters; yours has %d", len(p))
+	}
+	return nil
+}
+
+func hashPassword(p string) (string, error) {
+	h, err := bcrypt.GenerateFromPassword([]byte(p), bcrypt.DefaultCost)
+	return string(h), err
+}
+
+// passwordCache remembers passwords already checked against a user's bcrypt
+// hash, as an HMAC under a key that lives only in this process, so that a
+// player's tenth move in a day costs no second bcrypt. The password itself is
+// never kept.
+type passwordCache struct {
+	mu  sync.Mutex
+	key [32]byte
+	ok  map[string][32]byte // user id + "\x00" + hash -> HMAC of the password
+}
+
+func newPasswordCache() *passwordCache {
+	c := &passwordCache{ok: map[string][32]byte{}}
+	rand.Read(c.key[:])
+	return c
+}
+
+func (c *passwordCache) check(u *store.User, password string) bool {
+	mac := hmac.New(sha256.New, c.key[:])
+	mac.Write([]byte(password))
+	var sum [32]byte
+	copy(sum[:], mac.Sum(nil))
+	k := u.ID + "\x00" + u.PasswordHash
+	c.mu.Lock()
+	known, found := c.ok[k]
+	c.mu.Unlock()
+	if found {
+		return hmac.Equal(known[:], sum[:])
+	}
+	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) != nil {
+		return false
+	}
+	c.mu.Lock()
+	if len(c.ok) > 100000 {
+		clear(c.ok)
+	}
+	c.ok[k] = sum
+	c.mu.Unlock()
+	return true
+}
+
+// union is a followed by the strings of b not in a.
+func union(a, b []string) []string {
+	out := append([]string(nil), a...)
+	for _, s := range b {
+		if !contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}

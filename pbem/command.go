@@ -1,0 +1,156 @@
+package pbem
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/rules/catalog"
+)
+
+// commandWords splits a Subject line into command words. A leading "Re:" or
+// "Fwd:" (as mail clients add them when replying) and a trailing "**" (the
+// mark of mails that carry a comment) are not part of the command.
+func commandWords(subject string) []string {
+	s := strings.TrimSpace(subject)
+	for {
+		lower := strings.ToLower(s)
+		cut := false
+		for _, p := range []string{"re:", "fwd:", "fw:"} {
+			if strings.HasPrefix(lower, p) {
+				s = strings.TrimSpace(s[len(p):])
+				cut = true
+			}
+		}
+		if !cut {
+			break
+		}
+	}
+	words := strings.Fields(s)
+	for len(words) > 0 && words[len(words)-1] == "**" {
+		words = words[:len(words)-1]
+	}
+	return words
+}
+
+// cmd is one command being run.
+type cmd struct {
+	r       *request
+	words   []string   // every word, as written: passwords keep their case
+	comment string     // the mail body's comment, or ""
+	game    rules.Game // for game commands
+}
+
+// A handler runs a command with the words after its name.
+type handler func(c *cmd, args []string) error
+
+// globalCommands are the commands that name no game. They are filled in by
+// init to break the cycle between the table and help, which lists it.
+var globalCommands map[string]handler
+
+// gameCommands are the commands after a game name, with their aliases.
+var gameCommands map[string]handler
+
+var verbAliases = map[string]string{
+	"chall": "challenge",
+	"sub":   "subscribe",
+	"unsub": "unsubscribe",
+	"board": "move",
+	"mvoe":  "move",
+	"qmove": "queue",
+}
+
+func init() {
+	globalCommands = map[string]handler{
+		"help":    (*cmd).help,
+		"signup":  (*cmd).signup,
+		"change":  (*cmd).change,
+		"signoff": (*cmd).signoff,
+		"list":    (*cmd).list,
+	}
+	gameCommands = map[string]handler{
+		"help":        (*cmd).gameHelp,
+		"challenge":   (*cmd).challenge,
+		"move":        (*cmd).move,
+		"resign":      (*cmd).resign,
+		"show":        (*cmd).show,
+		"games":       (*cmd).games,
+		"subscribe":   (*cmd).subscribe,
+		"unsubscribe": (*cmd).unsubscribe,
+	}
+}
+
+// name is how error subjects name the command: its game, or its first word.
+func (c *cmd) name() string {
+	if c.game != nil {
+		return c.game.Name()
+	}
+	if len(c.words) == 0 {
+		return "pbemd"
+	}
+	return strings.ToLower(c.words[0])
+}
+
+func (c *cmd) dispatch() error {
+	first := strings.ToLower(c.words[0])
+	if h, ok := globalCommands[first]; ok {
+		return h(c, c.words[1:])
+	}
+	g, ok := catalog.Lookup(first)
+	if !ok {
+		return c.r.unknownCommand(c.words)
+	}
+	c.game = g
+	if len(c.words) < 2 {
+		return c.fail("%q needs a command after it: one of %s", c.words[0], verbList())
+	}
+	verb := strings.ToLower(c.words[1])
+	if v, ok := verbAliases[verb]; ok {
+		verb = v
+	}
+	h, ok := gameCommands[verb]
+	if !ok {
+		return c.fail("%q is not a %s command; the commands are %s", c.words[1], g.Title(), verbList())
+	}
+	return h(c, c.words[2:])
+}
+
+// verbList names the game commands for error messages.
+func verbList() string {
+	verbs := make([]string, 0, len(gameCommands))
+	for v := range gameCommands {
+		verbs = append(verbs, v)
+	}
+	sort.Strings(verbs)
+	return strings.Join(verbs, ", ")
+}
+
+// fail is a failure about this command's game.
+func (c *cmd) fail(format string, args ...any) error {
+	f := fail(format, args...)
+	f.game = c.game
+	return f
+}
+
+// failOn is a failure about a board: the error reply shows it.
+func (c *cmd) failOn(b *board, format string, args ...any) error {
+	f := fail(format, args...)
+	f.game = c.game
+	f.board = b
+	return f
+}
+
+// usage is the failure of a command with the wrong words: it names the form.
+func (c *cmd) usage(form string) error {
+	return c.fail("The command has the wrong number of words; write it as: %s", form)
+}
+
+// boardNumber reads a board number, refusing anything else.
+func (c *cmd) boardNumber(word string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimPrefix(word, "#"))
+	if err != nil || n <= 0 {
+		return 0, c.fail("%q is not a board number; boards are numbered from 101", word)
+	}
+	return n, nil
+}

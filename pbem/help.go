@@ -1,0 +1,75 @@
+package pbem
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pbemd/pbemd/rules/catalog"
+)
+
+// helpGame is one game as the help index shows it.
+type helpGame struct {
+	Name, Title string
+	Aliases     []string
+}
+
+// helpData is what every help template may use.
+func (s *Service) helpData() map[string]any {
+	var games []helpGame
+	for _, g := range catalog.All() {
+		games = append(games, helpGame{Name: g.Name(), Title: g.Title(), Aliases: g.Aliases()})
+	}
+	return map[string]any{"Address": s.cfg.Address, "Games": games}
+}
+
+// help [topic ...]: the index, "help commands", or "help <game>".
+func (c *cmd) help(args []string) error {
+	if len(args) == 0 {
+		return c.helpMail("pbemd help", "help")
+	}
+	topic := strings.ToLower(args[0])
+	if topic == "commands" {
+		return c.helpMail("pbemd help commands", "help-commands")
+	}
+	if g, ok := catalog.Lookup(topic); ok {
+		c.game = g
+		return c.gameHelp(nil)
+	}
+	return fail("There is no help on %q; send 'help' for the index, 'help commands', or 'help GAME' with a game of %s",
+		args[0], strings.Join(catalog.Names(), ", "))
+}
+
+func (c *cmd) helpMail(subject, template string) error {
+	body, err := render(template, c.r.s.helpData())
+	if err != nil {
+		return err
+	}
+	c.r.replyText(c.r.sender(), subject, body)
+	return nil
+}
+
+// <game> help: the game's rules, notation, options and an example.
+func (c *cmd) gameHelp(args []string) error {
+	data := c.r.s.helpData()
+	data["Title"] = c.game.Title()
+	data["Name"] = c.game.Name()
+	data["Aliases"] = c.game.Aliases()
+	data["Rules"] = strings.TrimRight(c.game.Help(), "\n")
+	sides := c.game.Sides()
+	data["Sides"] = fmt.Sprintf("%s moves first, then %s", sides[0], sides[1])
+	var opts []string
+	for _, o := range c.game.Options() {
+		line := fmt.Sprintf("  %-22s %s", o.Word(), o.Help)
+		if o.Default != "" {
+			line += " (default " + o.Default + ")"
+		}
+		opts = append(opts, line)
+	}
+	data["Options"] = opts
+	body, err := render("help-game", data)
+	if err != nil {
+		return err
+	}
+	c.r.replyText(c.r.sender(), c.game.Title()+" help", body)
+	return nil
+}

@@ -1,0 +1,143 @@
+// Package pbem is the play-by-email service: it reads a mail, runs the command
+// in its Subject line against the store and the game rules, and writes the
+// reply mails into the store's outbox, all in one transaction. It knows
+// nothing of IMAP or SMTP; the packages under pbem/ bring mail in and out.
+package pbem
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pbemd/pbemd/store"
+)
+
+// Config is what the service needs to know about itself.
+type Config struct {
+	Address string           // the server's own address, e.g. "pbem@localhost"
+	Name    string           // display name in From; default "pbemd"
+	Domain  string           // for Message-IDs; default the Address's domain
+	Now     func() time.Time // the clock; nil means time.Now
+	Log     *slog.Logger     // nil means slog.Default()
+
+	// Limits per sender address, counted in memory by a long-running daemon:
+	// more than MaxMails mails or MaxBadPasswords wrong passwords in Window
+	// get one warning reply, then silence until the window has passed.
+	// Zero values mean 60 mails, 10 wrong passwords and one hour.
+	MaxMails        int
+	MaxBadPasswords int
+	Window          time.Duration
+}
+
+// Service runs commands from mail. Its methods are safe for concurrent use;
+// mails are handled one at a time.
+type Service struct {
+	db  *store.DB
+	cfg Config
+	log *slog.Logger
+
+	// NewID makes Message-IDs; tests replace it to get stable golden files.
+	NewID func() string
+
+	mu        sync.Mutex // serialises Deliver and Sweep
+	positions *positionCache
+	limits    *limiter
+	passwords *passwordCache
+}
+
+// New returns a service on db.
+func New(db *store.DB, cfg Config) *Service {
+	if cfg.Name == "" {
+		cfg.Name = "pbemd"
+	}
+	if cfg.Domain == "" {
+		_, cfg.Domain, _ = strings.Cut(cfg.Address, "@")
+		if cfg.Domain == "" {
+			cfg.Domain = "localhost"
+		}
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	s := &Service{
+		db:        db,
+		cfg:       cfg,
+		log:       cfg.Log,
+		positions: newPositionCache(2000),
+		limits:    newLimiter(cfg.MaxMails, cfg.MaxBadPasswords, cfg.Window),
+		passwords: newPasswordCache(),
+	}
+	s.NewID = func() string { return NewMessageID(s.cfg.Domain) }
+	return s
+}
+
+// Deliver handles one raw RFC 5322 mail: the state change, the processed-mail
+// key and the reply mails (into the store's outbox) commit in one
+// transaction. It returns nil when the mail was handled, including invalid
+// commands (answered by an error reply), mails already handled, and mails the
+// loop guard ignores; an error only when the mail could not be read or stored.
+func (s *Service) Deliver(raw []byte) error {
+	_, err := s.Handle(raw)
+	return err
+}
+
+// Handle is Deliver that also returns the outbox ids of the replies it queued,
+// for "pbemd deliver -print".
+func (s *Service) Handle(raw []byte) ([]uint64, error) {
+	m, err := ReadMail(raw)
+	if err != nil {
+		return nil, fmt.Errorf("reading mail: %w", err)
+	}
+	if why := m.Ignore(s.own()); why != "" {
+		s.log.Info("mail ignored", "from", m.From, "why", why, "id", m.MessageID)
+		return nil, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.cfg.Now()
+	var ids []uint64
+	var after []func()
+	err = s.db.Update(func(tx *store.Tx) error {
+		ids, after = nil, nil
+		done, err := tx.Processed(m.Key)
+		if err != nil || done {
+			return err
+		}
+		r := &request{s: s, tx: tx, mail: m, now: now}
+		if err := r.run(); err != nil {
+			return err
+		}
+		for _, out := range r.out {
+			if err := tx.Enqueue(out); err != nil {
+				return err
+			}
+			ids = append(ids, out.ID)
+		}
+		after = r.after
+		return tx.MarkProcessed(m.Key, now)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storing mail %s: %w", m.Key, err)
+	}
+	for _, f := range after {
+		f()
+	}
+	return ids, nil
+}
+
+// own lists the addresses that are the server itself: mail from them is a loop.
+func (s *Service) own() []string { return []string{s.cfg.Address} }
+
+// from is the From header of every reply.
+func (s *Service) from() string {
+	return fmt.Sprintf("%s <%s>", s.cfg.Name, s.cfg.Address)
+}
+
+// errNotFound reports whether err is the store's not-found error.
+func errNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }

@@ -1,0 +1,73 @@
+// Package templates holds the text of every mail pbemd writes, embedded in the
+// binary. The service fills them with text/template; golden files in package
+// pbem test what comes out.
+package templates
+
+import (
+	"bytes"
+	"embed"
+	"strings"
+	"text/template"
+)
+
+//go:embed *.tmpl
+var files embed.FS
+
+var set = template.Must(template.New("").Funcs(template.FuncMap{
+	"indent": indent,
+	"join":   strings.Join,
+}).ParseFS(files, "*.tmpl"))
+
+// Render fills the template called name (the file name without .tmpl) with data.
+func Render(name string, data any) (string, error) {
+	var b bytes.Buffer
+	if err := set.ExecuteTemplate(&b, name+".tmpl", data); err != nil {
+		return "", err
+	}
+	return squeeze(b.String()), nil
+}
+
+// Names lists the templates, for tests.
+func Names() []string {
+	var names []string
+	for _, t := range set.Templates() {
+		if n, ok := strings.CutSuffix(t.Name(), ".tmpl"); ok {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// indent puts prefix before every line of s.
+func indent(prefix, s string) string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return ""
+	}
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+// squeeze removes blank lines at the start, folds runs of blank lines into one
+// (so optional sections leave no holes) and ends the text with one newline.
+// Other lines are kept byte for byte: boards must arrive exactly as drawn.
+func squeeze(s string) string {
+	lines := strings.Split(s, "\n")
+	var out []string
+	blank := true
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			l = ""
+			if blank {
+				continue
+			}
+			blank = true
+		} else {
+			blank = false
+		}
+		out = append(out, l)
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return strings.Join(out, "\n") + "\n"
+}
