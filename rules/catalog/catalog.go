@@ -7,11 +7,13 @@ import (
 
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/tanbo"
+	"github.com/pbemd/pbemd/rules/tobit"
 )
 
 // games lists every game the server offers, in the order help and list show them.
 var games = []rules.Game{
 	tanbo.Game,
+	tobit.Game,
 }
 
 // All returns every game in display order.
