@@ -1,0 +1,263 @@
+package outbox
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/tests/smtpsink"
+	"github.com/pbemd/pbemd/tests/testcert"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+func openStore(t *testing.T) *store.DB {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// enqueue puts n replies into the outbox, numbered from 1 in the subject.
+func enqueue(t *testing.T, db *store.DB, n int) {
+	t.Helper()
+	err := db.Update(func(tx *store.Tx) error {
+		for i := 1; i <= n; i++ {
+			data := fmt.Sprintf("From: pbem@localhost\r\nTo: p%d@localhost\r\nSubject: reply %d\r\n\r\nboard\r\n", i, i)
+			err := tx.Enqueue(&store.Outgoing{From: "pbem@localhost", To: []string{fmt.Sprintf("p%d@localhost", i)}, Data: []byte(data), Queued: time.Now()})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func startSink(t *testing.T, opts smtpsink.Options) *smtpsink.Sink {
+	t.Helper()
+	s, err := smtpsink.Start(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// checkOnce checks that the sink got replies 1..n, each exactly once.
+func checkOnce(t *testing.T, msgs []smtpsink.Message, n int) {
+	t.Helper()
+	seen := map[string]int{}
+	for _, m := range msgs {
+		seen[m.To[0]]++
+		if m.From != "pbem@localhost" {
+			t.Errorf("envelope sender %q; want pbem@localhost", m.From)
+		}
+		if !strings.Contains(string(m.Data), "Subject: reply ") {
+			t.Errorf("mail data mangled: %q", m.Data)
+		}
+	}
+	for i := 1; i <= n; i++ {
+		if c := seen[fmt.Sprintf("p%d@localhost", i)]; c != 1 {
+			t.Errorf("reply %d arrived %d times; want once", i, c)
+		}
+	}
+	if len(msgs) != n {
+		t.Errorf("%d mails arrived; want %d", len(msgs), n)
+	}
+}
+
+func outboxLen(t *testing.T, db *store.DB) int {
+	t.Helper()
+	n, err := db.OutboxLen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func run(t *testing.T, s *Sender) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- s.Run(ctx) }()
+	return func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestSecurityModes(t *testing.T) {
+	pair, err := testcert.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		sink smtpsink.Options
+		tr   SMTP
+	}{
+		{"plain", smtpsink.Options{}, SMTP{Security: Plain}},
+		{"plain auth loopback", smtpsink.Options{Username: "pbem", Password: "pw"}, SMTP{Security: Plain, Username: "pbem", Password: "pw"}},
+		{"starttls auth", smtpsink.Options{TLSConfig: pair.Server, Username: "pbem", Password: "pw"},
+			SMTP{Security: StartTLS, TLSConfig: pair.Client, Username: "pbem", Password: "pw"}},
+		{"implicit tls", smtpsink.Options{TLSConfig: pair.Server, ImplicitTLS: true}, SMTP{Security: ImplicitTLS, TLSConfig: pair.Client}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := openStore(t)
+			sink := startSink(t, tt.sink)
+			enqueue(t, db, 5)
+			tr := tt.tr
+			tr.Addr = sink.Addr
+			var sent atomic.Int32
+			s := New(db, &tr, Options{Logger: quiet, OnSent: func() { sent.Add(1) }})
+			if n := s.Drain(context.Background()); n != 5 {
+				t.Errorf("Drain sent %d; want 5", n)
+			}
+			checkOnce(t, sink.Messages(), 5)
+			if n := outboxLen(t, db); n != 0 {
+				t.Errorf("%d mails left in the outbox; want 0", n)
+			}
+			if sent.Load() != 5 {
+				t.Errorf("OnSent called %d times; want 5", sent.Load())
+			}
+			if sink.Connections() != 1 {
+				t.Errorf("%d SMTP connections for one pass; want 1 (the connection is reused)", sink.Connections())
+			}
+		})
+	}
+}
+
+func TestWrongPasswordKeepsMail(t *testing.T) {
+	db := openStore(t)
+	sink := startSink(t, smtpsink.Options{Username: "pbem", Password: "right"})
+	enqueue(t, db, 2)
+	s := New(db, &SMTP{Addr: sink.Addr, Security: Plain, Username: "pbem", Password: "wrong"}, Options{Logger: quiet})
+	if n := s.Drain(context.Background()); n != 0 {
+		t.Fatalf("sent %d with a wrong password", n)
+	}
+	if n := outboxLen(t, db); n != 2 {
+		t.Errorf("outbox holds %d; want both mails kept", n)
+	}
+}
+
+func TestPlainPasswordToRemoteRefused(t *testing.T) {
+	tr := &SMTP{Addr: "192.0.2.1:25", Security: Plain, Username: "pbem", Password: "secret"}
+	err := tr.Send(context.Background(), "a@b", []string{"c@d"}, []byte("x"))
+	if err == nil || !strings.Contains(err.Error(), "refusing to send a password unencrypted") {
+		t.Errorf("err = %v; want a refusal", err)
+	}
+	if strings.Contains(fmt.Sprint(err), "secret") {
+		t.Errorf("error shows the password: %v", err)
+	}
+}
+
+// A server answering 4xx for a while: every reply arrives exactly once
+// after it recovers.
+func TestTemporaryRefusal(t *testing.T) {
+	db := openStore(t)
+	sink := startSink(t, smtpsink.Options{})
+	sink.Refuse(451, 4)
+	enqueue(t, db, 10)
+	var failures atomic.Int32
+	s := New(db, &SMTP{Addr: sink.Addr, Security: Plain}, Options{Logger: quiet,
+		RetryMin: 5 * time.Millisecond, RetryMax: 20 * time.Millisecond, Tick: 5 * time.Millisecond,
+		OnFailure: func() { failures.Add(1) }})
+	stop := run(t, s)
+	msgs := sink.Wait(10, 10*time.Second)
+	stop()
+	checkOnce(t, msgs, 10)
+	if sink.Refused() != 4 || failures.Load() != 4 {
+		t.Errorf("refused %d, failures counted %d; want 4 and 4", sink.Refused(), failures.Load())
+	}
+	if n := outboxLen(t, db); n != 0 {
+		t.Errorf("%d mails left in the outbox", n)
+	}
+}
+
+// A server that is down, then back on the same address.
+func TestServerDown(t *testing.T) {
+	db := openStore(t)
+	sink := startSink(t, smtpsink.Options{})
+	addr := sink.Addr
+	sink.Close()
+	enqueue(t, db, 3)
+	s := New(db, &SMTP{Addr: addr, Security: Plain, Timeout: time.Second}, Options{Logger: quiet,
+		RetryMin: 5 * time.Millisecond, RetryMax: 20 * time.Millisecond, Tick: 5 * time.Millisecond})
+	stop := run(t, s)
+	time.Sleep(100 * time.Millisecond)
+	if n := outboxLen(t, db); n != 3 {
+		t.Fatalf("outbox holds %d while the server is down; want 3", n)
+	}
+	sink = startSink(t, smtpsink.Options{Addr: addr})
+	msgs := sink.Wait(3, 10*time.Second)
+	stop()
+	checkOnce(t, msgs, 3)
+}
+
+// A permanent refusal keeps the mail in the outbox with the reason, lets
+// the other mails through, and retries it after FailedRetry.
+func TestPermanentRefusal(t *testing.T) {
+	db := openStore(t)
+	sink := startSink(t, smtpsink.Options{})
+	sink.Refuse(550, 1)
+	enqueue(t, db, 3)
+	now := time.Now()
+	var rejected atomic.Int32
+	s := New(db, &SMTP{Addr: sink.Addr, Security: Plain}, Options{Logger: quiet, FailedRetry: time.Hour,
+		Now: func() time.Time { return now }, OnRejected: func() { rejected.Add(1) }})
+	if n := s.Drain(context.Background()); n != 2 {
+		t.Errorf("Drain sent %d; want the 2 mails not refused", n)
+	}
+	if rejected.Load() != 1 {
+		t.Errorf("OnRejected called %d times; want 1", rejected.Load())
+	}
+	if n := outboxLen(t, db); n != 1 {
+		t.Fatalf("outbox holds %d; want the refused mail kept", n)
+	}
+	var kept *store.Outgoing
+	db.View(func(tx *store.Tx) error {
+		var err error
+		kept, err = tx.Outgoing(1)
+		return err
+	})
+	if kept == nil || kept.Attempts != 1 || !strings.Contains(kept.LastError, "550") || !kept.NextTry.Equal(now.Add(time.Hour)) {
+		t.Fatalf("kept mail = %+v; want attempt 1, the 550 as LastError, retry in an hour", kept)
+	}
+	// Not retried before FailedRetry, then sent.
+	now = now.Add(59 * time.Minute)
+	if n := s.Drain(context.Background()); n != 0 {
+		t.Errorf("retried %d before FailedRetry", n)
+	}
+	now = now.Add(time.Minute)
+	if n := s.Drain(context.Background()); n != 1 {
+		t.Errorf("sent %d after FailedRetry; want 1", n)
+	}
+	checkOnce(t, sink.Messages(), 3)
+}
+
+func TestBackoff(t *testing.T) {
+	tests := []struct {
+		n    int
+		want time.Duration
+	}{{0, 30 * time.Second}, {1, time.Minute}, {2, 2 * time.Minute}, {6, 32 * time.Minute}, {7, time.Hour}, {1000, time.Hour}}
+	for _, tt := range tests {
+		if got := Backoff(30*time.Second, time.Hour, tt.n); got != tt.want {
+			t.Errorf("Backoff(30s, 1h, %d) = %v; want %v", tt.n, got, tt.want)
+		}
+	}
+}

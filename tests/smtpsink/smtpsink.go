@@ -1,0 +1,206 @@
+// Package smtpsink is an SMTP server for tests that keeps every accepted
+// mail in memory, and can be told to refuse mail for a while.
+package smtpsink
+
+import (
+	"crypto/tls"
+	"errors"
+	"io"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// A Message is one accepted mail.
+type Message struct {
+	From string
+	To   []string
+	Data []byte
+	At   time.Time // when the final dot was accepted
+}
+
+// Options set up a Sink.
+type Options struct {
+	Addr        string      // listen address; default 127.0.0.1:0
+	TLSConfig   *tls.Config // enables STARTTLS (or implicit TLS with ImplicitTLS)
+	ImplicitTLS bool
+	// Username and Password, when set, are required through AUTH PLAIN.
+	Username, Password string
+}
+
+// A Sink is a running SMTP server.
+type Sink struct {
+	Addr string
+
+	srv  *smtp.Server
+	ln   net.Listener
+	opts Options
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	msgs     []Message
+	refuse   *smtp.SMTPError
+	refuseN  int // mails still to refuse; <0 means until Accept
+	refused  int
+	conns    map[*smtp.Conn]bool
+}
+
+// Start runs a sink until Close.
+func Start(opts Options) (*Sink, error) {
+	if opts.Addr == "" {
+		opts.Addr = "127.0.0.1:0"
+	}
+	var ln net.Listener
+	var err error
+	if opts.ImplicitTLS {
+		ln, err = tls.Listen("tcp", opts.Addr, opts.TLSConfig)
+	} else {
+		ln, err = net.Listen("tcp", opts.Addr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s := &Sink{Addr: ln.Addr().String(), ln: ln, opts: opts}
+	s.cond = sync.NewCond(&s.mu)
+	s.conns = map[*smtp.Conn]bool{}
+	s.srv = smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		s.mu.Lock()
+		s.conns[c] = true
+		s.mu.Unlock()
+		return &session{sink: s}, nil
+	}))
+	s.srv.Domain = "sink.localhost"
+	s.srv.AllowInsecureAuth = true
+	s.srv.ErrorLog = discard{}
+	if !opts.ImplicitTLS {
+		s.srv.TLSConfig = opts.TLSConfig
+	}
+	go s.srv.Serve(ln)
+	return s, nil
+}
+
+type discard struct{}
+
+func (discard) Printf(string, ...any) {}
+func (discard) Println(...any)        {}
+
+// Close stops the server.
+func (s *Sink) Close() error {
+	s.ln.Close() // Serve may not have taken the listener yet
+	return s.srv.Close()
+}
+
+// Refuse makes the sink answer the end of the next n mails' DATA with code
+// (e.g. 451 or 550); n < 0 refuses until Accept.
+func (s *Sink) Refuse(code int, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refuse = &smtp.SMTPError{Code: code, EnhancedCode: smtp.EnhancedCode{code / 100, 0, 0}, Message: "refused by the test sink"}
+	s.refuseN = n
+}
+
+// Accept ends a Refuse.
+func (s *Sink) Accept() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refuse = nil
+}
+
+// Refused returns how many mails were refused so far.
+func (s *Sink) Refused() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.refused
+}
+
+// Connections returns how many connections were opened so far.
+func (s *Sink) Connections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
+// Messages returns a copy of the mail accepted so far.
+func (s *Sink) Messages() []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Message(nil), s.msgs...)
+}
+
+// Wait waits until at least n mails have been accepted or the timeout
+// passes, and returns the mails accepted by then.
+func (s *Sink) Wait(n int, timeout time.Duration) []Message {
+	t := time.AfterFunc(timeout, func() {
+		s.mu.Lock()
+		s.cond.Broadcast()
+		s.mu.Unlock()
+	})
+	defer t.Stop()
+	deadline := time.Now().Add(timeout)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.msgs) < n && time.Now().Before(deadline) {
+		s.cond.Wait()
+	}
+	return append([]Message(nil), s.msgs...)
+}
+
+type session struct {
+	sink   *Sink
+	authed bool
+	from   string
+	to     []string
+}
+
+func (ss *session) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+func (ss *session) Auth(mech string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(identity, username, password string) error {
+		if username != ss.sink.opts.Username || password != ss.sink.opts.Password {
+			return errors.New("invalid credentials")
+		}
+		ss.authed = true
+		return nil
+	}), nil
+}
+
+func (ss *session) Mail(from string, _ *smtp.MailOptions) error {
+	if ss.sink.opts.Username != "" && !ss.authed {
+		return smtp.ErrAuthRequired
+	}
+	ss.from = from
+	return nil
+}
+
+func (ss *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	ss.to = append(ss.to, to)
+	return nil
+}
+
+func (ss *session) Data(r io.Reader) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	s := ss.sink
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.refuse != nil && s.refuseN != 0 {
+		s.refuseN--
+		s.refused++
+		return s.refuse
+	}
+	s.msgs = append(s.msgs, Message{From: ss.from, To: ss.to, Data: data, At: time.Now()})
+	s.cond.Broadcast()
+	return nil
+}
+
+func (ss *session) Reset() {
+	ss.from = ""
+	ss.to = nil
+}
+
+func (ss *session) Logout() error { return nil }
