@@ -39,13 +39,13 @@ type Sink struct {
 	ln   net.Listener
 	opts Options
 
-	mu       sync.Mutex
-	cond     *sync.Cond
-	msgs     []Message
-	refuse   *smtp.SMTPError
-	refuseN  int // mails still to refuse; <0 means until Accept
-	refused  int
-	conns    map[*smtp.Conn]bool
+	mu      sync.Mutex
+	cond    *sync.Cond
+	msgs    []Message
+	refuse  *smtp.SMTPError
+	refuseN int // mails still to refuse; <0 means until Accept
+	refused int
+	conns   map[*smtp.Conn]bool
 }
 
 // Start runs a sink until Close.

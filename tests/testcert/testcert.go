@@ -21,7 +21,7 @@ import (
 type Pair struct {
 	Server *tls.Config // for the server side
 	Client *tls.Config // for the client side: trusts only this certificate
-	CAFile string     // the certificate in PEM, when written by New with a dir
+	CAFile string      // the certificate in PEM, when written by New with a dir
 }
 
 // New makes a certificate valid for an hour. With dir not empty it also
