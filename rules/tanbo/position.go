@@ -124,7 +124,7 @@ func (b *board) parsePoint(text string) (int, error) {
 		return 0, rules.Errorf(text, "no point given; a move is one point, a1 to %s, like d5", last)
 	}
 	digits := s[1:]
-	ok := s[0] >= 'a' && s[0] <= 'z' && digits != "" && len(digits) <= 3
+	ok := s[0] >= 'a' && s[0] <= 'z' && digits != ""
 	for i := 0; i < len(digits); i++ {
 		ok = ok && digits[i] >= '0' && digits[i] <= '9'
 	}
@@ -132,8 +132,8 @@ func (b *board) parsePoint(text string) (int, error) {
 		return 0, rules.Errorf(text, "not a point; a move is one point, a letter and a number from a1 to %s, like d5", last)
 	}
 	f := int(s[0] - 'a')
-	r, _ := strconv.Atoi(digits)
-	if f >= b.size || r < 1 || r > b.size {
+	r, err := strconv.Atoi(digits) // too many digits: off the board
+	if err != nil || f >= b.size || r < 1 || r > b.size {
 		return 0, rules.Errorf(text, "%s is off the board; points are a1 to %s", s, last)
 	}
 	return point(f, r-1), nil

@@ -221,6 +221,7 @@ func TestRefusedMoves(t *testing.T) {
 		{startNine, "j5", `"j5": j5 is off the board; points are a1 to i9`},
 		{startNine, "A10", `"A10": a10 is off the board; points are a1 to i9`},
 		{startNine, "a0", `"a0": a0 is off the board; points are a1 to i9`},
+		{startNine, "b99999999999999999999", `"b99999999999999999999": b99999999999999999999 is off the board; points are a1 to i9`},
 		{startNine, "b2", `"b2": b2 is taken by a black stone; a stone goes on an empty point`},
 		{startNine, "H2", `"H2": h2 is taken by a white stone; a stone goes on an empty point`},
 		{startNine, "e5", `"e5": e5 touches 0 black stones; a new black stone must touch exactly 1 black stone, up, down, left or right`},
