@@ -35,7 +35,7 @@ func (c *cmd) signup(args []string) error {
 	} else if !errNotFound(err) {
 		return err
 	}
-	hash, err := hashPassword(password)
+	hash, err := c.r.s.hashPassword(password)
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func (c *cmd) change(args []string) error {
 		if err := checkPassword(args[3]); err != nil {
 			return err
 		}
-		if u.PasswordHash, err = hashPassword(args[3]); err != nil {
+		if u.PasswordHash, err = c.r.s.hashPassword(args[3]); err != nil {
 			return err
 		}
 		if err := c.r.tx.PutUser(u); err != nil {
@@ -187,8 +187,8 @@ func checkPassword(p string) error {
 	return nil
 }
 
-func hashPassword(p string) (string, error) {
-	h, err := bcrypt.GenerateFromPassword([]byte(p), bcrypt.DefaultCost)
+func (s *Service) hashPassword(p string) (string, error) {
+	h, err := bcrypt.GenerateFromPassword([]byte(p), s.hashCost)
 	return string(h), err
 }
 

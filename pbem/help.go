@@ -1,7 +1,6 @@
 package pbem
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/pbemd/pbemd/rules/catalog"
@@ -55,17 +54,6 @@ func (c *cmd) gameHelp(args []string) error {
 	data["Name"] = c.game.Name()
 	data["Aliases"] = c.game.Aliases()
 	data["Rules"] = strings.TrimRight(c.game.Help(), "\n")
-	sides := c.game.Sides()
-	data["Sides"] = fmt.Sprintf("%s moves first, then %s", sides[0], sides[1])
-	var opts []string
-	for _, o := range c.game.Options() {
-		line := fmt.Sprintf("  %-22s %s", o.Word(), o.Help)
-		if o.Default != "" {
-			line += " (default " + o.Default + ")"
-		}
-		opts = append(opts, line)
-	}
-	data["Options"] = opts
 	body, err := render("help-game", data)
 	if err != nil {
 		return err

@@ -195,9 +195,10 @@ func quoteOriginal(m *Incoming) string {
 	if !m.Date.IsZero() {
 		fmt.Fprintf(&b, "Date: %s\n", m.Date.Format(time.RFC1123Z))
 	}
-	b.WriteString("\n")
-	b.WriteString(strings.TrimRight(m.Text, "\n"))
-	lines := strings.Split(b.String(), "\n")
+	if text := strings.TrimRight(m.Text, "\n"); text != "" {
+		b.WriteString("\n" + text)
+	}
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	for i, l := range lines {
 		if l == "" {
 			lines[i] = ">"

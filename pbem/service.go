@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -42,6 +44,7 @@ type Service struct {
 	// NewID makes Message-IDs; tests replace it to get stable golden files.
 	NewID func() string
 
+	hashCost  int        // bcrypt cost of new password hashes; tests lower it
 	mu        sync.Mutex // serialises Deliver and Sweep
 	positions *positionCache
 	limits    *limiter
@@ -72,6 +75,7 @@ func New(db *store.DB, cfg Config) *Service {
 		positions: newPositionCache(2000),
 		limits:    newLimiter(cfg.MaxMails, cfg.MaxBadPasswords, cfg.Window),
 		passwords: newPasswordCache(),
+		hashCost:  bcrypt.DefaultCost,
 	}
 	s.NewID = func() string { return NewMessageID(s.cfg.Domain) }
 	return s
