@@ -7,12 +7,14 @@ import (
 
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/tanbo"
+	"github.com/pbemd/pbemd/rules/taratibu"
 	"github.com/pbemd/pbemd/rules/tobit"
 )
 
 // games lists every game the server offers, in the order help and list show them.
 var games = []rules.Game{
 	tanbo.Game,
+	taratibu.Game,
 	tobit.Game,
 }
 
