@@ -39,9 +39,9 @@ type Incoming struct {
 	contentType string // media type of the whole mail, lower case
 }
 
-// maxDepth bounds the nesting of multipart bodies that ReadMail descends
+// maxMIMEDepth bounds the nesting of multipart bodies that ReadMail descends
 // into; real mail nests three or four levels, hostile mail thousands.
-const maxDepth = 12
+const maxMIMEDepth = 12
 
 // ReadMail parses one RFC 5322 message. It fails only when the bytes are not
 // a mail at all (no header); a body that cannot be decoded (unknown charset,
@@ -287,7 +287,7 @@ func entityText(e *message.Entity, readErr error, depth int, root bool) (partTex
 		return partText{}, false
 	}
 	if strings.HasPrefix(mediaType, "multipart/") {
-		if depth >= maxDepth {
+		if depth >= maxMIMEDepth {
 			return partText{}, false
 		}
 		return multipartText(e, mediaType, depth)
@@ -380,7 +380,7 @@ func unflow(s string, delSp bool) string {
 	curDepth, open := 0, false
 	flush := func() {
 		if open {
-			out = append(out, quoted(curDepth, cur.String()))
+			out = append(out, quoteLine(curDepth, cur.String()))
 			cur.Reset()
 			open = false
 		}
@@ -409,9 +409,9 @@ func unflow(s string, delSp bool) string {
 	return strings.Join(out, "\n")
 }
 
-// quoted returns line quoted depth times: "> line", ">> line", ">" alone
+// quoteLine returns line quoted depth times: "> line", ">> line", ">" alone
 // for an empty line.
-func quoted(depth int, line string) string {
+func quoteLine(depth int, line string) string {
 	if depth == 0 {
 		return line
 	}
@@ -434,7 +434,7 @@ func htmlText(s string) string {
 			t = strings.TrimLeft(t, " ")
 		}
 		if t != "" || hard {
-			out = append(out, quoted(quote, t))
+			out = append(out, quoteLine(quote, t))
 		}
 		line.Reset()
 	}

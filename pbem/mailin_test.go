@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 )
 
-// readCorpus reads one mail of testdata/mail.
-func readCorpus(t testing.TB, name string) []byte {
+// readMailCorpus reads one mail of testdata/mail.
+func readMailCorpus(t testing.TB, name string) []byte {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("testdata", "mail", name))
 	if err != nil {
@@ -178,7 +178,7 @@ func TestReadMailCorpus(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			m, err := ReadMail(readCorpus(t, tt.file))
+			m, err := ReadMail(readMailCorpus(t, tt.file))
 			if err != nil {
 				t.Fatalf("ReadMail: %v", err)
 			}
@@ -208,7 +208,7 @@ func TestReadMailCorpus(t *testing.T) {
 // TestReadMailFields checks the fields that thread replies and deduplicate
 // mail.
 func TestReadMailFields(t *testing.T) {
-	m, err := ReadMail(readCorpus(t, "thunderbird-reply.eml"))
+	m, err := ReadMail(readMailCorpus(t, "thunderbird-reply.eml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestReadMailFields(t *testing.T) {
 		t.Errorf(`Header.Get("User-Agent") = %q`, got)
 	}
 
-	raw := readCorpus(t, "no-message-id.eml")
+	raw := readMailCorpus(t, "no-message-id.eml")
 	m, err = ReadMail(raw)
 	if err != nil {
 		t.Fatal(err)
@@ -242,7 +242,7 @@ func TestReadMailFields(t *testing.T) {
 		t.Errorf("without Message-ID: MessageID, Key = %q, %q, want \"\", %q", m.MessageID, m.Key, want)
 	}
 
-	m, err = ReadMail(readCorpus(t, "bounce.eml"))
+	m, err = ReadMail(readMailCorpus(t, "bounce.eml"))
 	if err != nil {
 		t.Fatal(err)
 	}
