@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/rules/catalog"
+	"github.com/pbemd/pbemd/store"
+)
+
+// pbemdBinary is the command built once for the tests that run it as a
+// mail system would.
+var pbemdBinary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "pbemd-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	pbemdBinary = filepath.Join(dir, "pbemd")
+	if out, err := exec.Command("go", "build", "-o", pbemdBinary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building pbemd: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// deliverer runs "pbemd deliver -print" on one data directory.
+type deliverer struct {
+	t    *testing.T
+	data string
+	n    int
+}
+
+// mailOut is one reply read back from the mbox that -print writes.
+type mailOut struct {
+	To, Subject, Body string
+}
+
+// send pipes one mail into pbemd deliver and returns its exit status and the
+// replies it printed.
+func (d *deliverer) send(from, subject, body string) (int, []mailOut) {
+	d.t.Helper()
+	d.n++
+	raw := fmt.Sprintf("From: %s\nTo: pbem@localhost\nSubject: %s\nMessage-ID: <d%d@client.example>\n\n%s\n", from, subject, d.n, body)
+	return d.pipe([]byte(raw))
+}
+
+func (d *deliverer) pipe(raw []byte) (int, []mailOut) {
+	d.t.Helper()
+	cmd := exec.Command(pbemdBinary, "deliver", "-data", d.data, "-print")
+	cmd.Stdin = bytes.NewReader(raw)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if exit, ok := err.(*exec.ExitError); ok {
+		code = exit.ExitCode()
+	} else if err != nil {
+		d.t.Fatal(err)
+	}
+	if code != 0 && stderr.Len() == 0 {
+		d.t.Errorf("exit %d with nothing on stderr", code)
+	}
+	return code, readMbox(d.t, stdout.Bytes())
+}
+
+// readMbox splits an mbox into its messages and reads each as a mail client would.
+func readMbox(t *testing.T, mbox []byte) []mailOut {
+	t.Helper()
+	if len(mbox) == 0 {
+		return nil
+	}
+	if !bytes.HasPrefix(mbox, []byte("From ")) {
+		t.Fatalf("the output is not an mbox:\n%s", mbox)
+	}
+	var out []mailOut
+	// Messages are separated by a blank line before the next "From " line;
+	// the split takes the message's own last newline, so it is put back.
+	for _, part := range strings.Split(strings.TrimSuffix(string(mbox), "\n"), "\n\nFrom ") {
+		_, msg, _ := strings.Cut(part, "\n") // the "From " line
+		msg += "\n"
+		m, err := pbem.ReadMail([]byte(msg))
+		if err != nil {
+			t.Fatalf("reading a printed reply: %v", err)
+		}
+		to := ""
+		if a := m.Header.Get("To"); a != "" {
+			to = a
+		}
+		out = append(out, mailOut{To: to, Subject: m.Subject, Body: m.Text})
+	}
+	return out
+}
+
+func TestDeliverCommand(t *testing.T) {
+	d := &deliverer{t: t, data: t.TempDir()}
+	code, out := d.send("alice@example.org", "signup alice secret", "")
+	if code != 0 || len(out) != 1 || out[0].Subject != "pbemd: welcome alice" || out[0].To != "alice@example.org" {
+		t.Fatalf("signup: exit %d, %+v", code, out)
+	}
+	// An invalid command is a handled mail: exit 0, an error reply.
+	code, out = d.send("alice@example.org", "ultima frobnicate", "")
+	if code != 0 || len(out) != 1 || !strings.HasSuffix(out[0].Subject, "error") {
+		t.Fatalf("invalid command: exit %d, %+v", code, out)
+	}
+	// The same mail twice: the second changes nothing and says nothing.
+	raw := []byte("From: bob@example.org\nSubject: signup bob secret\nMessage-ID: <same@client.example>\n\n")
+	if code, out := d.pipe(raw); code != 0 || len(out) != 1 {
+		t.Fatalf("first delivery: exit %d, %+v", code, out)
+	}
+	if code, out := d.pipe(raw); code != 0 || len(out) != 0 {
+		t.Fatalf("second delivery: exit %d, %+v", code, out)
+	}
+	// A mail the loop guard ignores: handled, silently.
+	if code, out := d.pipe([]byte("From: MAILER-DAEMON@example.org\nSubject: failure\n\n")); code != 0 || len(out) != 0 {
+		t.Errorf("bounce: exit %d, %+v", code, out)
+	}
+	// Bytes that are no mail at all cannot be handled: non-zero, for the MTA to keep them.
+	if code, _ := d.pipe(nil); code == 0 {
+		t.Errorf("an empty mail was accepted")
+	}
+}
+
+func TestDeliverRefusesSecondProcess(t *testing.T) {
+	data := t.TempDir()
+	db, err := store.Open(store.PathIn(data), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cmd := exec.Command(pbemdBinary, "deliver", "-data", data, "-print")
+	cmd.Stdin = strings.NewReader("From: a@example.org\nSubject: help\n\n")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "in use by another pbemd process") {
+		t.Errorf("deliver on data in use: %v\n%s", err, out)
+	}
+}
+
+// TestDeliverGames plays every registered game through pbemd deliver: a few
+// moves each, checked against the test's own copy of the game, then a
+// resignation.
+func TestDeliverGames(t *testing.T) {
+	for _, g := range catalog.All() {
+		t.Run(g.Name(), func(t *testing.T) {
+			d := &deliverer{t: t, data: t.TempDir()}
+			d.send("alice@example.org", "signup alice secret", "")
+			d.send("bob@example.org", "signup bob secret", "")
+			_, out := d.send("alice@example.org", g.Name()+" challenge alice bob", "")
+			if len(out) != 2 || out[0].Subject != "New "+g.Title()+" Board 101 alice" {
+				t.Fatalf("challenge: %+v", out)
+			}
+			game, err := g.Start(rules.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			players := [2]string{"alice", "bob"}
+			for n := 1; n <= 6 && !game.Result().Over; n++ {
+				id := players[game.ToMove()]
+				move := game.Legal()[len(game.Legal())/2]
+				game.Play(move)
+				code, out := d.send(id+"@example.org", fmt.Sprintf("%s move 101 %s secret %s#%d", g.Name(), id, move, n), "")
+				if code != 0 || len(out) != 2 {
+					t.Fatalf("move %d %s: exit %d, %+v", n, move, code, out)
+				}
+				if !strings.Contains(out[0].Body, game.Board()) {
+					t.Fatalf("move %d %s: the board differs from the rules' own:\n%q\nwant\n%q", n, move, out[0].Body, game.Board())
+				}
+			}
+			id := players[game.ToMove()]
+			_, out = d.send(id+"@example.org", fmt.Sprintf("%s resign 101 %s secret", g.Name(), id), "")
+			winner := players[1-game.ToMove()]
+			if len(out) != 2 || out[1].Subject != g.Title()+" Board 101 won by "+winner || !strings.Contains(out[1].Body, "Game won by "+winner+".") {
+				t.Fatalf("resign: %+v", out)
+			}
+		})
+	}
+}

@@ -1,0 +1,65 @@
+package pbem
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// subjectLine matches a Subject header with its folded lines.
+var subjectLine = regexp.MustCompile(`(?mi)^Subject:.*(\r?\n[ \t].*)*`)
+
+// TestCorpusMoves sends a move in each mail of the corpus of real clients'
+// mails (multipart, quoted-printable, base64, ISO-8859-1, HTML-only, replies
+// quoting the last board, signatures): the move is played, and the board
+// mails carry the player's own words and none of what he quoted.
+func TestCorpusMoves(t *testing.T) {
+	files, err := filepath.Glob("testdata/mail/*.eml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	played := 0
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := ReadMail(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			h := twoPlayers(t)
+			mail := subjectLine.ReplaceAll(raw, []byte("Subject: Re: tanbo move 101 alice pw-alice h7 **"))
+			out := h.deliver(mail)
+			if in.Ignore(h.svc.own()) != "" {
+				if len(out) != 0 {
+					t.Fatalf("a mail the loop guard ignores was answered: %v", subjects(out))
+				}
+				return
+			}
+			if len(out) != 2 || out[0].Subject != "Tanbo Board 101 bob **" && out[0].Subject != "Tanbo Board 101 bob" {
+				t.Fatalf("the move was not played: %v\n%s", subjects(out), out[0].Body)
+			}
+			played++
+			comment := Comment(in.Text)
+			body := out[1].Body
+			if comment != "" && !strings.Contains(body, "alice writes:\n"+comment+"\n") {
+				t.Errorf("the comment %q is not in the board mail:\n%s", comment, body)
+			}
+			if comment == "" && strings.Contains(body, "writes:") {
+				t.Errorf("a comment appeared from a mail with none:\n%s", body)
+			}
+			for _, line := range strings.Split(in.Text, "\n") {
+				if strings.HasPrefix(line, ">") && len(line) > 3 && strings.Contains(body, line) {
+					t.Errorf("quoted text %q reached the board mail", line)
+				}
+			}
+		})
+	}
+	if played < 10 {
+		t.Errorf("only %d corpus mails played a move", played)
+	}
+}
