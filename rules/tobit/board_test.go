@@ -291,6 +291,77 @@ func TestAgainstReference(t *testing.T) {
 	t.Logf("%d positions checked", checked)
 }
 
+// refPlay plays a move of refMoves on a copy of b: the piece goes along the
+// path, every piece jumped over leaves, and a hul ending on the far row is
+// promoted.
+func refPlay(b refBoard, m string) refBoard {
+	cellOf := func(n int) cell {
+		for r := 0; r <= 5; r++ {
+			for c := 0; c <= 6; c++ {
+				if x := (cell{r, c}); onBoard(x) && number(x) == n {
+					return x
+				}
+			}
+		}
+		panic(n)
+	}
+	nb := refBoard{}
+	for k, v := range b {
+		nb[k] = v
+	}
+	var path []cell
+	for _, f := range strings.FieldsFunc(m, func(r rune) bool { return r == '-' || r == 'x' }) {
+		n, _ := strconv.Atoi(f)
+		path = append(path, cellOf(n))
+	}
+	pc := nb[path[0]]
+	delete(nb, path[0])
+	for i := 1; i < len(path) && strings.Contains(m, "x"); i++ {
+		a, z := path[i-1], path[i]
+		for x := a; x != z; x = (cell{x.r + sign(z.r-x.r), x.c + sign(z.c-x.c)}) {
+			delete(nb, x)
+		}
+	}
+	end := path[len(path)-1]
+	if (pc == 'w' && end.r == 5) || (pc == 'b' && end.r == 0) {
+		pc -= 'a' - 'A'
+	}
+	nb[end] = pc
+	return nb
+}
+
+func sign(n int) int {
+	switch {
+	case n > 0:
+		return 1
+	case n < 0:
+		return -1
+	}
+	return 0
+}
+
+func refPerft(b refBoard, side byte, depth int) uint64 {
+	ms := refMoves(b, side)
+	if depth == 1 {
+		return uint64(len(ms))
+	}
+	var n uint64
+	for _, m := range ms {
+		n += refPerft(refPlay(b, m), side^'w'^'b', depth-1)
+	}
+	return n
+}
+
+func TestPerftAgainstReference(t *testing.T) {
+	start := startBoard()
+	p := newPosition(start)
+	for depth := 1; depth <= 5; depth++ {
+		if got, want := p.Perft(depth), refPerft(refBoardOf(&start), 'w', depth); got != want {
+			t.Errorf("Perft(%d) = %d, the reference counts %d", depth, got, want)
+		}
+	}
+}
+
 func TestPerftDoesNotAllocate(t *testing.T) {
 	p := newPosition(startBoard())
 	s := newSearcher(p, 5)

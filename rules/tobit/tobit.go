@@ -28,9 +28,6 @@ func (game) Start(rules.Options) (rules.Position, error) {
 	return newPosition(startBoard()), nil
 }
 
-// startText is the start position in the position format.
-const startText = "wwwwwwwwwwww..............bbbbbbbbbbbb w"
-
 func startBoard() board {
 	var b board
 	for p := 1; p <= 12; p++ {
