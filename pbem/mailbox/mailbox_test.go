@@ -1,0 +1,314 @@
+package mailbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/pbemd/pbemd/pbem/devmail"
+	"github.com/pbemd/pbemd/tests/imaptest"
+	"github.com/pbemd/pbemd/tests/tcpproxy"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+const (
+	box  = "pbem@localhost"
+	pass = "daemon-secret"
+)
+
+// recorder is a Handler that records the subjects it was given and can be
+// told to fail.
+type recorder struct {
+	mu       sync.Mutex
+	subjects []string
+	fail     func(subject string) error
+	got      chan string
+}
+
+func newRecorder() *recorder { return &recorder{got: make(chan string, 1000)} }
+
+func (r *recorder) Deliver(raw []byte) error {
+	subj := imaptest.Header(raw, "Subject")
+	r.mu.Lock()
+	fail := r.fail
+	r.mu.Unlock()
+	if fail != nil {
+		if err := fail(subj); err != nil {
+			return err
+		}
+	}
+	r.mu.Lock()
+	r.subjects = append(r.subjects, subj)
+	r.mu.Unlock()
+	r.got <- subj
+	return nil
+}
+
+func (r *recorder) Subjects() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.subjects...)
+}
+
+// waitFor waits until the handler has taken n mails in all.
+func (r *recorder) waitFor(t *testing.T, n int) []string {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for len(r.Subjects()) < n {
+		select {
+		case <-r.got:
+		case <-deadline:
+			t.Fatalf("handler got %d mails; want %d: %q", len(r.Subjects()), n, r.Subjects())
+		}
+	}
+	return r.Subjects()
+}
+
+func startServer(t *testing.T) *devmail.Server {
+	t.Helper()
+	s, err := devmail.Start(devmail.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.AddAccount(box, pass)
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func mail(s *devmail.Server, subject string) error {
+	data := fmt.Sprintf("From: alice@localhost\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s@localhost>\r\n\r\nbody\r\n",
+		box, subject, strings.ReplaceAll(subject, " ", "."))
+	return s.Deliver("alice@localhost", []string{box}, []byte(data))
+}
+
+func watch(t *testing.T, cfg Config, h Handler) (stop func()) {
+	t.Helper()
+	cfg.Username, cfg.Password, cfg.Security = box, pass, Plain
+	cfg.Logger = quiet
+	if cfg.BackoffMin == 0 {
+		cfg.BackoffMin = 10 * time.Millisecond
+		cfg.BackoffMax = 50 * time.Millisecond
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- New(cfg, h).Run(ctx) }()
+	return func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("Run did not stop after its context ended")
+		}
+	}
+}
+
+func read(t *testing.T, s *devmail.Server, mailbox string) []imaptest.Message {
+	t.Helper()
+	msgs, err := imaptest.Read(s.IMAPAddr, box, pass, mailbox)
+	if err != nil {
+		t.Fatalf("read %s: %v", mailbox, err)
+	}
+	return msgs
+}
+
+func subjects(n int, format string) []string {
+	var s []string
+	for i := 1; i <= n; i++ {
+		s = append(s, fmt.Sprintf(format, i))
+	}
+	return s
+}
+
+// waitDone waits until the done folder holds n mails.
+func waitDone(t *testing.T, s *devmail.Server, n int) []imaptest.Message {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		msgs, err := imaptest.Read(s.IMAPAddr, box, pass, "pbem-done")
+		if err == nil && len(msgs) >= n || time.Now().After(deadline) {
+			return msgs
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestBacklogAndIdle(t *testing.T) {
+	for _, idle := range []bool{true, false} {
+		t.Run(fmt.Sprintf("idle=%v", idle), func(t *testing.T) {
+			s := startServer(t)
+			for _, subj := range subjects(25, "old %d") {
+				if err := mail(s, subj); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := newRecorder()
+			var moved, handled atomic.Int32
+			cfg := Config{Addr: s.IMAPAddr, Batch: 10, NoIdle: !idle,
+				OnMail: func() { handled.Add(1) }, OnMoved: func(n int) { moved.Add(int32(n)) }}
+			if idle {
+				cfg.PollInterval = time.Hour // only IDLE can wake it
+			} else {
+				cfg.PollInterval = 20 * time.Millisecond
+			}
+			stop := watch(t, cfg, r)
+			defer stop()
+			r.waitFor(t, 25)
+			// New mail while the watcher waits.
+			for _, subj := range subjects(5, "new %d") {
+				if err := mail(s, subj); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := r.waitFor(t, 30)
+			want := append(subjects(25, "old %d"), subjects(5, "new %d")...)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("handled in order\n%q\nwant\n%q", got, want)
+			}
+			done := waitDone(t, s, 30)
+			if len(done) != 30 {
+				t.Fatalf("done folder holds %d mails; want 30", len(done))
+			}
+			for _, m := range done {
+				if !m.Seen() {
+					t.Errorf("mail %q moved without \\Seen", imaptest.Header(m.Data, "Subject"))
+				}
+			}
+			if inbox := read(t, s, "INBOX"); len(inbox) != 0 {
+				t.Errorf("INBOX still holds %d mails", len(inbox))
+			}
+			if handled.Load() != 30 || moved.Load() != 30 {
+				t.Errorf("counters: handled %d, moved %d; want 30, 30", handled.Load(), moved.Load())
+			}
+		})
+	}
+}
+
+// A failing handler: the mail stays unseen and is retried, and no later
+// mail overtakes it.
+func TestHandlerFailureKeepsOrder(t *testing.T) {
+	s := startServer(t)
+	r := newRecorder()
+	var failures atomic.Int32
+	r.fail = func(subj string) error {
+		if subj == "m 2" && failures.Add(1) <= 2 {
+			return errors.New("disk full")
+		}
+		return nil
+	}
+	for _, subj := range subjects(4, "m %d") {
+		mail(s, subj)
+	}
+	var errs atomic.Int32
+	stop := watch(t, Config{Addr: s.IMAPAddr, OnError: func() { errs.Add(1) }}, r)
+	defer stop()
+	got := r.waitFor(t, 4)
+	if fmt.Sprint(got) != fmt.Sprint(subjects(4, "m %d")) {
+		t.Errorf("handled %q; want m 1..4 in order", got)
+	}
+	if errs.Load() != 2 {
+		t.Errorf("OnError called %d times; want 2", errs.Load())
+	}
+	if n := len(waitDone(t, s, 4)); n != 4 {
+		t.Errorf("done folder holds %d; want 4", n)
+	}
+}
+
+// A mail that always fails is left unseen in the mailbox and does not
+// block the others.
+func TestPoisonMailSkipped(t *testing.T) {
+	s := startServer(t)
+	r := newRecorder()
+	r.fail = func(subj string) error {
+		if subj == "m 2" {
+			return errors.New("cannot parse")
+		}
+		return nil
+	}
+	for _, subj := range subjects(3, "m %d") {
+		mail(s, subj)
+	}
+	stop := watch(t, Config{Addr: s.IMAPAddr}, r)
+	defer stop()
+	got := r.waitFor(t, 2)
+	if fmt.Sprint(got) != `[m 1 m 3]` {
+		t.Errorf("handled %q; want m 1 and m 3", got)
+	}
+	waitDone(t, s, 2)
+	inbox := read(t, s, "INBOX")
+	if len(inbox) != 1 || inbox[0].Seen() || imaptest.Header(inbox[0].Data, "Subject") != "m 2" {
+		t.Errorf("INBOX = %v; want m 2 alone, unseen", inbox)
+	}
+}
+
+// Connections cut while idling and refused for a while: the watcher
+// reconnects and handles the mail that came meanwhile.
+func TestReconnect(t *testing.T) {
+	s := startServer(t)
+	p, err := tcpproxy.Start(s.IMAPAddr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	r := newRecorder()
+	var reconnects atomic.Int32
+	stop := watch(t, Config{Addr: p.Addr, PollInterval: time.Hour,
+		OnReconnect: func() { reconnects.Add(1) }}, r)
+	defer stop()
+	mail(s, "before")
+	r.waitFor(t, 1)
+	for i := 1; i <= 3; i++ {
+		p.SetDown(true)
+		p.Cut()
+		time.Sleep(30 * time.Millisecond)
+		mail(s, fmt.Sprintf("while down %d", i))
+		p.SetDown(false)
+		r.waitFor(t, 1+i)
+	}
+	if n := reconnects.Load(); n < 3 {
+		t.Errorf("%d reconnects counted; want at least 3", n)
+	}
+	if n := len(waitDone(t, s, 4)); n != 4 {
+		t.Errorf("done folder holds %d; want 4", n)
+	}
+}
+
+func TestStopWhileIdle(t *testing.T) {
+	s := startServer(t)
+	stop := watch(t, Config{Addr: s.IMAPAddr, PollInterval: time.Hour}, newRecorder())
+	time.Sleep(50 * time.Millisecond)
+	stop() // fails the test if Run does not return
+}
+
+func TestWrongPasswordRetries(t *testing.T) {
+	s := startServer(t)
+	var errs atomic.Int32
+	cfg := Config{Addr: s.IMAPAddr, Username: box, Password: "wrong", Security: Plain, Logger: quiet,
+		BackoffMin: 5 * time.Millisecond, BackoffMax: 10 * time.Millisecond, OnError: func() { errs.Add(1) }}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if err := New(cfg, newRecorder()).Run(ctx); err != nil {
+		t.Errorf("Run = %v; want nil after its context ended", err)
+	}
+	if errs.Load() < 2 {
+		t.Errorf("%d failed logins counted; want it to keep trying", errs.Load())
+	}
+}
+
+func TestPlainToRemoteRefused(t *testing.T) {
+	w := New(Config{Addr: "192.0.2.1:143", Security: Plain, Logger: quiet}, newRecorder())
+	_, err := w.dial(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "refusing to log in unencrypted") {
+		t.Errorf("err = %v; want a refusal", err)
+	}
+}
