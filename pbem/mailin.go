@@ -306,7 +306,8 @@ func entityText(e *message.Entity, readErr error, depth int, root bool) (partTex
 			s, _ = decodeCharset(params["charset"], b)
 		}
 	}
-	s = normalizeNewlines(s)
+	// A byte order mark is no text; iOS puts one before quoted mails.
+	s = strings.TrimPrefix(normalizeNewlines(s), "\ufeff")
 	if mediaType == "text/html" {
 		return partText{text: htmlText(s)}, true
 	}
@@ -336,12 +337,19 @@ func multipartText(e *message.Entity, mediaType string, depth int) (partText, bo
 		return partText{}, false
 	}
 	if mediaType == "multipart/alternative" {
+		// Plain text, unless it is blank and another part is not (some
+		// web mailers send an empty text/plain beside the HTML).
 		for _, p := range parts {
-			if p.plain {
+			if p.plain && strings.TrimSpace(p.text) != "" {
 				return p, true
 			}
 		}
-		return parts[len(parts)-1], true
+		for i := len(parts) - 1; i >= 0; i-- {
+			if strings.TrimSpace(parts[i].text) != "" {
+				return parts[i], true
+			}
+		}
+		return parts[0], true
 	}
 	var all strings.Builder
 	plain := false
@@ -752,7 +760,7 @@ func CommandLines(text string) []string {
 	lines := strings.Split(normalizeNewlines(text), "\n")
 	var cmds []string
 	for _, l := range lines[:bodyEnd(lines)] {
-		if l = strings.TrimSpace(l); l != "" {
+		if l = strings.TrimSpace(strings.TrimPrefix(l, "\ufeff")); l != "" {
 			cmds = append(cmds, l)
 		}
 	}
