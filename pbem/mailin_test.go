@@ -443,8 +443,8 @@ func FuzzReadMail(f *testing.F) {
 // TestHTMLText reads HTML as clients write it when there is no plain text.
 func TestHTMLText(t *testing.T) {
 	tests := []struct{ name, html, text, comment string }{{
-		name: "Gmail",
-		html: `<div dir="ltr"><div>ultima move 101 carol secret b1-c3</div><div><br></div><div>Nice   opening.</div></div><br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">On Sat, Nov 21, 2026 at 10:31 PM pbemd &lt;<a href="mailto:pbem@example.org">pbem@example.org</a>&gt; wrote:<br></div><blockquote class="gmail_quote" style="margin:0px">Summary of Ultima Board 101<br><br>It is alice&#39;s turn.<br></blockquote></div>`,
+		name:    "Gmail",
+		html:    `<div dir="ltr"><div>ultima move 101 carol secret b1-c3</div><div><br></div><div>Nice   opening.</div></div><br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">On Sat, Nov 21, 2026 at 10:31 PM pbemd &lt;<a href="mailto:pbem@example.org">pbem@example.org</a>&gt; wrote:<br></div><blockquote class="gmail_quote" style="margin:0px">Summary of Ultima Board 101<br><br>It is alice&#39;s turn.<br></blockquote></div>`,
 		text:    "ultima move 101 carol secret b1-c3\n\nNice opening.\n\nOn Sat, Nov 21, 2026 at 10:31 PM pbemd <pbem@example.org> wrote:\n> Summary of Ultima Board 101\n>\n> It is alice's turn.\n",
 		comment: "ultima move 101 carol secret b1-c3\n\nNice opening.",
 	}, {
