@@ -37,9 +37,17 @@ type position struct {
 	s state
 }
 
-func (p *position) ToMove() int            { return int(p.s.side) }
-func (p *position) Clone() rules.Position  { q := *p; return &q }
-func (p *position) Perft(depth int) uint64 { s := p.s; return s.perft(depth) }
+func (p *position) ToMove() int           { return int(p.s.side) }
+func (p *position) Clone() rules.Position { q := *p; return &q }
+
+// Perft counts sequences of depth single moves, across turns, on a copy.
+func (p *position) Perft(depth int) uint64 {
+	if depth < 0 {
+		return 0
+	}
+	s := p.s
+	return s.perft(depth)
+}
 
 func (p *position) Result() rules.Result {
 	switch {

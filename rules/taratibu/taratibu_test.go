@@ -80,6 +80,9 @@ func TestStart(t *testing.T) {
 	if got, want := p.String(), "dmfabes/htc4/7/7/7/4CTH/SEBAFMD w 1 0 -"; got != want {
 		t.Errorf("start position %q, want %q", got, want)
 	}
+	if p.Perft(0) != 1 || p.Perft(-1) != 0 {
+		t.Errorf("perft(0) = %d, perft(-1) = %d; want 1 and 0", p.Perft(0), p.Perft(-1))
+	}
 	if p.ToMove() != 0 || p.Result().Over {
 		t.Errorf("start: to move %d, result %+v; want White to move, game on", p.ToMove(), p.Result())
 	}
