@@ -21,6 +21,7 @@ var commands = []command{
 	{"rules", "explore a game position: pbemd rules GAME [-board] [-legal] [-perft N] [MOVE ...]", func(args []string) int {
 		return rulestool.Run(args, os.Stdout, os.Stderr)
 	}},
+	{"serve", "run the daemon: pbemd serve [-config FILE] [-data DIR] (no config: embedded mail server on 127.0.0.1)", runServe},
 	{"deliver", "handle one mail from stdin: pbemd deliver [-config FILE] [-data DIR] [-print]", runDeliver},
 	{"backup", "copy the database to a file: pbemd backup [-data DIR] FILE", runBackup},
 }

@@ -1,0 +1,304 @@
+// Package daemon is pbemd serve: it ties the store, the service, the IMAP
+// watcher, the outbox sender and the hourly sweep together and runs them
+// until its context ends.
+//
+// The order of events for one mail is: the watcher fetches it, the service
+// commits its state change and replies (into the outbox) in one
+// transaction, the watcher marks the mail done, the sender is kicked and
+// submits the replies. A crash anywhere in between loses nothing: an
+// unmarked mail is fetched again and recognised as already handled, an
+// unsent reply is still in the outbox.
+package daemon
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"expvar"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/config"
+	"github.com/pbemd/pbemd/pbem/devmail"
+	"github.com/pbemd/pbemd/pbem/mailbox"
+	"github.com/pbemd/pbemd/pbem/outbox"
+	"github.com/pbemd/pbemd/store"
+)
+
+// EmbeddedAddress is the game server's address in the embedded default.
+const EmbeddedAddress = "pbem@localhost"
+
+// Options say how to run. With Config nil the daemon runs the embedded
+// default: its own mail server on the loopback interface.
+type Options struct {
+	Config *config.Config
+	Data   string // overrides the data directory when not empty
+
+	// Embedded default only: where its IMAP and SMTP servers listen
+	// (defaults 127.0.0.1:1143 and 127.0.0.1:1587).
+	IMAPAddr, SMTPAddr string
+
+	Stdout io.Writer    // where the embedded default prints how to use it; default os.Stdout
+	Logger *slog.Logger // default: as Config.Log says, on standard error
+}
+
+// The counters, published with expvar as "pbemd" (one set per process).
+var (
+	counters    = expvar.NewMap("pbemd")
+	mailsIn     = new(expvar.Int) // mails handled by the service
+	moves       = new(expvar.Int) // mails marked done (moved to the done folder)
+	errorsCount = new(expvar.Int) // failures of any kind
+	repliesSent = new(expvar.Int) // replies accepted by the SMTP server
+	reconnects  = new(expvar.Int) // IMAP reconnections after a lost connection
+	currentDB   atomic.Pointer[store.DB]
+)
+
+func init() {
+	counters.Set("mails_in", mailsIn)
+	counters.Set("moves", moves)
+	counters.Set("errors", errorsCount)
+	counters.Set("replies_sent", repliesSent)
+	counters.Set("reconnects", reconnects)
+	counters.Set("outbox_length", expvar.Func(func() any {
+		db := currentDB.Load()
+		if db == nil {
+			return 0
+		}
+		n, _ := db.OutboxLen()
+		return n
+	}))
+}
+
+// service is what the daemon needs of the pbem core.
+type service interface {
+	Deliver(raw []byte) error
+}
+
+// sweeper is the core's reminder and forfeit sweep, when it has one.
+type sweeper interface {
+	Sweep(now time.Time) error
+}
+
+// Run runs the daemon until ctx ends, then stops cleanly: a mail being
+// handled is finished, a reply being sent is finished or left queued. It
+// returns an error only when it cannot start.
+func Run(ctx context.Context, opts Options) error {
+	embedded := opts.Config == nil
+	cfg := opts.Config
+	if embedded {
+		cfg = config.Default()
+		cfg.Address = EmbeddedAddress
+	}
+	if opts.Data != "" {
+		cfg.Data = opts.Data
+	}
+	log := opts.Logger
+	if log == nil {
+		log = cfg.Log.Logger(os.Stderr)
+	}
+	stdout := opts.Stdout
+	if stdout == nil {
+		stdout = os.Stdout
+	}
+
+	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
+		return err
+	}
+	db, err := store.Open(store.PathIn(cfg.Data), nil)
+	if err != nil {
+		if errors.Is(err, store.ErrLocked) {
+			return fmt.Errorf("%w; only one pbemd may use the data directory %s at a time", err, cfg.Data)
+		}
+		return err
+	}
+	defer db.Close()
+	currentDB.Store(db)
+	defer currentDB.CompareAndSwap(db, nil)
+
+	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log})
+
+	var (
+		watch     mailbox.Config
+		transport outbox.Transport
+	)
+	if embedded {
+		dm, err := devmail.Start(devmail.Options{IMAPAddr: opts.IMAPAddr, SMTPAddr: opts.SMTPAddr})
+		if err != nil {
+			return fmt.Errorf("%w (choose other ports with -imap and -smtp)", err)
+		}
+		defer dm.Close()
+		secret := randomSecret()
+		dm.AddAccount(cfg.Address, secret)
+		watch = mailbox.Config{
+			Addr: dm.IMAPAddr, Security: mailbox.Plain, Username: cfg.Address, Password: secret,
+			BackoffMin: 100 * time.Millisecond, BackoffMax: 5 * time.Second,
+		}
+		transport = dm.Transport()
+		printWelcome(stdout, dm, cfg)
+	} else {
+		if watch, err = watchConfig(cfg); err != nil {
+			return err
+		}
+		if transport, err = smtpTransport(cfg); err != nil {
+			return err
+		}
+	}
+
+	var metrics *http.Server
+	if cfg.Metrics != "" {
+		ln, err := net.Listen("tcp", cfg.Metrics)
+		if err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/debug/vars", expvar.Handler())
+		metrics = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go metrics.Serve(ln)
+		log.Info("counters served", "url", "http://"+ln.Addr().String()+"/debug/vars")
+	}
+
+	sender := outbox.New(db, transport, outbox.Options{
+		RetryMin:    cfg.SMTP.RetryMin,
+		RetryMax:    cfg.SMTP.RetryMax,
+		FailedRetry: cfg.SMTP.FailedRetry,
+		Logger:      log.With("part", "outbox"),
+		OnSent:      func() { repliesSent.Add(1) },
+		OnFailure:   func() { errorsCount.Add(1) },
+		OnRejected:  func() { errorsCount.Add(1) },
+	})
+	watch.Logger = log.With("part", "mailbox")
+	watch.OnMail = func() { mailsIn.Add(1) }
+	watch.OnMoved = func(n int) { moves.Add(int64(n)) }
+	watch.OnError = func() { errorsCount.Add(1) }
+	watch.OnReconnect = func() { reconnects.Add(1) }
+	watcher := mailbox.New(watch, handler{svc, sender})
+
+	log.Info("pbemd serving", "address", cfg.Address, "data", cfg.Data, "imap", watch.Addr)
+	var wg sync.WaitGroup
+	wg.Go(func() { sender.Run(ctx) })
+	wg.Go(func() { watcher.Run(ctx) })
+	if sw, ok := any(svc).(sweeper); ok {
+		wg.Go(func() { sweepLoop(ctx, sw, cfg.SweepInterval, sender, log) })
+	}
+	sender.Kick() // replies left over from the last run
+	<-ctx.Done()
+	log.Info("pbemd stopping")
+	wg.Wait()
+	if metrics != nil {
+		metrics.Close()
+	}
+	log.Info("pbemd stopped")
+	return nil
+}
+
+// handler passes mail to the service and wakes the sender after each.
+type handler struct {
+	svc    service
+	sender *outbox.Sender
+}
+
+func (h handler) Deliver(raw []byte) error {
+	if err := h.svc.Deliver(raw); err != nil {
+		return err
+	}
+	h.sender.Kick()
+	return nil
+}
+
+// sweepLoop runs the sweep at start and then every interval.
+func sweepLoop(ctx context.Context, sw sweeper, interval time.Duration, sender *outbox.Sender, log *slog.Logger) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if err := sw.Sweep(time.Now()); err != nil {
+			errorsCount.Add(1)
+			log.Error("sweep failed", "err", err)
+		} else {
+			sender.Kick()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func watchConfig(cfg *config.Config) (mailbox.Config, error) {
+	tc, err := cfg.IMAP.TLSConfig()
+	if err != nil {
+		return mailbox.Config{}, fmt.Errorf("imap: %w", err)
+	}
+	sec := map[config.Security]mailbox.Security{
+		config.TLS: mailbox.ImplicitTLS, config.StartTLS: mailbox.StartTLS, config.Plain: mailbox.Plain,
+	}[cfg.IMAP.Security]
+	return mailbox.Config{
+		Addr:         cfg.IMAP.Addr(),
+		Security:     sec,
+		TLSConfig:    tc,
+		Username:     cfg.IMAP.Username,
+		Password:     cfg.IMAP.Password.Reveal(),
+		Mailbox:      cfg.IMAP.Mailbox,
+		Done:         cfg.IMAP.DoneFolder,
+		Batch:        cfg.IMAP.Batch,
+		PollInterval: cfg.IMAP.PollInterval,
+		IdleTimeout:  cfg.IMAP.IdleTimeout,
+		BackoffMin:   cfg.IMAP.BackoffMin,
+		BackoffMax:   cfg.IMAP.BackoffMax,
+	}, nil
+}
+
+func smtpTransport(cfg *config.Config) (*outbox.SMTP, error) {
+	tc, err := cfg.SMTP.TLSConfig()
+	if err != nil {
+		return nil, fmt.Errorf("smtp: %w", err)
+	}
+	sec := map[config.Security]outbox.Security{
+		config.TLS: outbox.ImplicitTLS, config.StartTLS: outbox.StartTLS, config.Plain: outbox.Plain,
+	}[cfg.SMTP.Security]
+	return &outbox.SMTP{
+		Addr:      cfg.SMTP.Addr(),
+		Security:  sec,
+		TLSConfig: tc,
+		Username:  cfg.SMTP.Username,
+		Password:  cfg.SMTP.Password.Reveal(),
+	}, nil
+}
+
+func randomSecret() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// printWelcome tells how to use the embedded default.
+func printWelcome(w io.Writer, dm *devmail.Server, cfg *config.Config) {
+	fmt.Fprintf(w, `pbemd is running with its embedded mail server (nothing leaves this machine).
+Game data in %s; the game server's address is %s.
+
+  IMAP  %s  no TLS; user name: your address (any name@localhost), password: %s
+  SMTP  %s  no TLS, no login needed
+
+Point a mail client at these, or send the first mail from a shell:
+
+curl -s smtp://%s --mail-from alice@localhost --mail-rcpt %s -T - <<'EOF'
+From: alice@localhost
+To: %s
+Subject: signup alice secret
+
+EOF
+
+The reply lands in alice@localhost's INBOX. Then mail "help", or sign up bob
+and challenge him: "ultima challenge alice bob". Stop with Ctrl-C.
+`, cfg.Data, cfg.Address, dm.IMAPAddr, devmail.DefaultPassword, dm.SMTPAddr,
+		dm.SMTPAddr, cfg.Address, cfg.Address)
+}
