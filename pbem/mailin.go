@@ -35,8 +35,6 @@ type Incoming struct {
 	InReplyTo  string      // without brackets
 	References []string    // without brackets
 	Header     mail.Header // every header field, for the loop guard
-
-	contentType string // media type of the whole mail, lower case
 }
 
 // maxMIMEDepth bounds the nesting of multipart bodies that ReadMail descends
@@ -89,8 +87,6 @@ func ReadMail(raw []byte) (*Incoming, error) {
 		// a mail without a readable body.
 		return m, nil
 	}
-	m.contentType, _, _ = e.Header.ContentType()
-	m.contentType = strings.ToLower(m.contentType)
 	if t, ok := entityText(e, err, 0, true); ok {
 		m.Text = t.text
 	}
@@ -107,9 +103,6 @@ func splitHeader(raw []byte) (mail.Header, []string, []byte) {
 	first := true
 	for len(rest) > 0 {
 		line, next, _ := bytes.Cut(rest, []byte("\n"))
-		if len(next) == 0 && !bytes.HasSuffix(rest, []byte("\n")) {
-			next = nil
-		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if len(line) == 0 {
 			return hdr, fields, next
@@ -688,7 +681,7 @@ func (m *Incoming) Ignore(own []string) string {
 	if m.ReturnPath == "<>" {
 		return "empty return path (a bounce or auto-reply)"
 	}
-	if m.contentType == "multipart/report" {
+	if mt, _, _ := mime.ParseMediaType(h.Get("Content-Type")); mt == "multipart/report" {
 		return "multipart/report (a delivery or read report)"
 	}
 	if m.From == "" {

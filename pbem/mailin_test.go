@@ -3,6 +3,7 @@ package pbem
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"net/mail"
 	"os"
 	"path/filepath"
 	"slices"
@@ -489,5 +490,18 @@ func TestAlternativeBlankPlain(t *testing.T) {
 	}
 	if want := []string{"tanbo show 102"}; !slices.Equal(CommandLines(m.Text), want) {
 		t.Errorf("Text %q gives commands %q, want %q", m.Text, CommandLines(m.Text), want)
+	}
+}
+
+// TestIgnoreBuilt checks Ignore on an Incoming made by hand, as tests of the
+// command core make them: it reads only the exported fields.
+func TestIgnoreBuilt(t *testing.T) {
+	m := &Incoming{From: "alice@example.com", Header: mail.Header{"Content-Type": {`Multipart/Report; boundary="x"`}}}
+	if why := m.Ignore(nil); !strings.Contains(why, "multipart/report") {
+		t.Errorf("Ignore = %q, want multipart/report", why)
+	}
+	m = &Incoming{From: "alice@example.com"}
+	if why := m.Ignore(nil); why != "" {
+		t.Errorf("Ignore = %q, want the mail answered", why)
 	}
 }

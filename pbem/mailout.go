@@ -11,7 +11,6 @@ import (
 	"net/mail"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Mail is one outgoing mail.
@@ -246,7 +245,7 @@ func NewMessageID(domain string) string {
 		domain = domain[i+1:]
 	}
 	domain = strings.Trim(strings.TrimSpace(domain), "<>[]")
-	if domain == "" || checkMsgID("", "x@"+domain, true) != nil || !utf8.ValidString(domain) {
+	if domain == "" || checkMsgID("", "x@"+domain, true) != nil {
 		domain = "pbemd.invalid"
 	}
 	var r [15]byte
