@@ -401,3 +401,31 @@ func TestRateLimit(t *testing.T) {
 		t.Errorf("after the window: %v", subjects(out))
 	}
 }
+
+func TestDeliverAll(t *testing.T) {
+	h := twoPlayers(t)
+	move := h.mail("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
+	errs := h.svc.DeliverAll([][]byte{
+		move,
+		h.mail("bob@example.org", "tanbo move 101 bob pw-bob b7", ""),
+		move, // sent twice in one batch: played once
+		nil,  // no mail at all
+		[]byte("From: MAILER-DAEMON@example.org\r\nSubject: bounce\r\n\r\n"),
+		h.mail("alice@example.org", "tanbo move 101 alice pw-alice h6", ""),
+	})
+	for i, err := range errs {
+		if (err != nil) != (i == 3) {
+			t.Errorf("mail %d: error %v", i, err)
+		}
+	}
+	out := h.outbox()
+	want := []string{"Tanbo Board 101 bob", "Tanbo Board 101 bob", "Tanbo Board 101 alice", "Tanbo Board 101 alice", "Tanbo Board 101 bob", "Tanbo Board 101 bob"}
+	if len(out) != len(want) {
+		t.Fatalf("replies %v", subjects(out))
+	}
+	for i, r := range out {
+		if r.Subject != want[i] {
+			t.Errorf("reply %d: %q, want %q", i, r.Subject, want[i])
+		}
+	}
+}

@@ -94,45 +94,84 @@ func (s *Service) Deliver(raw []byte) error {
 // Handle is Deliver that also returns the outbox ids of the replies it queued,
 // for "pbemd deliver -print".
 func (s *Service) Handle(raw []byte) ([]uint64, error) {
-	m, err := ReadMail(raw)
-	if err != nil {
-		return nil, fmt.Errorf("reading mail: %w", err)
+	ids, errs := s.handle([][]byte{raw})
+	return ids[0], errs[0]
+}
+
+// DeliverAll handles several mails in order in one transaction, so that a
+// backlog costs one disk sync per batch instead of one per mail. It returns
+// one error per mail, as Deliver would. When the transaction fails, every
+// mail of the batch fails with it and none is stored: the caller can retry
+// them one by one with Deliver, so that one bad mail holds up no other.
+func (s *Service) DeliverAll(raws [][]byte) []error {
+	_, errs := s.handle(raws)
+	return errs
+}
+
+func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
+	ids := make([][]uint64, len(raws))
+	errs := make([]error, len(raws))
+	var mails []*Incoming
+	var index []int // index[k] is the position in raws of mails[k]
+	for i, raw := range raws {
+		m, err := ReadMail(raw)
+		if err != nil {
+			errs[i] = fmt.Errorf("reading mail: %w", err)
+			continue
+		}
+		if why := m.Ignore(s.own()); why != "" {
+			s.log.Info("mail ignored", "from", m.From, "why", why, "id", m.MessageID)
+			continue
+		}
+		mails = append(mails, m)
+		index = append(index, i)
 	}
-	if why := m.Ignore(s.own()); why != "" {
-		s.log.Info("mail ignored", "from", m.From, "why", why, "id", m.MessageID)
-		return nil, nil
+	if len(mails) == 0 {
+		return ids, errs
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.cfg.Now()
-	var ids []uint64
 	var after []func()
-	err = s.db.Update(func(tx *store.Tx) error {
-		ids, after = nil, nil
-		done, err := tx.Processed(m.Key)
-		if err != nil || done {
-			return err
-		}
-		r := &request{s: s, tx: tx, mail: m, now: now}
-		if err := r.run(); err != nil {
-			return err
-		}
-		for _, out := range r.out {
-			if err := tx.Enqueue(out); err != nil {
+	err := s.db.Update(func(tx *store.Tx) error {
+		after = nil
+		for k, m := range mails {
+			ids[index[k]] = nil
+			done, err := tx.Processed(m.Key)
+			if err != nil {
 				return err
 			}
-			ids = append(ids, out.ID)
+			if done {
+				continue
+			}
+			r := &request{s: s, tx: tx, mail: m, now: now}
+			if err := r.run(); err != nil {
+				return fmt.Errorf("mail %s: %w", m.Key, err)
+			}
+			for _, out := range r.out {
+				if err := tx.Enqueue(out); err != nil {
+					return err
+				}
+				ids[index[k]] = append(ids[index[k]], out.ID)
+			}
+			after = append(after, r.after...)
+			if err := tx.MarkProcessed(m.Key, now); err != nil {
+				return err
+			}
 		}
-		after = r.after
-		return tx.MarkProcessed(m.Key, now)
+		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("storing mail %s: %w", m.Key, err)
+		for _, i := range index {
+			errs[i] = fmt.Errorf("storing mail: %w", err)
+			ids[i] = nil
+		}
+		return ids, errs
 	}
 	for _, f := range after {
 		f()
 	}
-	return ids, nil
+	return ids, errs
 }
 
 // own lists the addresses that are the server itself: mail from them is a loop.
