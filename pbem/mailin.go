@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/emersion/go-message"
+	"github.com/emersion/go-message/charset"
+	"golang.org/x/text/encoding/charmap"
 )
 
 // Incoming is one mail as pbemd needs it.
@@ -170,7 +172,7 @@ func decodeWords(s string) string {
 		s = d
 	}
 	if !utf8.ValidString(s) {
-		s = windows1252(s)
+		s = windows1252([]byte(s))
 	}
 	return s
 }
@@ -559,99 +561,49 @@ func isHTMLSpace(r rune) bool {
 	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f'
 }
 
-// decodeCharset converts b from the named charset to UTF-8. It knows the
-// charsets western mail clients send (UTF-8, US-ASCII, ISO-8859-1,
-// ISO-8859-15, windows-1252) and asks message.CharsetReader, when a program
-// has set it, for the others. On an unknown charset it still returns the best
-// text: b itself when it is valid UTF-8, else b read as windows-1252.
-func decodeCharset(charset string, b []byte) (string, error) {
-	switch cs := strings.ToLower(strings.Trim(charset, `" `)); cs {
+// decodeCharset converts b from the named charset to UTF-8 with
+// go-message's charset tables (every charset x/text knows; ISO-8859-1 read
+// as windows-1252, see init). For an unknown charset it returns an error and the
+// best text there is: b itself when it is valid UTF-8, else b read as
+// windows-1252.
+func decodeCharset(label string, b []byte) (string, error) {
+	cs := strings.ToLower(strings.Trim(label, `" `))
+	switch cs {
 	case "", "us-ascii", "ascii", "us", "ansi_x3.4-1968", "iso646-us":
 		// Mail that says ASCII (or nothing) but holds 8-bit bytes was
 		// nearly always written in windows-1252 or UTF-8.
 		if utf8.Valid(b) {
 			return string(b), nil
 		}
-		return windows1252(string(b)), nil
+		return windows1252(b), nil
 	case "utf-8", "utf8":
 		return strings.ToValidUTF8(string(b), "\uFFFD"), nil
-	case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1", "cp819",
-		"windows-1252", "cp1252", "x-cp1252":
-		// As browsers do (WHATWG), ISO-8859-1 is read as its superset
-		// windows-1252: Outlook labels windows-1252 text so.
-		return windows1252(string(b)), nil
-	case "iso-8859-15", "iso8859-15", "iso_8859-15", "latin9", "latin-9", "l9":
-		return latin9(string(b)), nil
-	default:
-		if message.CharsetReader != nil {
-			if r, err := message.CharsetReader(cs, bytes.NewReader(b)); err == nil {
-				if d, err := io.ReadAll(r); err == nil {
-					return strings.ToValidUTF8(string(d), "\uFFFD"), nil
-				}
-			}
+	}
+	if r, err := charset.Reader(cs, bytes.NewReader(b)); err == nil {
+		if d, err := io.ReadAll(r); err == nil {
+			return strings.ToValidUTF8(string(d), "\uFFFD"), nil
 		}
-		err := fmt.Errorf("unknown charset %q: use UTF-8, US-ASCII, ISO-8859-1, ISO-8859-15 or windows-1252", charset)
-		if utf8.Valid(b) {
-			return string(b), err
-		}
-		return windows1252(string(b)), err
+	}
+	err := fmt.Errorf("unknown charset %q", label)
+	if utf8.Valid(b) {
+		return string(b), err
+	}
+	return windows1252(b), err
+}
+
+func init() {
+	// As browsers do (WHATWG), read ISO-8859-1 as its superset windows-1252:
+	// Outlook labels windows-1252 text so, and the two differ only in bytes
+	// 0x80-0x9F, which ISO-8859-1 text never uses.
+	for _, name := range []string{"iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1", "cp819"} {
+		charset.RegisterEncoding(name, charmap.Windows1252)
 	}
 }
 
-// cp1252 maps the bytes 0x80-0x9F of windows-1252 to Unicode; the five
-// unassigned bytes keep their ISO-8859-1 (C1 control) code points.
-var cp1252 = [32]rune{
-	0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
-	0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
-	0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-	0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
-}
-
-// windows1252 decodes s, read as windows-1252, to UTF-8.
-func windows1252(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + len(s)/4)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c < 0x80:
-			b.WriteByte(c)
-		case c < 0xA0:
-			b.WriteRune(cp1252[c-0x80])
-		default:
-			b.WriteRune(rune(c))
-		}
-	}
-	return b.String()
-}
-
-// latin9 decodes s, read as ISO-8859-15, to UTF-8.
-func latin9(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + len(s)/4)
-	for i := 0; i < len(s); i++ {
-		r := rune(s[i])
-		switch s[i] {
-		case 0xA4:
-			r = 0x20AC
-		case 0xA6:
-			r = 0x0160
-		case 0xA8:
-			r = 0x0161
-		case 0xB4:
-			r = 0x017D
-		case 0xB8:
-			r = 0x017E
-		case 0xBC:
-			r = 0x0152
-		case 0xBD:
-			r = 0x0153
-		case 0xBE:
-			r = 0x0178
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+// windows1252 reads b as windows-1252, which gives every byte a character.
+func windows1252(b []byte) string {
+	d, _ := charmap.Windows1252.NewDecoder().Bytes(b)
+	return string(d)
 }
 
 // Ignore says why a mail must never be answered, or "" when it may be. It is

@@ -505,3 +505,27 @@ func TestIgnoreBuilt(t *testing.T) {
 		t.Errorf("Ignore = %q, want the mail answered", why)
 	}
 }
+
+// TestReadMailOtherCharsets checks charsets beyond the western ones, which
+// go-message's charset tables decode.
+func TestReadMailOtherCharsets(t *testing.T) {
+	cases := []struct {
+		charset string
+		body    []byte
+		want    string
+	}{
+		{"koi8-r", []byte{0xD0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4}, "привет"},
+		{"iso-8859-7", []byte{0xE3, 0xE5, 0xE9, 0xDC}, "γεια"},
+		{"shift_jis", []byte{0x82, 0xB1, 0x82, 0xF1}, "こん"},
+	}
+	for _, c := range cases {
+		raw := append([]byte("From: a@example.org\r\nSubject: x\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset="+c.charset+"\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"), c.body...)
+		m, err := ReadMail(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", c.charset, err)
+		}
+		if got := strings.TrimSpace(m.Text); got != c.want {
+			t.Errorf("%s: text %q, want %q", c.charset, got, c.want)
+		}
+	}
+}

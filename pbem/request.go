@@ -171,8 +171,10 @@ func (r *request) reply(to, subject, body, auto, ref string) {
 	}
 	data, err := m.Bytes()
 	if err != nil {
-		// Bytes fails only on a malformed header value, which we never build.
-		panic(fmt.Sprintf("composing mail %q: %v", subject, err))
+		// Only an address that cannot be written in a header (a sender's
+		// odd From) gets here: such a mail could not be sent anyway.
+		r.s.log.Warn("reply not composed", "to", to, "subject", subject, "err", err)
+		return
 	}
 	r.out = append(r.out, &store.Outgoing{
 		From:   r.s.cfg.Address,
