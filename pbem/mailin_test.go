@@ -515,7 +515,7 @@ func TestReadMailOtherCharsets(t *testing.T) {
 		want    string
 	}{
 		{"koi8-r", []byte{0xD0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4}, "привет"},
-		{"iso-8859-7", []byte{0xE3, 0xE5, 0xE9, 0xDC}, "γεια"},
+		{"iso-8859-7", []byte{0xE3, 0xE5, 0xE9, 0xE1}, "γεια"},
 		{"shift_jis", []byte{0x82, 0xB1, 0x82, 0xF1}, "こん"},
 	}
 	for _, c := range cases {
