@@ -429,3 +429,19 @@ func TestDeliverAll(t *testing.T) {
 		}
 	}
 }
+
+func TestSweepForgetsOldMailKeys(t *testing.T) {
+	h := newHarness(t)
+	raw := h.mail("x@example.org", "help", "")
+	one(t, h.deliver(raw), "x@example.org")
+	if err := h.svc.Sweep(h.now.Add(89 * 24 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if out := h.deliver(raw); len(out) != 0 {
+		t.Fatalf("a mail handled 89 days ago was handled again")
+	}
+	if err := h.svc.Sweep(h.now.Add(91 * 24 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	one(t, h.deliver(raw), "x@example.org")
+}
