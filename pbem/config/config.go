@@ -114,6 +114,15 @@ type SMTP struct {
 	FailedRetry time.Duration `yaml:"failed_retry"`
 }
 
+// Limits bound what one sender address may cost the daemon: beyond them
+// in one window the sender gets one warning reply, then silence until the
+// window has passed. Counted in memory by the running daemon.
+type Limits struct {
+	Mails        int           `yaml:"mails"`         // mails per sender and window
+	BadPasswords int           `yaml:"bad_passwords"` // wrong passwords per sender and window
+	Window       time.Duration `yaml:"window"`
+}
+
 // Log chooses how the daemon logs (to standard error).
 type Log struct {
 	Level  string `yaml:"level"`  // debug, info, warn or error
@@ -130,6 +139,8 @@ type Config struct {
 	Data string `yaml:"data"`
 	IMAP IMAP   `yaml:"imap"`
 	SMTP SMTP   `yaml:"smtp"`
+	// Limits per sender address.
+	Limits Limits `yaml:"limits"`
 	// SweepInterval is how often reminders and forfeits are checked.
 	SweepInterval time.Duration `yaml:"sweep_interval"`
 	// Metrics is a loopback host:port serving the counters (expvar) at
@@ -159,6 +170,7 @@ func Default() *Config {
 			RetryMax:    time.Hour,
 			FailedRetry: 6 * time.Hour,
 		},
+		Limits:        Limits{Mails: 60, BadPasswords: 10, Window: time.Hour},
 		SweepInterval: time.Hour,
 		Log:           Log{Level: "info", Format: "text"},
 	}
@@ -277,10 +289,14 @@ func (c *Config) Validate() error {
 		{"smtp.retry_max", c.SMTP.RetryMax, c.SMTP.RetryMin},
 		{"smtp.failed_retry", c.SMTP.FailedRetry, time.Second},
 		{"sweep_interval", c.SweepInterval, time.Second},
+		{"limits.window", c.Limits.Window, time.Second},
 	} {
 		if d.v < d.least {
 			return fmt.Errorf("%s is %v; want at least %v (write durations like 30s, 5m, 1h)", d.name, d.v, d.least)
 		}
+	}
+	if c.Limits.Mails < 1 || c.Limits.BadPasswords < 1 {
+		return fmt.Errorf("limits.mails and limits.bad_passwords are %d and %d; want at least 1 each", c.Limits.Mails, c.Limits.BadPasswords)
 	}
 	if c.IMAP.IdleTimeout > 29*time.Minute {
 		return fmt.Errorf("imap.idle_timeout is %v; want at most 29m, servers drop idle clients after 30 minutes (RFC 2177)", c.IMAP.IdleTimeout)

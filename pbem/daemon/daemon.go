@@ -124,7 +124,8 @@ func Run(ctx context.Context, opts Options) error {
 	currentDB.Store(db)
 	defer currentDB.CompareAndSwap(db, nil)
 
-	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log})
+	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log,
+		MaxMails: cfg.Limits.Mails, MaxBadPasswords: cfg.Limits.BadPasswords, Window: cfg.Limits.Window})
 
 	var (
 		watch     mailbox.Config

@@ -251,6 +251,8 @@ smtp:
   security: plain
   retry_min: 50ms
   retry_max: 500ms
+limits:
+  mails: 100000
 log:
   level: info
 %s`, server, w.data, w.metrics, imapHost, imapPort, server, smtpPort, extra)

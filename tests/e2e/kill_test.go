@@ -1,0 +1,160 @@
+package e2e
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/store"
+)
+
+// moveMail is one move command of the backlog.
+type moveMail struct {
+	board  int
+	player string
+	move   string
+	msgID  string
+}
+
+// backlog sets up boards games between alice and bob through a running
+// daemon, then returns perMove moves per board, interleaved across boards
+// in the order they must be mailed, and the moves each board must end
+// with.
+func backlog(t testing.TB, w *dovecotWorld, boards, perBoard int) ([]moveMail, map[int][]string) {
+	t.Helper()
+	g := game(t)
+	p := w.start(t)
+	w.send(t, player("alice"), "signup alice secret", "signup-alice@e2e.test")
+	w.send(t, player("bob"), "signup bob secret", "signup-bob@e2e.test")
+	for b := 0; b < boards; b++ {
+		w.send(t, player("alice"), g.Name()+" challenge alice bob", fmt.Sprintf("challenge%d@e2e.test", b))
+	}
+	waitReplies(t, w, 2+2*boards)
+	p.stop()
+
+	ids := [2]string{"alice", "bob"}
+	want := map[int][]string{}
+	positions := map[int]rules.Position{}
+	var mails []moveMail
+	for n := 0; n < perBoard; n++ {
+		for b := 101; b < 101+boards; b++ {
+			pos := positions[b]
+			if pos == nil {
+				var err error
+				if pos, err = g.Start(rules.Options{}); err != nil {
+					t.Fatal(err)
+				}
+				positions[b] = pos
+			}
+			legal := pos.Legal()
+			move := legal[(b*7+n*3)%len(legal)]
+			next := pos.Clone()
+			if _, err := next.Play(move); err != nil {
+				t.Fatal(err)
+			}
+			if next.Result().Over {
+				continue // keep every board running: a finished game answers differently
+			}
+			mails = append(mails, moveMail{b, ids[pos.ToMove()], move, fmt.Sprintf("b%dm%d@e2e.test", b, n)})
+			positions[b] = next
+			want[b] = append(want[b], move)
+		}
+	}
+	return mails, want
+}
+
+// deliverAll puts the mails into the server's INBOX over one LMTP
+// connection.
+func deliverAll(t testing.TB, w *dovecotWorld, mails []moveMail) {
+	t.Helper()
+	l, err := w.dc.DialLMTP()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	name := game(t).Name()
+	for _, m := range mails {
+		subject := fmt.Sprintf("%s move %d %s secret %s", name, m.board, m.player, m.move)
+		if err := l.Deliver(player(m.player), server, mailText(player(m.player), subject, m.msgID)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestKilledDaemon kills pbemd with SIGKILL at random moments while it
+// works through a backlog of move mails, over and over. In the end every
+// move must have been applied exactly once, in order, and every reply
+// sent at least once.
+func TestKilledDaemon(t *testing.T) {
+	w := newDovecotWorld(t, "")
+	w.setIMAP(t, "batch: 10") // mark done often, so kills land between fetch, commit and move
+	mails, want := backlog(t, w, 20, 10)
+	deliverAll(t, w, mails)
+	seed := time.Now().UnixNano()
+	t.Logf("%d move mails; random seed %d", len(mails), seed)
+	rng := rand.New(rand.NewPCG(uint64(seed), 0))
+	var progress []int
+	for round := 0; round < 10; round++ {
+		p := startPbemd(t, []string{"PBEMD_IMAP_PASSWORD=" + serverPass}, "serve", "-config", w.config)
+		p.waitLine(`IMAP connected`)
+		time.Sleep(time.Duration(10+rng.IntN(120)) * time.Millisecond)
+		p.kill()
+		progress = append(progress, len(w.mailbox(t, "pbem-done")))
+	}
+	// The kills must have hit the backlog, not an idle daemon.
+	t.Logf("mails done after each kill: %v", progress)
+	before, after := 2+20, 2+20+len(mails)
+	mid := 0
+	for _, n := range progress {
+		if n > before && n < after {
+			mid++
+		}
+	}
+	if mid < 2 {
+		t.Errorf("only %d kills hit the backlog half-done; the test shows little", mid)
+	}
+	p := w.start(t)
+	waitUntil(t, "the backlog handled and every reply sent", 60*time.Second, func() bool {
+		c := counters(t, w.metrics)
+		return len(w.mailbox(t, "INBOX")) == 0 && c["outbox_length"] == 0
+	})
+	p.stop()
+
+	db, err := store.Open(store.PathIn(w.data), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.View(func(tx *store.Tx) error {
+		for b, moves := range want {
+			g, err := tx.Game(game(t).Name(), b)
+			if err != nil {
+				return err
+			}
+			var got []string
+			for _, m := range g.Moves {
+				got = append(got, m.Text)
+			}
+			if !slices.Equal(got, moves) {
+				t.Errorf("board %d has moves %q; want %q", b, got, moves)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := map[string][]string{}
+	for _, r := range w.replies(t) {
+		answered[r.InReplyTo] = append(answered[r.InReplyTo], r.To)
+	}
+	for _, m := range mails {
+		to := answered[m.msgID]
+		if !slices.Contains(to, player("alice")) || !slices.Contains(to, player("bob")) {
+			t.Errorf("move %s got replies to %q; want at least one to alice and one to bob", m.msgID, to)
+		}
+	}
+}
