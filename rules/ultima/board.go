@@ -264,6 +264,7 @@ func (b *board) play(r ruleset, m move) uint64 {
 	o := s ^ 1
 	d := int(dirTo[from][to])
 	var caps uint64
+	leapt := false
 	switch p.kind() {
 	case king:
 		caps = b.occ[o] & bit(to)
@@ -275,7 +276,8 @@ func (b *board) play(r ruleset, m move) uint64 {
 		caps = b.occ[o] & between[from][to]
 	case chameleon:
 		caps = b.bb[of(o, leaper)] & between[from][to]
-		if !(r.pure && caps != 0) {
+		leapt = caps != 0
+		if !(r.pure && leapt) {
 			if w := int(nbr[from][d^1]); w >= 0 {
 				caps |= b.bb[of(o, withdrawer)] & bit(w)
 			}
@@ -291,7 +293,7 @@ func (b *board) play(r ruleset, m move) uint64 {
 	case coordinator:
 		after = b.coordinated(to, s) & b.occ[o]
 	case chameleon:
-		if r.pure && caps != 0 {
+		if r.pure && leapt {
 			break
 		}
 		after = b.coordinated(to, s) & b.bb[of(o, coordinator)]

@@ -207,7 +207,6 @@ func (p *Position) whyNot(from, to int) string {
 	case b.sq[to] != empty:
 		return fmt.Sprintf("%s holds a %s; only the king moves onto an occupied square", squareName(to), pieceName(b.sq[to]))
 	}
-	jumps := 0
 	for t := int(nbr[from][d]); t != to; t = int(nbr[t][d]) {
 		q := b.sq[t]
 		if q == empty {
@@ -224,12 +223,11 @@ func (p *Position) whyNot(from, to int) string {
 			return blocks + "; a chameleon jumps only long leapers"
 		case b.sq[next] != empty:
 			return fmt.Sprintf("a %s cannot jump the two pieces in a row on %s and %s", name, squareName(t), squareName(next))
-		case p.r.singleLeap && jumps > 0:
+		case p.r.singleLeap && between[t][to]&(b.occ[0]|b.occ[1]) != 0:
 			return fmt.Sprintf("with -singleleap a %s jumps only one piece per move", name)
 		case p.r.singleLeap && next != to:
 			return fmt.Sprintf("with -singleleap a %s lands directly beyond the piece it jumps, on %s", name, squareName(next))
 		}
-		jumps++
 	}
 	return "it is not a move of the rules"
 }

@@ -331,9 +331,12 @@ func randomPosition(rng *rand.Rand) string {
 	for i := range g {
 		g[i] = '.'
 	}
+	// Pieces crowd into a box of random size, so that captures combine.
+	w, h := 4+rng.Intn(5), 4+rng.Intn(5)
+	x0, y0 := rng.Intn(9-w), rng.Intn(9-h)
 	place := func(c byte) {
 		for {
-			sq := rng.Intn(64)
+			sq := (y0+rng.Intn(h))*8 + x0 + rng.Intn(w)
 			if g[sq] == '.' {
 				g[sq] = c
 				return
@@ -342,8 +345,8 @@ func randomPosition(rng *rand.Rand) string {
 	}
 	place('K')
 	place('k')
-	for n := 4 + rng.Intn(20); n > 0; n-- {
-		c := "PPWLLCIIXX"[rng.Intn(10)]
+	for n := 2 + rng.Intn(w*h/2); n > 0; n-- {
+		c := "PPPWWLLCCIXX"[rng.Intn(12)]
 		if rng.Intn(2) == 1 {
 			c += 'a' - 'A'
 		}
@@ -369,7 +372,7 @@ var optionSets = []rules.Options{
 func TestAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewSource(1962))
 	positions := 0
-	for positions < 400 {
+	for positions < 600 {
 		text := randomPosition(rng)
 		opts := optionSets[positions%len(optionSets)]
 		pos, err := Game.ParsePosition(text, opts)
