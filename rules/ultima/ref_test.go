@@ -320,7 +320,9 @@ func (m refMove) String() string {
 	for _, c := range m.caps {
 		caps = append(caps, sq(c[0], c[1]))
 	}
-	sort.Slice(caps, func(i, j int) bool { return caps[i][1] < caps[j][1] || caps[i][1] == caps[j][1] && caps[i][0] < caps[j][0] })
+	sort.Slice(caps, func(i, j int) bool {
+		return caps[i][1] < caps[j][1] || caps[i][1] == caps[j][1] && caps[i][0] < caps[j][0]
+	})
 	return sq(m.ff, m.fr) + "-" + to + " " + strings.Join(caps, " ") + " "
 }
 
