@@ -142,6 +142,7 @@ func Run(ctx context.Context, opts Options) error {
 		watch = mailbox.Config{
 			Addr: dm.IMAPAddr, Security: mailbox.Plain, Username: cfg.Address, Password: secret,
 			BackoffMin: 100 * time.Millisecond, BackoffMax: 5 * time.Second,
+			IdleTimeout: time.Minute, // bounds the race noted at devmail's Idle
 		}
 		transport = dm.Transport()
 		printWelcome(stdout, dm, cfg)

@@ -232,6 +232,18 @@ func (ss *imapSession) Login(username, password string) error {
 	return nil
 }
 
+// Idle first sends the updates queued since the last command: the
+// memserver's own Idle waits only for new ones, so a mail appended between
+// a client's SEARCH and its IDLE would otherwise go unannounced until the
+// next mail. (A window of microseconds remains between the two calls;
+// the daemon's bounded IDLE covers it.)
+func (ss *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	if err := ss.UserSession.Poll(w, true); err != nil {
+		return err
+	}
+	return ss.UserSession.Idle(w, stop)
+}
+
 type smtpSession struct {
 	srv  *Server
 	from string

@@ -5,7 +5,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-smtp"
 	"github.com/pbemd/pbemd/tests/imaptest"
 )
@@ -99,4 +101,47 @@ func TestLoopbackOnly(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not a loopback") {
 		t.Errorf("err = %v; want a refusal", err)
 	}
+}
+
+// A mail appended after SELECT but before IDLE is announced when IDLE
+// starts, not only with the next mail.
+func TestIdleAnnouncesEarlierMail(t *testing.T) {
+	s := start(t)
+	exists := make(chan uint32, 10)
+	c, err := imapclient.DialInsecure(s.IMAPAddr, &imapclient.Options{
+		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+			Mailbox: func(d *imapclient.UnilateralDataMailbox) {
+				if d.NumMessages != nil {
+					exists <- *d.NumMessages
+				}
+			},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login("eve@localhost", DefaultPassword).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Deliver("a@localhost", []string{"eve@localhost"}, []byte("Subject: x\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	idle, err := c.Idle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case n := <-exists:
+		if n != 1 {
+			t.Errorf("EXISTS %d; want 1", n)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("IDLE did not announce the mail appended before it")
+	}
+	idle.Close()
+	idle.Wait()
 }

@@ -218,6 +218,8 @@ type dovecotWorld struct {
 	data    string
 	metrics string
 	config  string
+	// deliver, when set, replaces LMTP into Dovecot for send.
+	deliver func(from string, data []byte) error
 }
 
 // newDovecotWorld starts Dovecot and a sink and writes a config for pbemd;
@@ -284,7 +286,11 @@ func (w *dovecotWorld) start(t testing.TB) *proc {
 
 func (w *dovecotWorld) send(t testing.TB, from, subject, msgID string) {
 	t.Helper()
-	if err := w.dc.Deliver(from, server, mailText(from, subject, msgID)); err != nil {
+	deliver := w.deliver
+	if deliver == nil {
+		deliver = func(from string, data []byte) error { return w.dc.Deliver(from, server, data) }
+	}
+	if err := deliver(from, mailText(from, subject, msgID)); err != nil {
 		t.Fatalf("LMTP: %v", err)
 	}
 }

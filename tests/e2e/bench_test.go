@@ -1,0 +1,108 @@
+package e2e
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pbemd/pbemd/pbem/devmail"
+	"github.com/pbemd/pbemd/rules"
+)
+
+// BenchmarkBacklog: 2,000 move mails waiting in Dovecot when pbemd starts;
+// the time from starting pbemd to the last reply accepted by the SMTP
+// sink. Run with -benchtime=1x: the set-up takes longer than the run.
+func BenchmarkBacklog(b *testing.B) {
+	for range b.N {
+		b.StopTimer()
+		w := newDovecotWorld(b, "")
+		mails, _ := backlog(b, w, 200, 10)
+		deliverAll(b, w, mails)
+		before := len(w.sink.Messages())
+		want := before + 2*len(mails)
+		b.StartTimer()
+		start := time.Now()
+		p := startPbemd(b, []string{"PBEMD_IMAP_PASSWORD=" + serverPass}, "serve", "-config", w.config)
+		msgs := w.sink.Wait(want, 5*time.Minute)
+		b.StopTimer()
+		if len(msgs) < want {
+			b.Fatalf("%d replies; want %d", len(msgs)-before, want-before)
+		}
+		elapsed := msgs[want-1].At.Sub(start)
+		b.ReportMetric(float64(len(mails))/elapsed.Seconds(), "mails/s")
+		b.ReportMetric(float64(len(mails)), "mails")
+		p.stop()
+	}
+}
+
+// BenchmarkLatency: a move mail delivered into the mailbox while pbemd
+// idles, to its two replies at the SMTP sink; reports the median.
+func BenchmarkLatency(b *testing.B) {
+	b.Run("dovecot", func(b *testing.B) {
+		w := newDovecotWorld(b, "")
+		latency(b, w, func(from string, data []byte) error { return w.dc.Deliver(from, server, data) })
+	})
+	b.Run("go-imap", func(b *testing.B) {
+		// The same, with go-imap's server (the embedded default's) as
+		// the IMAP server.
+		w := newDovecotWorld(b, "")
+		dm, err := devmail.Start(devmail.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer dm.Close()
+		dm.AddAccount(server, serverPass)
+		_, port, _ := net.SplitHostPort(dm.IMAPAddr)
+		_, oldPort, _ := net.SplitHostPort(w.dc.IMAPAddr)
+		cfg, _ := os.ReadFile(w.config)
+		os.WriteFile(w.config, []byte(strings.Replace(string(cfg), "port: "+oldPort, "port: "+port, 1)), 0o600)
+		latency(b, w, func(from string, data []byte) error { return dm.Deliver(from, []string{server}, data) })
+	})
+}
+
+func latency(b *testing.B, w *dovecotWorld, deliver func(from string, data []byte) error) {
+	b.StopTimer()
+	w.deliver = deliver
+	backlog(b, w, 1, 0)
+	p := w.start(b)
+	defer p.stop()
+	g := game(b)
+	pos, err := g.Start(rules.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ids := [2]string{"alice", "bob"}
+	var times []time.Duration
+	seen := len(w.sink.Messages())
+	for i := range b.N {
+		if pos.Result().Over {
+			b.Fatal("game over; use a smaller -benchtime")
+		}
+		time.Sleep(100 * time.Millisecond) // idle again
+		id := ids[pos.ToMove()]
+		move := pos.Legal()[0]
+		if _, err := pos.Play(move); err != nil {
+			b.Fatal(err)
+		}
+		data := mailText(player(id), fmt.Sprintf("%s move 101 %s secret %s", g.Name(), id, move), fmt.Sprintf("lat%d@e2e.test", i))
+		b.StartTimer()
+		start := time.Now()
+		if err := deliver(player(id), data); err != nil {
+			b.Fatal(err)
+		}
+		msgs := w.sink.Wait(seen+2, 30*time.Second)
+		b.StopTimer()
+		if len(msgs) < seen+2 {
+			b.Fatalf("move %d: no replies", i)
+		}
+		seen += 2
+		times = append(times, msgs[seen-1].At.Sub(start))
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
+	b.ReportMetric(float64(times[len(times)-1].Microseconds())/1000, "max-ms")
+}
