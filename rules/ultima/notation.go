@@ -26,7 +26,7 @@ func read(text string) (written, error) {
 	}
 	s = strings.Join(strings.Fields(s), "")
 	i := 0
-	if len(s) >= 2 && isLetter(s[0]) && isLetter(s[1]) {
+	if len(s) >= 3 && isLetter(s[0]) && isLetter(s[1]) && s[2] >= '0' && s[2] <= '9' {
 		c := s[0] - 'a' + 'A'
 		if strings.IndexByte(letters[1:], c) < 0 {
 			return w, rules.Errorf(text, "%c is not a piece letter; the letters are K P W L C I X", c)

@@ -251,10 +251,6 @@ func sorted(list string) string {
 	return strings.Join(f, " ")
 }
 
-func leaves(text string) string {
-	return "; a move may not leave its own king capturable"
-}
-
 func TestCheck(t *testing.T) {
 	const rule = "; a move may not leave its own king capturable"
 	runPlay(t, []playCase{
