@@ -9,10 +9,12 @@ import (
 	"github.com/pbemd/pbemd/rules/tanbo"
 	"github.com/pbemd/pbemd/rules/taratibu"
 	"github.com/pbemd/pbemd/rules/tobit"
+	"github.com/pbemd/pbemd/rules/ultima"
 )
 
 // games lists every game the server offers, in the order help and list show them.
 var games = []rules.Game{
+	ultima.Game,
 	tanbo.Game,
 	taratibu.Game,
 	tobit.Game,
