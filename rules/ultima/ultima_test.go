@@ -18,7 +18,7 @@ var (
 	pureSingle = rules.Options{"pure": "", "singleleap": ""}
 )
 
-func mustParse(t *testing.T, text string, opts rules.Options) rules.Position {
+func mustParse(t testing.TB, text string, opts rules.Options) rules.Position {
 	t.Helper()
 	pos, err := Game.ParsePosition(text, opts)
 	if err != nil {
