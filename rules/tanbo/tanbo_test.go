@@ -2,7 +2,6 @@ package tanbo
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -362,49 +361,18 @@ func TestBoardGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := tt.pos.Board()
-			path := filepath.Join("testdata", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("board\n%s\nwant\n%s", got, want)
-			}
-			checkText(t, got)
+			rulestest.Golden(t, filepath.Join("testdata", tt.name+".golden"), got, *update)
+			rulestest.CheckMailText(t, tt.name+" board", got)
 		})
 	}
 }
 
 func TestHelp(t *testing.T) {
 	h := Game.Help()
-	checkText(t, h)
+	rulestest.CheckMailText(t, "help", h)
 	for _, want := range []string{"-size=19", "-size=13", "-size=9", "tanbo move", "exactly one", "no stones left"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("help does not mention %q", want)
-		}
-	}
-}
-
-// checkText checks text mailed to players: 7-bit, lines under 78 columns,
-// a final newline.
-func checkText(t *testing.T, s string) {
-	t.Helper()
-	if !strings.HasSuffix(s, "\n") {
-		t.Errorf("text does not end in a newline")
-	}
-	for i, line := range strings.Split(s, "\n") {
-		if len(line) >= 78 {
-			t.Errorf("line %d has %d columns: %q", i+1, len(line), line)
-		}
-		for _, c := range []byte(line) {
-			if c >= 0x80 || (c < ' ' && c != '\t') {
-				t.Errorf("line %d has byte %#x", i+1, c)
-			}
 		}
 	}
 }

@@ -3,7 +3,6 @@ package taratibu_test
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -549,43 +548,13 @@ func TestBoard(t *testing.T) {
 	d := parse(t, setup("M11 S17 m77 s71", "b 10 10 -"))
 	show("draw", d)
 	got := b.String()
-	for i, line := range strings.Split(got, "\n") {
-		if len(line) >= 78 {
-			t.Errorf("line %d is %d columns: %q", i+1, len(line), line)
-		}
-		for _, c := range line {
-			if c > 126 || c < 32 {
-				t.Errorf("line %d has character %q, not 7-bit printable", i+1, c)
-			}
-		}
-	}
-	path := filepath.Join("testdata", "board.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("boards differ from %s (run with -update after checking):\n%s", path, got)
-	}
+	rulestest.CheckMailText(t, "boards", got)
+	rulestest.Golden(t, filepath.Join("testdata", "board.golden"), got, *update)
 }
 
 func TestHelp(t *testing.T) {
 	h := taratibu.Game.Help()
-	for i, line := range strings.Split(h, "\n") {
-		if len(line) >= 78 {
-			t.Errorf("help line %d is %d columns", i+1, len(line))
-		}
-		for _, c := range line {
-			if c > 126 || c < 32 {
-				t.Errorf("help line %d has character %q", i+1, c)
-			}
-		}
-	}
+	rulestest.CheckMailText(t, "help", h)
 	// The example in the help must be a legal turn of the sample game.
 	i := strings.Index(h, "taratibu move 101 alice secret ")
 	if i < 0 {

@@ -2,7 +2,6 @@ package tobit_test
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -436,47 +435,17 @@ func TestBoardGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := parse(t, tt.position).Board()
-		path := filepath.Join("testdata", tt.name+".golden")
-		if *update {
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != string(want) {
-			t.Errorf("%s board\n got:\n%s\nwant:\n%s", tt.name, got, want)
-		}
-		checkText(t, got)
+		rulestest.Golden(t, filepath.Join("testdata", tt.name+".golden"), got, *update)
+		rulestest.CheckMailText(t, tt.name+" board", got)
 	}
 }
 
 func TestHelp(t *testing.T) {
 	h := tobit.Game.Help()
-	checkText(t, h)
+	rulestest.CheckMailText(t, "help", h)
 	for _, want := range []string{"9-16", "14x16x30", "14x30", "tobit move 101 alice secret", "Options: none"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("help does not mention %q", want)
-		}
-	}
-}
-
-// checkText checks mail text: 7-bit, lines under 78 columns, a final newline.
-func checkText(t *testing.T, s string) {
-	t.Helper()
-	if !strings.HasSuffix(s, "\n") {
-		t.Errorf("text does not end in a newline")
-	}
-	for i, line := range strings.Split(s, "\n") {
-		if len(line) >= 78 {
-			t.Errorf("line %d has %d columns: %q", i+1, len(line), line)
-		}
-		for _, c := range []byte(line) {
-			if c >= 0x80 || c < 0x20 {
-				t.Errorf("line %d has byte %#x", i+1, c)
-			}
 		}
 	}
 }

@@ -2,7 +2,6 @@ package ultima
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -260,48 +259,17 @@ func TestBoard(t *testing.T) {
 	for _, tt := range tests {
 		pos := mustParse(t, tt.pos, defaults)
 		got := pos.Board()
-		path := filepath.Join("testdata", tt.name+".golden")
-		if *update {
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != string(want) {
-			t.Errorf("%s board\n%s\nwant\n%s", tt.name, got, want)
-		}
-		checkText(t, tt.name+" board", got)
+		rulestest.Golden(t, filepath.Join("testdata", tt.name+".golden"), got, *update)
+		rulestest.CheckMailText(t, tt.name+" board", got)
 	}
 }
 
 func TestHelp(t *testing.T) {
 	h := Game.Help()
-	checkText(t, "help", h)
+	rulestest.CheckMailText(t, "help", h)
 	for _, want := range []string{"-singleleap", "-pure", "-stalemate=draw", "Ld2-d4-d6-d8", "suicide c5", "ultima move 101"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("help does not mention %s", want)
-		}
-	}
-}
-
-// checkText checks the rules of mailed text: 7-bit, lines under 78
-// columns, a final newline.
-func checkText(t *testing.T, name, s string) {
-	t.Helper()
-	if !strings.HasSuffix(s, "\n") {
-		t.Errorf("%s does not end in a newline", name)
-	}
-	for i, line := range strings.Split(s, "\n") {
-		if len(line) >= 78 {
-			t.Errorf("%s line %d has %d columns", name, i+1, len(line))
-		}
-		for _, c := range []byte(line) {
-			if c >= 128 || c < 32 {
-				t.Errorf("%s line %d has byte %#x", name, i+1, c)
-			}
 		}
 	}
 }
