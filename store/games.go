@@ -45,6 +45,42 @@ type Game struct {
 	Updated     time.Time
 	Thread      string            // Message-ID root shared by every mail of this board
 	Extra       map[string]string `json:",omitempty"`
+
+	// The life cycle of a board beyond its moves. All are optional, so
+	// records written before they existed read as they did.
+	Queue     []Queued       `json:",omitempty"` // moves sent ahead of their turn, oldest first
+	Vote      *Vote          `json:",omitempty"` // the open draw or undo proposal
+	TurnSince time.Time      `json:",omitempty"` // when the player to move got the turn
+	Nagged    time.Time      `json:",omitempty"` // when the last reminder went out
+	Notify    []string       `json:",omitempty"` // user ids told when the game ends
+	Rated     bool           `json:",omitempty"` // the result has been counted in the ratings
+	Ratings   []RatingChange `json:",omitempty"` // what the result did to the players' ratings
+}
+
+// A Queued move is a submission a player sent before his turn, played when
+// the turn comes. Text "resign" is a queued resignation.
+type Queued struct {
+	Seat   int
+	User   string
+	Text   string
+	Number int `json:",omitempty"` // the move number it must get; 0 = any
+	At     time.Time
+}
+
+// A Vote is a proposal one player made and the other must answer.
+type Vote struct {
+	Kind string // "draw" or "undo"
+	Seat int    // the proposer's seat
+	User string
+	At   time.Time
+	Back int `json:",omitempty"` // undo: the moves from this index on are taken back
+}
+
+// A RatingChange is one player's rating before and after a rated game.
+type RatingChange struct {
+	User        string
+	Old, New    float64
+	Provisional bool // the player was provisional when the game ended
 }
 
 // A GameRef names a board.

@@ -98,6 +98,13 @@ func TestGameRoundTrip(t *testing.T) {
 		Updated:     at.Add(2 * time.Hour),
 		Thread:      "<ultima-101@pbem.example>",
 		Extra:       map[string]string{"nagtime": "7"},
+		Queue:       []Queued{{Seat: 1, User: "bob", Text: "resign", Number: 3, At: at}},
+		Vote:        &Vote{Kind: "undo", Seat: 0, User: "alice", At: at, Back: 1},
+		TurnSince:   at.Add(time.Hour),
+		Nagged:      at.Add(3 * time.Hour),
+		Notify:      []string{"dave"},
+		Rated:       true,
+		Ratings:     []RatingChange{{User: "alice", Old: 1600, New: 1600, Provisional: true}},
 	}
 	update(t, db, func(tx *Tx) error { return tx.PutGame(g) })
 	db.View(func(tx *Tx) error {
@@ -257,5 +264,18 @@ func TestSeatIndex(t *testing.T) {
 	}
 	if got := gamesOf("bob"); len(got) != 0 {
 		t.Errorf("after emptying: GamesOf(bob) = %v, want none", got)
+	}
+}
+
+// TestOldGameRecordReads checks that a record written before the life-cycle
+// fields existed still reads, with those fields empty.
+func TestOldGameRecordReads(t *testing.T) {
+	old := []byte(`{"Kind":"tanbo","Board":101,"Seats":["alice","bob"],"Moves":[],"Position":"p","Winner":-1}`)
+	g, err := decodeGame(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Queue != nil || g.Vote != nil || !g.TurnSince.IsZero() || g.Rated || g.Ratings != nil {
+		t.Errorf("an old record read with life-cycle fields set: %+v", g)
 	}
 }

@@ -17,6 +17,28 @@ type User struct {
 	Addresses    []string // where mail goes; first is primary
 	Created      time.Time
 	Extra        map[string]string `json:",omitempty"` // room for later settings
+
+	// Per game kind (the game's name): ratings, refused challenges, the
+	// most active games allowed, and the kinds whose every end he is told.
+	Ratings     map[string]*Rating `json:",omitempty"`
+	Refuses     []string           `json:",omitempty"`
+	Limits      map[string]int     `json:",omitempty"`
+	NotifyKinds []string           `json:",omitempty"`
+	Vacations   []Vacation         `json:",omitempty"` // oldest first
+}
+
+// A Rating is a player's standing in one kind of game.
+type Rating struct {
+	Rating           float64
+	Games            int // rated games finished
+	Won, Lost, Drawn int
+	ProvisionalSum   float64 `json:",omitempty"` // sum of the game values while provisional
+}
+
+// A Vacation is a time a user is away: no reminders, no forfeits, and the
+// clock of his boards does not run.
+type Vacation struct {
+	From, Until time.Time
 }
 
 // Keys: users by lower-case id; the address index by lower-case address,

@@ -17,6 +17,11 @@ func TestUserRoundTripAndCase(t *testing.T) {
 		Addresses:    []string{"Alice@Example.org", "a2@example.net"},
 		Created:      created,
 		Extra:        map[string]string{"vacation": "2026-12-01"},
+		Ratings:      map[string]*Rating{"tanbo": {Rating: 1612.5, Games: 3, Won: 2, Lost: 1, ProvisionalSum: 4837.5}},
+		Refuses:      []string{"ultima"},
+		Limits:       map[string]int{"tanbo": 4},
+		NotifyKinds:  []string{"tobit"},
+		Vacations:    []Vacation{{From: created, Until: created.Add(48 * time.Hour)}},
 	}
 	update(t, db, func(tx *Tx) error { return tx.PutUser(u) })
 	if u.ID != "alice" {
