@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -27,8 +29,16 @@ func BenchmarkBacklog(b *testing.B) {
 		b.StartTimer()
 		start := time.Now()
 		p := startPbemd(b, []string{"PBEMD_IMAP_PASSWORD=" + serverPass}, "serve", "-config", w.config)
+		var handled time.Duration
+		for handled == 0 {
+			time.Sleep(20 * time.Millisecond)
+			if c := tryCounters(w.metrics); c["mails_in"] >= len(mails) {
+				handled = time.Since(start)
+			}
+		}
 		msgs := w.sink.Wait(want, 5*time.Minute)
 		b.StopTimer()
+		b.ReportMetric(float64(len(mails))/handled.Seconds(), "handled/s")
 		if len(msgs) < want {
 			b.Fatalf("%d replies; want %d", len(msgs)-before, want-before)
 		}
@@ -105,4 +115,18 @@ func latency(b *testing.B, w *dovecotWorld, deliver func(from string, data []byt
 	slices.Sort(times)
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
 	b.ReportMetric(float64(times[len(times)-1].Microseconds())/1000, "max-ms")
+}
+
+// tryCounters reads the counters, or returns nil while pbemd is starting.
+func tryCounters(metrics string) map[string]int {
+	resp, err := http.Get("http://" + metrics + "/debug/vars")
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	var vars struct{ Pbemd map[string]int }
+	if json.NewDecoder(resp.Body).Decode(&vars) != nil {
+		return nil
+	}
+	return vars.Pbemd
 }

@@ -99,8 +99,13 @@ func TestKilledDaemon(t *testing.T) {
 	var progress []int
 	for round := 0; round < 10; round++ {
 		p := startPbemd(t, []string{"PBEMD_IMAP_PASSWORD=" + serverPass}, "serve", "-config", w.config)
-		p.waitLine(`IMAP connected`)
-		time.Sleep(time.Duration(10+rng.IntN(120)) * time.Millisecond)
+		// Kill it at a random moment after it has begun on the backlog
+		// (or after a while, if nothing is left).
+		deadline := time.Now().Add(time.Second)
+		for time.Now().Before(deadline) && tryCounters(w.metrics)["mails_in"] == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(time.Duration(rng.IntN(250)) * time.Millisecond)
 		p.kill()
 		progress = append(progress, len(w.mailbox(t, "pbem-done")))
 	}
