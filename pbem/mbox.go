@@ -34,12 +34,7 @@ func PrintMbox(db *store.DB, ids []uint64, w io.Writer) error {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	for _, id := range ids {
-		if err := db.Sent(id); err != nil {
-			return err
-		}
-	}
-	return nil
+	return db.Sent(ids...)
 }
 
 // writeMboxMessage writes one message in the mboxrd form: a "From " line, the

@@ -129,11 +129,21 @@ func (db *DB) Pending(now time.Time, max int) ([]Outgoing, error) {
 	return due, err
 }
 
-// Sent removes the mail with the id from the outbox. A mail already gone
-// is not an error, so a retry after a crash is harmless.
-func (db *DB) Sent(id uint64) error {
+// Sent removes the mails with the ids from the outbox, in one transaction:
+// a sender that has handed many mails to its server pays for one disk sync.
+// A mail already gone is not an error, so a retry after a crash is harmless.
+func (db *DB) Sent(ids ...uint64) error {
+	if len(ids) == 0 {
+		return nil
+	}
 	return db.Update(func(tx *Tx) error {
-		return tx.bucket(bucketOutbox).Delete(outKey(id))
+		b := tx.bucket(bucketOutbox)
+		for _, id := range ids {
+			if err := b.Delete(outKey(id)); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 

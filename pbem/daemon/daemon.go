@@ -81,6 +81,7 @@ func init() {
 // service is what the daemon needs of the pbem core.
 type service interface {
 	Deliver(raw []byte) error
+	DeliverAll(raws [][]byte) []error
 }
 
 // sweeper is the core's reminder and forfeit sweep, when it has one.
@@ -214,6 +215,12 @@ func (h handler) Deliver(raw []byte) error {
 	}
 	h.sender.Kick()
 	return nil
+}
+
+func (h handler) DeliverAll(raws [][]byte) []error {
+	errs := h.svc.DeliverAll(raws)
+	h.sender.Kick()
+	return errs
 }
 
 // sweepLoop runs the sweep at start and then every interval.

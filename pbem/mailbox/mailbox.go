@@ -26,11 +26,13 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 )
 
-// Handler takes one raw RFC 5322 mail. It returns nil once the mail is
+// Handler takes raw RFC 5322 mails. Deliver returns nil once the mail is
 // handled for good (committed); an error leaves the mail unseen, to be
-// tried again.
+// tried again. DeliverAll handles several mails in order in one commit and
+// returns an error per mail; when that commit fails, every mail fails.
 type Handler interface {
 	Deliver(raw []byte) error
+	DeliverAll(raws [][]byte) []error
 }
 
 // Security is how the IMAP connection is protected.
@@ -277,9 +279,11 @@ func (w *Watcher) unseen(c *imapclient.Client) ([]imap.UID, error) {
 
 var bodySection = &imap.FetchItemBodySection{Peek: true}
 
-// process hands the mails to the Handler in order and marks the handled
-// ones done. A Handler failure ends the batch there, so later mail never
-// overtakes earlier mail, and waits a little before the mail is retried.
+// process hands the mails to the Handler in order, all in one commit, and
+// marks the handled ones done. When the batch fails, its mails are tried
+// one at a time: a mail that fails alone ends the batch there, so later
+// mail never overtakes earlier mail, and the watcher waits a little before
+// the mail is retried.
 func (w *Watcher) process(ctx context.Context, c *imapclient.Client, uids []imap.UID, attempts map[imap.UID]int) error {
 	msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{
 		UID:         true,
@@ -289,30 +293,49 @@ func (w *Watcher) process(ctx context.Context, c *imapclient.Client, uids []imap
 		return fmt.Errorf("fetch mail: %w", err)
 	}
 	slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
+	var raws [][]byte
+	var rawUIDs []imap.UID
+	for _, m := range msgs {
+		if raw := m.FindBodySection(bodySection); raw != nil { // nil: expunged meanwhile
+			raws = append(raws, raw)
+			rawUIDs = append(rawUIDs, m.UID)
+		}
+	}
+	if len(raws) == 0 || ctx.Err() != nil {
+		return nil
+	}
+	errs := w.h.DeliverAll(raws)
 	var done []imap.UID
 	var failed error
-	for _, m := range msgs {
-		if ctx.Err() != nil {
-			break // stopping: what is handled gets marked, the rest waits
+	batchFailed := false
+	for i, raw := range raws {
+		err := errs[i]
+		if err != nil && failed == nil && ctx.Err() == nil {
+			if !batchFailed {
+				batchFailed = true
+				call(w.cfg.OnError)
+				w.log.Warn("batch of mail not handled; trying one at a time", "mails", len(raws), "err", err)
+			}
+			err = w.h.Deliver(raw)
 		}
-		raw := m.FindBodySection(bodySection)
-		if raw == nil {
-			continue // expunged meanwhile
-		}
-		if err := w.h.Deliver(raw); err != nil {
-			attempts[m.UID]++
+		if err != nil {
+			if failed != nil || ctx.Err() != nil {
+				continue // after the first failure, later mail waits its turn
+			}
+			uid := rawUIDs[i]
+			attempts[uid]++
 			call(w.cfg.OnError)
-			if attempts[m.UID] >= maxAttempts {
+			if attempts[uid] >= maxAttempts {
 				w.log.Error("mail cannot be handled; left unseen in the mailbox and skipped until the next connection",
-					"uid", m.UID, "attempts", attempts[m.UID], "err", err)
+					"uid", uid, "attempts", attempts[uid], "err", err)
 			} else {
-				w.log.Warn("mail not handled; will retry", "uid", m.UID, "attempts", attempts[m.UID], "err", err)
+				w.log.Warn("mail not handled; will retry", "uid", uid, "attempts", attempts[uid], "err", err)
 			}
 			failed = err
-			break
+			continue
 		}
 		call(w.cfg.OnMail)
-		done = append(done, m.UID)
+		done = append(done, rawUIDs[i])
 	}
 	if err := w.markDone(c, done); err != nil {
 		return err

@@ -27,6 +27,7 @@ const (
 // recorder is a Handler that records the subjects it was given and can be
 // told to fail.
 type recorder struct {
+	batches  atomic.Int32 // DeliverAll calls
 	mu       sync.Mutex
 	subjects []string
 	fail     func(subject string) error
@@ -50,6 +51,35 @@ func (r *recorder) Deliver(raw []byte) error {
 	r.mu.Unlock()
 	r.got <- subj
 	return nil
+}
+
+// DeliverAll behaves as one transaction, as the service's does: the first
+// mail that fails fails the whole batch, and nothing of it is recorded.
+func (r *recorder) DeliverAll(raws [][]byte) []error {
+	r.batches.Add(1)
+	errs := make([]error, len(raws))
+	r.mu.Lock()
+	fail := r.fail
+	r.mu.Unlock()
+	for _, raw := range raws {
+		if fail == nil {
+			break
+		}
+		if err := fail(imaptest.Header(raw, "Subject")); err != nil {
+			for i := range errs {
+				errs[i] = fmt.Errorf("batch not stored: %w", err)
+			}
+			return errs
+		}
+	}
+	for _, raw := range raws {
+		subj := imaptest.Header(raw, "Subject")
+		r.mu.Lock()
+		r.subjects = append(r.subjects, subj)
+		r.mu.Unlock()
+		r.got <- subj
+	}
+	return errs
 }
 
 func (r *recorder) Subjects() []string {
@@ -311,4 +341,23 @@ func TestPlainToRemoteRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "refusing to log in unencrypted") {
 		t.Errorf("err = %v; want a refusal", err)
 	}
+}
+
+// A backlog is handed over in batches, one commit each, in arrival order.
+func TestBacklogInBatches(t *testing.T) {
+	s := startServer(t)
+	r := newRecorder()
+	for _, subj := range subjects(25, "m %d") {
+		mail(s, subj)
+	}
+	stop := watch(t, Config{Addr: s.IMAPAddr, Batch: 10}, r)
+	defer stop()
+	got := r.waitFor(t, 25)
+	if fmt.Sprint(got) != fmt.Sprint(subjects(25, "m %d")) {
+		t.Errorf("handled %q; want m 1..25 in order", got)
+	}
+	if n := r.batches.Load(); n != 3 {
+		t.Errorf("the backlog took %d DeliverAll calls; want 3 (batches of 10)", n)
+	}
+	waitDone(t, s, 25)
 }

@@ -28,7 +28,7 @@ import (
 // Queue is the outbox in the store (*store.DB).
 type Queue interface {
 	Pending(now time.Time, max int) ([]store.Outgoing, error)
-	Sent(id uint64) error
+	Sent(ids ...uint64) error
 	Defer(id uint64, next time.Time, reason string) error
 }
 
@@ -145,7 +145,9 @@ func (s *Sender) hold() time.Duration {
 
 // Drain sends every due mail once, stopping early at a temporary failure
 // (the server is likely down, and the others would fail the same way). It
-// returns how many mails were accepted.
+// returns how many mails were accepted. The mails the server accepted leave
+// the outbox together after each batch, in one transaction; a crash before
+// that sends them again, which beats losing them.
 func (s *Sender) Drain(ctx context.Context) int {
 	sent := 0
 	defer s.t.Close() // no idle connection left open between passes
@@ -159,21 +161,37 @@ func (s *Sender) Drain(ctx context.Context) int {
 		if len(batch) == 0 {
 			return sent
 		}
-		for i := range batch {
-			m := &batch[i]
-			accepted, goOn := s.send(ctx, m)
-			if accepted {
-				sent++
-			}
-			if !goOn {
-				return sent
-			}
-			if ctx.Err() != nil {
-				return sent
+		var accepted []uint64
+		goOn := true
+		for i := 0; i < len(batch) && goOn && ctx.Err() == nil; i++ {
+			var ok bool
+			ok, goOn = s.send(ctx, &batch[i])
+			if ok {
+				accepted = append(accepted, batch[i].ID)
 			}
 		}
+		if !s.sent(accepted) || !goOn {
+			return sent + len(accepted)
+		}
+		sent += len(accepted)
 	}
 	return sent
+}
+
+// sent takes the accepted mails out of the outbox and reports whether that
+// worked.
+func (s *Sender) sent(ids []uint64) bool {
+	if err := s.q.Sent(ids...); err != nil {
+		// Accepted but still queued: they will go out a second time,
+		// which beats losing them.
+		s.log.Error("replies sent but not removed from the outbox", "count", len(ids), "err", err)
+		s.failed()
+		return false
+	}
+	for range ids {
+		call(s.opts.OnSent)
+	}
+	return true
 }
 
 // send tries one mail and records the outcome. It reports whether the
@@ -182,18 +200,10 @@ func (s *Sender) send(ctx context.Context, m *store.Outgoing) (accepted, goOn bo
 	err := s.t.Send(ctx, m.From, m.To, m.Data)
 	now := s.opts.Now()
 	if err == nil {
-		if err := s.q.Sent(m.ID); err != nil {
-			// Accepted but still queued: it will go out a second time,
-			// which beats losing it.
-			s.log.Error("reply sent but not removed from the outbox", "id", m.ID, "err", err)
-			s.failed()
-			return true, false
-		}
 		s.mu.Lock()
 		s.failures = 0
 		s.mu.Unlock()
 		s.log.Debug("reply sent", "id", m.ID, "to", m.To)
-		call(s.opts.OnSent)
 		return true, true
 	}
 	var rej *RejectedError

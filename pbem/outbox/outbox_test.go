@@ -261,3 +261,34 @@ func TestBackoff(t *testing.T) {
 		}
 	}
 }
+
+// countingQueue counts the transactions that take mails out of the outbox.
+type countingQueue struct {
+	*store.DB
+	calls atomic.Int32
+}
+
+func (q *countingQueue) Sent(ids ...uint64) error {
+	q.calls.Add(1)
+	return q.DB.Sent(ids...)
+}
+
+// A pass over the outbox takes the accepted mails out together, one store
+// transaction (one disk sync) per batch of 64, not one per mail.
+func TestDrainRemovesSentMailTogether(t *testing.T) {
+	db := openStore(t)
+	sink := startSink(t, smtpsink.Options{})
+	enqueue(t, db, 100)
+	q := &countingQueue{DB: db}
+	s := New(q, &SMTP{Addr: sink.Addr, Security: Plain}, Options{Logger: quiet})
+	if n := s.Drain(context.Background()); n != 100 {
+		t.Fatalf("Drain sent %d mails; want 100", n)
+	}
+	checkOnce(t, sink.Wait(100, 10*time.Second), 100)
+	if c := q.calls.Load(); c != 2 {
+		t.Errorf("sent mail left the outbox in %d transactions; want 2 (batches of 64)", c)
+	}
+	if n := outboxLen(t, db); n != 0 {
+		t.Errorf("%d mails left in the outbox", n)
+	}
+}
