@@ -88,12 +88,25 @@ func (b *board) toMove() string { return b.rec.Seats[b.pos.ToMove()] }
 // next is the number the next move will get.
 func (b *board) next() int { return len(b.rec.Moves) + 1 }
 
-// end records the end of the game.
+// open reports whether the board still waits for a player to take a seat.
+func (b *board) open() bool {
+	for _, s := range b.rec.Seats {
+		if s == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// end records the end of the game. Open proposals and queued moves end
+// with it.
 func (b *board) end(now time.Time, res rules.Result) {
 	b.rec.Over = true
 	b.rec.Winner = res.Winner
 	b.rec.EndReason = res.Reason
 	b.rec.Updated = now
+	b.rec.Vote = nil
+	b.rec.Queue = nil
 }
 
 // rulesWin is a win for seat with a reason.
@@ -110,6 +123,7 @@ func (b *board) play(seat int, text string, now time.Time, auto bool) ([]rules.S
 	}
 	b.rec.Position = b.pos.String()
 	b.rec.Updated = now
+	b.rec.TurnSince = now
 	if res := b.pos.Result(); res.Over {
 		b.end(now, res)
 	}
@@ -118,9 +132,18 @@ func (b *board) play(seat int, text string, now time.Time, auto bool) ([]rules.S
 
 // saveAndAnnounce stores the board and mails it to every player and
 // subscriber, with the notices on top and the comment, if any, below.
+//
+// A game that has just ended is rated first, and its final mail also goes
+// to the users who asked to be told of its end.
 func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...string) error {
 	if comment != nil {
 		b.rec.Comments = append(b.rec.Comments, *comment)
+	}
+	ended := b.rec.Over && !b.rec.Rated
+	if ended {
+		if err := r.rate(b); err != nil {
+			return err
+		}
 	}
 	if err := r.tx.PutGame(b.rec); err != nil {
 		return err
@@ -135,7 +158,15 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 		return err
 	}
 	subject := r.boardSubject(b, len(b.rec.Moves) == 0 && !b.rec.Over, comment != nil)
-	for _, id := range b.audience() {
+	audience := b.audience()
+	if ended {
+		more, err := r.notifiers(b)
+		if err != nil {
+			return err
+		}
+		audience = union(audience, more)
+	}
+	for _, id := range audience {
 		if err := r.mailUser(id, subject, body, b.rec.Thread); err != nil {
 			return err
 		}
@@ -177,9 +208,19 @@ func (r *request) mailUser(id, subject, body, thread string) error {
 		return err
 	}
 	for _, a := range u.Addresses {
-		r.reply(a, subject, body, "auto-replied", thread)
+		r.reply(a, subject, body, r.autoKind(), thread)
 	}
 	return nil
+}
+
+// autoKind is the Auto-Submitted value of the request's mails: replies to a
+// player's mail are auto-replied, the sweep's reminders and forfeits (which
+// answer no mail) auto-generated.
+func (r *request) autoKind() string {
+	if r.mail == nil {
+		return "auto-generated"
+	}
+	return "auto-replied"
 }
 
 // boardSubject is "<Game> Board <n> <userid to move>[ **]", with "New " before
@@ -219,6 +260,7 @@ type boardView struct {
 	Board       int
 	Notices     []string
 	State       []string
+	Ratings     []string
 	MoveList    string
 	Diagram     string
 	Subscribers string
@@ -230,13 +272,16 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 	v := &boardView{
 		Title:    b.game.Title(),
 		Board:    b.rec.Board,
-		Notices:  notices,
+		Notices:  append(append([]string(nil), notices...), r.boardNotices(b)...),
 		MoveList: moveList(b.game, b.rec),
 		Diagram:  strings.TrimRight(b.pos.Board(), "\n"),
 		Comment:  comment,
 	}
 	sides := b.game.Sides()
 	switch {
+	case !b.rec.Over && b.open():
+		v.State = []string{fmt.Sprintf("Waiting for an opponent: anyone may take the open seat with: %s join %d userid password",
+			b.game.Name(), b.rec.Board)}
 	case !b.rec.Over:
 		v.State = []string{
 			fmt.Sprintf("It is %s's turn.", b.userName(b.toMove())),
@@ -253,6 +298,7 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 	if len(b.rec.Options) > 0 {
 		v.State = append(v.State, "Options: "+strings.Join(b.rec.Options, " "))
 	}
+	v.Ratings = ratingLines(b)
 	v.Subscribers = strings.Join(b.rec.Subscribers, " ")
 	v.Times = timeBlock(b.rec)
 	return v, nil

@@ -63,11 +63,14 @@ var verbAliases = map[string]string{
 
 func init() {
 	globalCommands = map[string]handler{
-		"help":    (*cmd).help,
-		"signup":  (*cmd).signup,
-		"change":  (*cmd).change,
-		"signoff": (*cmd).signoff,
-		"list":    (*cmd).list,
+		"help":     (*cmd).help,
+		"signup":   (*cmd).signup,
+		"change":   (*cmd).change,
+		"signoff":  (*cmd).signoff,
+		"list":     (*cmd).list,
+		"message":  (*cmd).message,
+		"all":      (*cmd).all,
+		"vacation": (*cmd).vacation,
 	}
 	gameCommands = map[string]handler{
 		"help":        (*cmd).gameHelp,
@@ -78,6 +81,17 @@ func init() {
 		"games":       (*cmd).games,
 		"subscribe":   (*cmd).subscribe,
 		"unsubscribe": (*cmd).unsubscribe,
+		"queue":       (*cmd).queue,
+		"join":        (*cmd).join,
+		"chat":        (*cmd).chat,
+		"preview":     (*cmd).preview,
+		"notify":      (*cmd).notify,
+		"accept":      (*cmd).acceptChallenges,
+		"reject":      (*cmd).rejectChallenges,
+		"limit":       (*cmd).limit,
+		"standings":   (*cmd).standings,
+		"ratings":     (*cmd).standings,
+		"history":     (*cmd).history,
 	}
 }
 

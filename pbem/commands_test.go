@@ -152,7 +152,7 @@ func TestMove(t *testing.T) {
 		{"bob@example.org", "tanbo move 999 bob pw-bob b7", "There is no Tanbo board 999; send 'tanbo games all' for the boards there are."},
 		{"bob@example.org", "tanbo move abc bob pw-bob b7", `"abc" is not a board number; boards are numbered from 101.`},
 		{"bob@example.org", "tanbo move 101 bob pw-bob", "The command has the wrong number of words; write it as: tanbo move board userid password move[#n]."},
-		{"bob@example.org", "tanbo dance 101", `"dance" is not a Tanbo command; the commands are challenge, games, help, move, resign, show, subscribe, unsubscribe.`},
+		{"bob@example.org", "tanbo dance 101", `"dance" is not a Tanbo command; the commands are accept, challenge, chat, games, help, history, join, limit, move, notify, preview, queue, ratings, reject, resign, show, standings, subscribe, unsubscribe.`},
 	}
 	for _, e := range errs {
 		errorReply(t, h.send(e.from, e.subject, ""), e.from, e.want)
@@ -211,6 +211,7 @@ func TestSameMailTwice(t *testing.T) {
 
 func TestResign(t *testing.T) {
 	h := twoPlayers(t)
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 	out := h.send("bob@example.org", "tanbo resign 101 bob pw-bob", "Well played.")
 	golden(t, "resign", out)
 	if len(out) != 2 || out[0].Subject != "Tanbo Board 101 won by alice **" || !strings.Contains(out[0].Body, "Game won by alice.") {

@@ -29,16 +29,31 @@ func (c *cmd) challenge(args []string) error {
 	if len(ids) != 2 {
 		return c.fail("A challenge names two players, first the one who moves first; write: "+form, c.game.Name())
 	}
+	if ids[0] == "?" && ids[1] == "?" {
+		return c.fail("A challenge with an open seat names its one player and a ?, e.g. %s challenge alice ?; both seats are open here", c.game.Name())
+	}
 	if strings.EqualFold(ids[0], ids[1]) {
 		return c.fail("A challenge needs two different players; %s is named twice", ids[0])
 	}
+	by := c.senderID("")
 	var seats []string
 	for _, id := range ids {
+		if id == "?" {
+			seats = append(seats, "") // an open seat: anyone may join
+			continue
+		}
 		u, err := c.r.tx.User(id)
 		if errNotFound(err) {
 			return c.fail("There is no user %q to play; players must sign up first (signup userid password)", id)
 		}
 		if err != nil {
+			return err
+		}
+		if contains(u.Refuses, c.game.Name()) && u.ID != by {
+			return c.fail("%s refuses all %s challenges at present; challenge another player, or open a seat with: %s challenge USERID ?",
+				u.ID, c.game.Title(), c.game.Name())
+		}
+		if err := c.underLimit(u); err != nil {
 			return err
 		}
 		seats = append(seats, u.ID)
@@ -73,14 +88,17 @@ func (c *cmd) challenge(args []string) error {
 	}
 	b := &board{game: c.game, rec: rec, opts: opts, pos: pos}
 	sides := c.game.Sides()
-	notice := fmt.Sprintf("A new game: %s (%s) against %s (%s).", seats[0], sides[0], seats[1], sides[1])
+	notice := fmt.Sprintf("A new game: %s (%s) against %s (%s).", seatOrOpen(seats[0]), sides[0], seatOrOpen(seats[1]), sides[1])
+	if !b.open() {
+		rec.TurnSince = c.r.now
+	}
 	if err := c.r.saveAndAnnounce(b, c.commentBy(c.senderID(seats[0]), 0), notice); err != nil {
 		return err
 	}
 	// A challenger who is not a player hears that the board exists, too.
 	if u, err := c.r.tx.UserByAddress(c.r.sender()); errNotFound(err) || err == nil && b.seatOf(u.ID) < 0 {
 		c.r.replyText(c.r.sender(), fmt.Sprintf("New %s Board %d", c.game.Title(), num),
-			fmt.Sprintf("%s board %d has been created for %s and %s.\n", c.game.Title(), num, seats[0], seats[1]))
+			fmt.Sprintf("%s board %d has been created for %s and %s.\n", c.game.Title(), num, seatOrOpen(seats[0]), seatOrOpen(seats[1])))
 	} else if err != nil && !errNotFound(err) {
 		return err
 	}
@@ -118,9 +136,11 @@ func (c *cmd) move(args []string) error {
 		return c.usage(c.game.Name() + " move board userid password move[#n]")
 	}
 	text := strings.Join(args[3:], " ")
-	switch strings.ToLower(text) {
+	switch w := strings.ToLower(text); w {
 	case "resign":
 		return c.resign(args[:3])
+	case "propose", "draw", "accept", "reject", "undo":
+		return c.vote(args[:3], w)
 	}
 	b, u, err := c.player(args[0], args[1], args[2])
 	if err != nil {
@@ -130,8 +150,8 @@ func (c *cmd) move(args []string) error {
 	if err != nil {
 		return c.failOn(b, "%s", err)
 	}
-	if b.rec.Over {
-		return c.failOn(b, "%s board %d is over; no more moves can be played on it", b.game.Title(), b.rec.Board)
+	if err := c.playable(b); err != nil {
+		return err
 	}
 	seat := b.seatOf(u.ID)
 	if b.pos.ToMove() != seat {
@@ -146,12 +166,14 @@ func (c *cmd) move(args []string) error {
 	if err != nil {
 		return c.failOn(b, "%s is not a legal move on %s board %d: %s", text, b.game.Title(), b.rec.Board, moveReason(err, text))
 	}
-	played := make([]string, len(steps))
-	for i, s := range steps {
-		played[i] = s.String()
+	comment := c.commentBy(u.ID, len(b.rec.Moves))
+	notices := []string{fmt.Sprintf("%s played %s.", u.ID, stepsText(steps))}
+	notices = append(notices, c.r.answerByMove(b, seat)...)
+	queued, err := c.r.runQueue(b)
+	if err != nil {
+		return err
 	}
-	notice := fmt.Sprintf("%s played %s.", u.ID, strings.Join(played, ", "))
-	return c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)), notice)
+	return c.r.saveAndAnnounce(b, comment, append(notices, queued...)...)
 }
 
 // splitMoveNumber takes "#n" off the end of a move: "e2e5#12" or "e2e5 #12".
@@ -179,7 +201,16 @@ func (c *cmd) resign(args []string) error {
 	if b.rec.Over {
 		return c.failOn(b, "%s board %d is already over; there is nothing to resign", b.game.Title(), b.rec.Board)
 	}
+	if b.open() {
+		// Nobody has joined: the board is withdrawn, and nobody wins.
+		b.end(c.r.now, rules.Drawn("withdrawn by "+u.ID+" before anyone joined"))
+		return c.r.saveAndAnnounce(b, c.commentBy(u.ID, 0), fmt.Sprintf("%s withdrew the open seat board.", u.ID))
+	}
 	seat := b.seatOf(u.ID)
+	if b.pos.ToMove() != seat {
+		// As a move, a resignation waits for its player's turn.
+		return c.queue([]string{args[0], args[1], args[2], "resign"})
+	}
 	b.end(c.r.now, rules.Win(1-seat, u.ID+" resigned"))
 	return c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)), fmt.Sprintf("%s resigned.", u.ID))
 }

@@ -1,8 +1,12 @@
 package pbem
 
 import (
+	"fmt"
+	"strconv"
 	"time"
 
+	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -11,16 +15,149 @@ import (
 // replays by their "#n" and by the turn order.
 const keepProcessed = 90 * 24 * time.Hour
 
-// Sweep does the periodic work due at now: it forgets the keys of mails
-// handled long ago. The daemon runs it hourly; "pbemd sweep" runs it by hand.
+// Default days without a move before a reminder and before a forfeit; a
+// board's --nagtime and --forfeittime override them.
+const (
+	defaultNagDays     = 7
+	defaultForfeitDays = 21
+)
+
+// Sweep does the periodic work due at now: reminders to players who have
+// not moved for their board's nag time, forfeits at its forfeit time, and
+// forgetting the keys of mails handled long ago. The daemon runs it hourly;
+// "pbemd sweep" runs it by hand.
 func (s *Service) Sweep(now time.Time) error {
+	_, err := s.SweepIDs(now)
+	return err
+}
+
+// SweepIDs is Sweep that also returns the outbox ids of the mails it queued,
+// for "pbemd sweep -print".
+func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.db.Update(func(tx *store.Tx) error {
+	var ids []uint64
+	var after []func()
+	err := s.db.Update(func(tx *store.Tx) error {
+		ids, after = nil, nil
 		n, err := tx.PruneProcessed(now.Add(-keepProcessed))
+		if err != nil {
+			return err
+		}
 		if n > 0 {
 			s.log.Info("sweep: forgot old mail keys", "count", n)
 		}
-		return err
+		r := &request{s: s, tx: tx, now: now}
+		if err := r.remind(); err != nil {
+			return err
+		}
+		for _, out := range r.out {
+			if err := tx.Enqueue(out); err != nil {
+				return err
+			}
+			ids = append(ids, out.ID)
+		}
+		after = r.after
+		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range after {
+		f()
+	}
+	return ids, nil
+}
+
+// boardDays are a board's nag and forfeit times.
+func boardDays(rec *store.Game) (nag, forfeit int) {
+	nag, forfeit = defaultNagDays, defaultForfeitDays
+	if d, err := strconv.Atoi(rec.Extra["nagtime"]); err == nil && d > 0 {
+		nag = d
+	}
+	if d, err := strconv.Atoi(rec.Extra["forfeittime"]); err == nil && d > 0 {
+		forfeit = d
+	}
+	return nag, forfeit
+}
+
+// turnSince is when the player to move got the turn. Boards stored before
+// the clock was kept fall back to their last move or creation.
+func turnSince(rec *store.Game) time.Time {
+	if !rec.TurnSince.IsZero() {
+		return rec.TurnSince
+	}
+	if n := len(rec.Moves); n > 0 {
+		return rec.Moves[n-1].At
+	}
+	return rec.Created
+}
+
+// remind sends the reminders and forfeits due on every running board.
+//
+// The clock of a board counts the time since its player to move got the
+// turn, less the time he was on vacation. A player on vacation now is not
+// reminded and does not forfeit. Reminders go at most once per nag time:
+// after 7 and 14 days with the defaults, then the forfeit at 21.
+func (r *request) remind() error {
+	for _, g := range catalog.All() {
+		var due []*store.Game
+		err := r.tx.Games(g.Name(), func(rec *store.Game) error {
+			nag, _ := boardDays(rec)
+			if !rec.Over && len(rec.Seats) == 2 && rec.Seats[0] != "" && rec.Seats[1] != "" &&
+				r.now.Sub(turnSince(rec)) >= time.Duration(nag)*day {
+				due = append(due, rec)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		// Boards change only after the walk: bbolt must not be written
+		// while a cursor runs over it.
+		for _, rec := range due {
+			if err := r.remindBoard(rec.Kind, rec.Board); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *request) remindBoard(kind string, num int) error {
+	b, err := r.loadBoard(kind, num)
+	if err != nil {
+		return err
+	}
+	id := b.toMove()
+	u, err := r.tx.User(id)
+	if errNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if _, away := onVacation(u, r.now); away {
+		return nil
+	}
+	nagDays, forfeitDays := boardDays(b.rec)
+	nag, forfeit := time.Duration(nagDays)*day, time.Duration(forfeitDays)*day
+	since := turnSince(b.rec)
+	waited := r.now.Sub(since) - awayBetween(u, since, r.now)
+	switch {
+	case waited >= forfeit:
+		seat := b.pos.ToMove()
+		b.end(r.now, rules.Win(1-seat, fmt.Sprintf("%s did not move for %d days", id, forfeitDays)))
+		return r.saveAndAnnounce(b, nil, fmt.Sprintf("%s forfeits: no move for %d days.", id, forfeitDays))
+	case waited >= nag && (b.rec.Nagged.Before(since) || r.now.Sub(b.rec.Nagged) >= nag):
+		b.rec.Nagged = r.now
+		if err := r.tx.PutGame(b.rec); err != nil {
+			return err
+		}
+		deadline := r.now.Add(forfeit - waited)
+		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d for %d days. Without a move by %s, %s forfeits the game. Away? Send: vacation %s PASSWORD DAYS",
+			id, b.game.Title(), b.rec.Board, int(waited/day), deadline.UTC().Format(timeFormat), id, id)
+		return r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
+	}
+	return nil
 }

@@ -1,0 +1,185 @@
+package pbem
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/store"
+)
+
+// maxQueued is the most moves one player may have queued on a board.
+const maxQueued = 20
+
+// <game> queue board userid password move[#n]
+//
+// A queued move is kept until its owner's turn comes and is then played as
+// if he had sent it, marked "(Auto)" in the move list. Only its owner sees
+// it before that. Queued when it is already his turn (and nothing else is
+// queued, and no later #n asks to wait), the move is simply played.
+func (c *cmd) queue(args []string) error {
+	if len(args) < 4 {
+		return c.usage(c.game.Name() + " queue board userid password move[#n]")
+	}
+	b, u, err := c.player(args[0], args[1], args[2])
+	if err != nil {
+		return err
+	}
+	text, want, err := splitMoveNumber(strings.Join(args[3:], " "))
+	if err != nil {
+		return c.failOn(b, "%s", err)
+	}
+	if err := c.playable(b); err != nil {
+		return err
+	}
+	switch strings.ToLower(text) {
+	case "propose", "draw", "accept", "reject", "undo":
+		return c.failOn(b, "%q cannot be queued, only moves and resign can; send it now with: %s move %d %s PASSWORD %s",
+			text, c.game.Name(), b.rec.Board, u.ID, strings.ToLower(text))
+	case "resign":
+		text = "resign"
+	}
+	seat := b.seatOf(u.ID)
+	mine := queuedOf(b.rec, seat)
+	if b.pos.ToMove() == seat && len(mine) == 0 && (want == 0 || want == b.next()) {
+		return c.move(args)
+	}
+	if want != 0 && want < b.next() {
+		return c.failOn(b, "Move %s#%d cannot be queued: board %d is at move #%d already; queue it with a later number, or without one",
+			text, want, b.rec.Board, b.next())
+	}
+	if len(mine) >= maxQueued {
+		return c.failOn(b, "You have %d moves queued on %s board %d, the most there may be; wait until some are played",
+			len(mine), b.game.Title(), b.rec.Board)
+	}
+	b.rec.Queue = append(b.rec.Queue, store.Queued{Seat: seat, User: u.ID, Text: text, Number: want, At: c.r.now})
+	if err := c.r.tx.PutGame(b.rec); err != nil {
+		return err
+	}
+	var list []string
+	for _, q := range queuedOf(b.rec, seat) {
+		list = append(list, queuedText(q))
+	}
+	return c.r.privateBoard(b, u.ID, fmt.Sprintf("%s Board %d queued", b.game.Title(), b.rec.Board),
+		fmt.Sprintf("Queued for %s, in this order: %s. They are played when your turn comes; nobody else sees them before.",
+			u.ID, strings.Join(list, ", ")))
+}
+
+// playable refuses moves on a board that is over or still waits for a player.
+func (c *cmd) playable(b *board) error {
+	if b.rec.Over {
+		return c.failOn(b, "%s board %d is over; no more moves can be played on it", b.game.Title(), b.rec.Board)
+	}
+	if b.open() {
+		return c.failOn(b, "%s board %d waits for an opponent; no move can be played until someone takes the open seat (%s join %d userid password)",
+			b.game.Title(), b.rec.Board, b.game.Name(), b.rec.Board)
+	}
+	return nil
+}
+
+// queuedOf is the queue of one seat, in order.
+func queuedOf(rec *store.Game, seat int) []store.Queued {
+	var out []store.Queued
+	for _, q := range rec.Queue {
+		if q.Seat == seat {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func queuedText(q store.Queued) string {
+	if q.Number != 0 {
+		return fmt.Sprintf("%s#%d", q.Text, q.Number)
+	}
+	return q.Text
+}
+
+// runQueue plays the queued moves of whoever is to move, turn after turn,
+// until the player to move has none queued or the game ends. It returns the
+// notices of what it played.
+//
+// A queued move that cannot be played (illegal now, or queued for another
+// move number) is dropped with the moves its owner queued after it, which
+// were planned to follow it, and the owner is told; it is then his turn.
+func (r *request) runQueue(b *board) ([]string, error) {
+	var notices []string
+	for !b.rec.Over && !b.open() {
+		seat := b.pos.ToMove()
+		k := -1
+		for i, q := range b.rec.Queue {
+			if q.Seat == seat {
+				k = i
+				break
+			}
+		}
+		if k < 0 {
+			break
+		}
+		q := b.rec.Queue[k]
+		b.rec.Queue = append(b.rec.Queue[:k:k], b.rec.Queue[k+1:]...)
+		if q.Text == "resign" {
+			b.end(r.now, rules.Win(1-seat, q.User+" resigned"))
+			notices = append(notices, fmt.Sprintf("%s resigned (queued).", q.User))
+			break
+		}
+		var why string
+		if q.Number != 0 && q.Number != b.next() {
+			why = fmt.Sprintf("it was queued as move #%d, but the move to play was #%d", q.Number, b.next())
+		} else if steps, err := b.play(seat, q.Text, r.now, true); err != nil {
+			why = moveReason(err, q.Text)
+		} else {
+			notices = append(notices, fmt.Sprintf("%s played %s (queued).", q.User, stepsText(steps)))
+			notices = append(notices, r.answerByMove(b, seat)...)
+			continue
+		}
+		if err := r.dropQueue(b, q, why); err != nil {
+			return nil, err
+		}
+		break
+	}
+	return notices, nil
+}
+
+// dropQueue takes the rest of a seat's queue off the board after its move q
+// could not be played, and tells the owner.
+func (r *request) dropQueue(b *board, q store.Queued, why string) error {
+	var rest []string
+	var keep []store.Queued
+	for _, o := range b.rec.Queue {
+		if o.Seat == q.Seat {
+			rest = append(rest, queuedText(o))
+		} else {
+			keep = append(keep, o)
+		}
+	}
+	b.rec.Queue = keep
+	msg := fmt.Sprintf("Your queued move %s on %s board %d was not played: %s.", queuedText(q), b.game.Title(), b.rec.Board, why)
+	if len(rest) > 0 {
+		msg += fmt.Sprintf(" The moves you queued after it (%s) were dropped with it.", strings.Join(rest, ", "))
+	}
+	msg += " It is your turn: send your move."
+	return r.privateBoard(b, q.User, fmt.Sprintf("%s Board %d queued move dropped", b.game.Title(), b.rec.Board), msg)
+}
+
+// privateBoard mails the board with a notice to one user only.
+func (r *request) privateBoard(b *board, id, subject, notice string) error {
+	v, err := r.boardView(b, nil, notice)
+	if err != nil {
+		return err
+	}
+	body, err := renderBoardBody(v)
+	if err != nil {
+		return err
+	}
+	return r.mailUser(id, subject, body, b.rec.Thread)
+}
+
+// stepsText is the moves of one submission as notices print them.
+func stepsText(steps []rules.Step) string {
+	played := make([]string, len(steps))
+	for i, s := range steps {
+		played[i] = s.String()
+	}
+	return strings.Join(played, ", ")
+}

@@ -1,0 +1,240 @@
+package pbem
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/store"
+)
+
+// Ratings are kept per game kind, in the ICS style pbmserv used:
+//
+//   - Everybody starts at 1600. A player is provisional for his first 20
+//     rated games, established after.
+//   - A provisional player's rating is the average of one value per game:
+//     against a provisional opponent, the average of both ratings before
+//     the game plus 200 times the outcome (1 win, 0 draw, -1 loss);
+//     against an established opponent, the opponent's rating plus 400
+//     times the outcome.
+//   - An established player's rating moves by K*(score - expected), score
+//     1, 1/2 or 0, expected = 1/(1+10^((opponent-own)/400)), K = 32
+//     against an established opponent and 32*n/20 against a provisional one
+//     who has played n games (so a first-timer cannot move it).
+//
+// Both new ratings are computed from the ratings before the game. Ratings
+// are kept unrounded and printed rounded. pbmserv also added a drift towards
+// an average of 1720 to provisional ratings; that is left out here, so
+// every figure can be checked by hand.
+const (
+	startRating      = 1600
+	provisionalGames = 20
+	kFactor          = 32
+)
+
+// ratingOf is a user's rating in kind, a new player's when he has none.
+func ratingOf(u *store.User, kind string) store.Rating {
+	if r, ok := u.Ratings[kind]; ok && r != nil {
+		return *r
+	}
+	return store.Rating{Rating: startRating}
+}
+
+// provisional reports whether a rating is still provisional.
+func provisional(r store.Rating) bool { return r.Games < provisionalGames }
+
+// rated returns me's rating after a game against opp with score 1 (won),
+// 0.5 (drawn) or 0 (lost).
+func rated(me, opp store.Rating, score float64) store.Rating {
+	n := me
+	n.Games++
+	switch score {
+	case 1:
+		n.Won++
+	case 0:
+		n.Lost++
+	default:
+		n.Drawn++
+	}
+	outcome := 2*score - 1
+	if provisional(me) {
+		value := opp.Rating + 400*outcome
+		if provisional(opp) {
+			value = (me.Rating+opp.Rating)/2 + 200*outcome
+		}
+		n.ProvisionalSum += value
+		n.Rating = n.ProvisionalSum / float64(n.Games)
+		return n
+	}
+	k := float64(kFactor)
+	if provisional(opp) {
+		k = kFactor * float64(opp.Games) / provisionalGames
+	}
+	expected := 1 / (1 + math.Pow(10, (opp.Rating-me.Rating)/400))
+	n.Rating = me.Rating + k*(score-expected)
+	return n
+}
+
+// rate counts a finished game in both players' ratings, once. A board
+// withdrawn before anyone joined is not rated.
+func (r *request) rate(b *board) error {
+	b.rec.Rated = true
+	if b.open() || len(b.rec.Seats) != 2 {
+		return nil
+	}
+	var users [2]*store.User
+	for i, id := range b.rec.Seats {
+		u, err := r.tx.User(id)
+		if errNotFound(err) {
+			return nil // a player who has gone: the game counts for nobody
+		}
+		if err != nil {
+			return err
+		}
+		users[i] = u
+	}
+	kind := b.rec.Kind
+	old := [2]store.Rating{ratingOf(users[0], kind), ratingOf(users[1], kind)}
+	score := [2]float64{0.5, 0.5}
+	if b.rec.Winner != rules.Draw {
+		score[b.rec.Winner], score[1-b.rec.Winner] = 1, 0
+	}
+	b.rec.Ratings = nil
+	for i, u := range users {
+		n := rated(old[i], old[1-i], score[i])
+		if u.Ratings == nil {
+			u.Ratings = map[string]*store.Rating{}
+		}
+		u.Ratings[kind] = &n
+		if err := r.tx.PutUser(u); err != nil {
+			return err
+		}
+		b.rec.Ratings = append(b.rec.Ratings, store.RatingChange{User: u.ID, Old: old[i].Rating, New: n.Rating, Provisional: provisional(n)})
+	}
+	return nil
+}
+
+// ratingLines are the rating changes as the final board mail shows them.
+func ratingLines(b *board) []string {
+	if !b.rec.Over || len(b.rec.Ratings) == 0 {
+		return nil
+	}
+	lines := []string{"Rating changes:"}
+	for _, c := range b.rec.Ratings {
+		o, n := math.Round(c.Old), math.Round(c.New)
+		line := fmt.Sprintf("  %-16s %4.0f -> %4.0f (%+.0f)", c.User, o, n, n-o)
+		if c.Provisional {
+			line += " provisional"
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// <game> standings, or ratings: every rated player of this game by rating.
+func (c *cmd) standings(args []string) error {
+	if len(args) != 0 {
+		return c.usage(c.game.Name() + " standings")
+	}
+	kind := c.game.Name()
+	type row struct {
+		id     string
+		r      store.Rating
+		active int
+		limit  int
+	}
+	var rows []row
+	err := c.r.tx.Users(func(u *store.User) error {
+		if r, ok := u.Ratings[kind]; ok && r != nil && r.Games > 0 {
+			rows = append(rows, row{id: u.ID, r: *r, limit: u.Limits[kind]})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := range rows {
+		if rows[i].active, err = c.r.activeGames(rows[i].id, kind); err != nil {
+			return err
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].r.Rating > rows[j].r.Rating })
+	var lines []string
+	for i, x := range rows {
+		p := " "
+		if provisional(x.r) {
+			p = "P"
+		}
+		limit := "-"
+		if x.limit > 0 {
+			limit = strconv.Itoa(x.limit)
+		}
+		lines = append(lines, fmt.Sprintf("%4d  %-16s %5.0f%s %5d %5d %5d  %6s",
+			i+1, x.id, math.Round(x.r.Rating), p, x.r.Won, x.r.Lost, x.r.Drawn, fmt.Sprintf("%d/%s", x.active, limit)))
+	}
+	body, err := render("standings", map[string]any{"Title": c.game.Title(), "Rows": lines})
+	if err != nil {
+		return err
+	}
+	c.r.replyText(c.r.sender(), c.game.Title()+" standings", body)
+	return nil
+}
+
+// <game> history [userid]: the finished boards of this game, newest first.
+func (c *cmd) history(args []string) error {
+	if len(args) > 1 {
+		return c.usage(c.game.Name() + " history [userid]")
+	}
+	var who string
+	if len(args) == 1 {
+		u, err := c.r.tx.User(args[0])
+		if errNotFound(err) {
+			return c.fail("There is no user %q; user ids are what players signed up with", args[0])
+		}
+		if err != nil {
+			return err
+		}
+		who = u.ID
+	}
+	const most = 200
+	var lines []string
+	err := c.r.tx.Games(c.game.Name(), func(rec *store.Game) error {
+		if !rec.Over || who != "" && !contains(rec.Seats, who) {
+			return nil
+		}
+		result := "tie"
+		if rec.Winner != rules.Draw && rec.Winner < len(rec.Seats) {
+			result = "won by " + rec.Seats[rec.Winner]
+		}
+		players := make([]string, len(rec.Seats))
+		for i, s := range rec.Seats {
+			players[i] = seatOrOpen(s)
+		}
+		lines = append(lines, fmt.Sprintf("%5d  %-27s %5d  %s  %s (%s)", rec.Board, strings.Join(players, " - "),
+			len(rec.Moves), rec.Updated.UTC().Format("2006-01-02"), result, rec.EndReason))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i, j := 0, len(lines)-1; i < j; i, j = i+1, j-1 {
+		lines[i], lines[j] = lines[j], lines[i]
+	}
+	more := 0
+	if len(lines) > most {
+		more, lines = len(lines)-most, lines[:most]
+	}
+	whose := "all players"
+	if who != "" {
+		whose = who
+	}
+	body, err := render("history", map[string]any{"Title": c.game.Title(), "Who": whose, "Rows": lines, "More": more})
+	if err != nil {
+		return err
+	}
+	c.r.replyText(c.r.sender(), c.game.Title()+" history", body)
+	return nil
+}

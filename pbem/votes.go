@@ -1,0 +1,183 @@
+package pbem
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/store"
+)
+
+// Votes: a player proposes a draw ("propose", or "draw") or asks to take
+// moves back ("undo"); the other player answers with "accept" or "reject",
+// all as the move word of "<game> move board userid password WORD". One
+// proposal may be open on a board at a time, and every board mail shows it
+// until it is answered.
+//
+// An undo takes back the proposer's last turn and every move played after
+// it, so that it is the proposer's turn again: in Ultima, Tanbo and Tobit
+// his last move and the opponent's reply, if any; in Taratibu the single
+// moves of his last turn and those after. Which moves go is fixed when the
+// undo is proposed and named in the board mail, so the answer is to a known
+// question. Queued moves are dropped by an accepted undo, being planned for
+// a position that no longer comes.
+//
+// A move played by the player who should answer declines the proposal (he
+// played on instead); a move by the proposer leaves it open.
+
+// vote runs the move words propose, draw, undo, accept and reject.
+func (c *cmd) vote(args []string, word string) error {
+	b, u, err := c.player(args[0], args[1], args[2])
+	if err != nil {
+		return err
+	}
+	if b.rec.Over {
+		return c.failOn(b, "%s board %d is over; there is nothing to %s", b.game.Title(), b.rec.Board, word)
+	}
+	if b.open() {
+		return c.failOn(b, "%s board %d waits for an opponent; there is nobody to %s with yet", b.game.Title(), b.rec.Board, word)
+	}
+	seat := b.seatOf(u.ID)
+	other := b.rec.Seats[1-seat]
+	open := b.rec.Vote
+	comment := c.commentBy(u.ID, len(b.rec.Moves))
+	switch word {
+	case "propose", "draw", "undo":
+		if open != nil && open.Seat == seat {
+			return c.failOn(b, "You have already proposed %s on %s board %d and %s has not answered yet; wait for the answer",
+				voteWhat(open), b.game.Title(), b.rec.Board, other)
+		}
+		if open != nil {
+			return c.failOn(b, "%s has proposed %s on %s board %d; answer that first with accept or reject",
+				open.User, voteWhat(open), b.game.Title(), b.rec.Board)
+		}
+		// The open proposal shows among the board notices of every mail.
+		v := &store.Vote{Kind: "draw", Seat: seat, User: u.ID, At: c.r.now}
+		if word == "undo" {
+			back := lastTurnStart(b.rec, seat)
+			if back < 0 {
+				return c.failOn(b, "You have played no move on %s board %d, so there is nothing to take back", b.game.Title(), b.rec.Board)
+			}
+			v.Kind, v.Back = "undo", back
+		}
+		b.rec.Vote = v
+		return c.r.saveAndAnnounce(b, comment)
+	}
+	// accept or reject
+	if open == nil {
+		return c.failOn(b, "There is no open proposal on %s board %d to %s; propose a draw with: %s move %d %s PASSWORD propose",
+			b.game.Title(), b.rec.Board, word, b.game.Name(), b.rec.Board, u.ID)
+	}
+	if open.Seat == seat {
+		return c.failOn(b, "The proposal of %s on %s board %d is your own; %s must accept or reject it",
+			voteWhat(open), b.game.Title(), b.rec.Board, other)
+	}
+	b.rec.Vote = nil
+	if word == "reject" {
+		return c.r.saveAndAnnounce(b, comment, fmt.Sprintf("%s rejected %s's proposal of %s.", u.ID, open.User, voteWhat(open)))
+	}
+	if open.Kind == "draw" {
+		b.end(c.r.now, rules.Drawn("draw by agreement"))
+		return c.r.saveAndAnnounce(b, comment, fmt.Sprintf("%s accepted %s's draw proposal.", u.ID, open.User))
+	}
+	taken := movesFrom(b.rec, open.Back)
+	if err := c.r.takeBack(b, open.Back); err != nil {
+		return err
+	}
+	return c.r.saveAndAnnounce(b, comment, fmt.Sprintf("%s accepted %s's undo: %s taken back.", u.ID, open.User, taken))
+}
+
+// voteWhat names a proposal: "a draw", "an undo".
+func voteWhat(v *store.Vote) string {
+	if v.Kind == "undo" {
+		return "an undo"
+	}
+	return "a draw"
+}
+
+// lastTurnStart is the index of the first move of seat's last turn, or -1
+// when seat has not moved.
+func lastTurnStart(rec *store.Game, seat int) int {
+	i := len(rec.Moves) - 1
+	for i >= 0 && rec.Moves[i].Seat != seat {
+		i--
+	}
+	if i < 0 {
+		return -1
+	}
+	for i > 0 && rec.Moves[i-1].Seat == seat {
+		i--
+	}
+	return i
+}
+
+// movesFrom names the moves from index back on: "move 3 (h7)", "moves 3 to 4 (h7, b7)".
+func movesFrom(rec *store.Game, back int) string {
+	var texts []string
+	for _, m := range rec.Moves[back:] {
+		texts = append(texts, m.Text)
+	}
+	if len(texts) == 1 {
+		return fmt.Sprintf("move %d (%s)", back+1, texts[0])
+	}
+	return fmt.Sprintf("moves %d to %d (%s)", back+1, len(rec.Moves), strings.Join(texts, ", "))
+}
+
+// takeBack removes the moves from index back on and replays the rest.
+func (r *request) takeBack(b *board, back int) error {
+	pos, err := replay(b.game, b.rec, b.opts, back)
+	if err != nil {
+		return err
+	}
+	b.pos = pos
+	b.rec.Moves = b.rec.Moves[:back]
+	b.rec.Position = pos.String()
+	b.rec.Queue = nil
+	b.rec.Updated = r.now
+	b.rec.TurnSince = r.now
+	b.rec.Nagged = time.Time{}
+	return nil
+}
+
+// answerByMove closes a proposal the player of seat has just played over:
+// his move declines the other's proposal.
+func (r *request) answerByMove(b *board, seat int) []string {
+	v := b.rec.Vote
+	if v == nil || v.Seat == seat {
+		return nil
+	}
+	b.rec.Vote = nil
+	return []string{fmt.Sprintf("%s played on, declining %s's proposal of %s.", b.rec.Seats[seat], v.User, voteWhat(v))}
+}
+
+// boardNotices are what every mail of a board tells besides its news: the
+// open proposal, and players away on vacation.
+func (r *request) boardNotices(b *board) []string {
+	var out []string
+	if v := b.rec.Vote; v != nil && !b.rec.Over {
+		other := b.rec.Seats[1-v.Seat]
+		what := "a draw"
+		if v.Kind == "undo" && v.Back <= len(b.rec.Moves) {
+			what = "to take back " + movesFrom(b.rec, v.Back)
+		}
+		out = append(out, fmt.Sprintf("Open proposal: %s proposes %s; %s answers with: %s move %d %s PASSWORD accept (or reject).",
+			v.User, what, other, b.game.Name(), b.rec.Board, other))
+	}
+	if !b.rec.Over && b.rec.Board != 0 { // board 0 is a preview of a new game
+		for _, id := range b.rec.Seats {
+			if id == "" {
+				continue
+			}
+			u, err := r.tx.User(id)
+			if err != nil {
+				continue // a user who has gone is on no vacation
+			}
+			if v, ok := onVacation(u, r.now); ok {
+				out = append(out, fmt.Sprintf("%s is on vacation until %s; the clock does not run for %s meanwhile.",
+					id, v.Until.UTC().Format(timeFormat), id))
+			}
+		}
+	}
+	return out
+}
