@@ -18,6 +18,8 @@ type board struct {
 	rec  *store.Game
 	opts rules.Options
 	pos  rules.Position
+
+	fresh bool // a game just created or joined: its mail says "New"
 }
 
 // loadBoard reads a board and brings its position up to date by replaying the
@@ -157,7 +159,7 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 	if err != nil {
 		return err
 	}
-	subject := r.boardSubject(b, len(b.rec.Moves) == 0 && !b.rec.Over, comment != nil)
+	subject := r.boardSubject(b, b.fresh && !b.rec.Over, comment != nil)
 	audience := b.audience()
 	if ended {
 		more, err := r.notifiers(b)
@@ -272,7 +274,7 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 	v := &boardView{
 		Title:    b.game.Title(),
 		Board:    b.rec.Board,
-		Notices:  append(append([]string(nil), notices...), r.boardNotices(b)...),
+		Notices:  wrapAll(append(append([]string(nil), notices...), r.boardNotices(b)...), 76),
 		MoveList: moveList(b.game, b.rec),
 		Diagram:  strings.TrimRight(b.pos.Board(), "\n"),
 		Comment:  comment,
@@ -280,8 +282,8 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 	sides := b.game.Sides()
 	switch {
 	case !b.rec.Over && b.open():
-		v.State = []string{fmt.Sprintf("Waiting for an opponent: anyone may take the open seat with: %s join %d userid password",
-			b.game.Name(), b.rec.Board)}
+		v.State = []string{"Waiting for an opponent; anyone may take the open seat with:",
+			fmt.Sprintf("  %s join %d userid password", b.game.Name(), b.rec.Board)}
 	case !b.rec.Over:
 		v.State = []string{
 			fmt.Sprintf("It is %s's turn.", b.userName(b.toMove())),
@@ -456,4 +458,26 @@ func (c *positionCache) put(rec *store.Game, pos rules.Position) {
 		clear(c.items) // crude, but a replay is cheap and misses are rare
 	}
 	c.items[cacheKey(rec)] = cachedPosition{moves: len(rec.Moves), text: pos.String(), pos: pos.Clone()}
+}
+
+// wrapAll breaks each text into lines of at most width columns at spaces,
+// so that long notices read well in any mail client.
+func wrapAll(texts []string, width int) []string {
+	out := make([]string, 0, len(texts))
+	for _, t := range texts {
+		var lines []string
+		line := ""
+		for _, w := range strings.Fields(t) {
+			if line != "" && len(line)+1+len(w) > width {
+				lines = append(lines, line)
+				line = ""
+			}
+			if line != "" {
+				line += " "
+			}
+			line += w
+		}
+		out = append(out, strings.Join(append(lines, line), "\n"))
+	}
+	return out
 }

@@ -86,7 +86,7 @@ func (c *cmd) challenge(args []string) error {
 		Thread:   fmt.Sprintf("%s.%d.%d@%s", c.game.Name(), num, c.r.now.Unix(), c.r.s.cfg.Domain),
 		Extra:    extra,
 	}
-	b := &board{game: c.game, rec: rec, opts: opts, pos: pos}
+	b := &board{game: c.game, rec: rec, opts: opts, pos: pos, fresh: true}
 	sides := c.game.Sides()
 	notice := fmt.Sprintf("A new game: %s (%s) against %s (%s).", seatOrOpen(seats[0]), sides[0], seatOrOpen(seats[1]), sides[1])
 	if !b.open() {

@@ -43,6 +43,7 @@ func (c *cmd) join(args []string) error {
 	}
 	b.rec.TurnSince = c.r.now
 	b.rec.Updated = c.r.now
+	b.fresh = true
 	sides := b.game.Sides()
 	notice := fmt.Sprintf("%s joined: %s (%s) against %s (%s). The game begins.",
 		u.ID, b.rec.Seats[0], sides[0], b.rec.Seats[1], sides[1])

@@ -55,7 +55,7 @@ func (c *cmd) vacation(args []string) error {
 	until := now.Add(time.Duration(days) * day)
 	used := usedDays(u, from.Year(), cur)
 	if need := daysIn(from, until); used+need > vacationDaysPerYear {
-		return fail("%s has %d vacation days left in %d (%d a year, %d used), fewer than the %d asked for",
+		return fail("%s has %d vacation days left in %d (%d a year, %d used), and this vacation would take %d; ask for fewer days",
 			u.ID, vacationDaysPerYear-used, from.Year(), vacationDaysPerYear, used, need)
 	}
 	if cur >= 0 {
@@ -67,7 +67,7 @@ func (c *cmd) vacation(args []string) error {
 		return err
 	}
 	c.r.replyText(c.r.sender(), "pbemd: vacation of "+u.ID, fmt.Sprintf(
-		"%s is on vacation until %s. Meanwhile there are no reminders and no forfeits, the clock of\nyour boards stops, and every board mail says you are away.\n%d of %d vacation days used in %d. To end it early, send: vacation %s PASSWORD 0\n",
+		"%s is on vacation until %s.\n\nMeanwhile there are no reminders and no forfeits, the clock of your\nboards stops, and every board mail says you are away.\n\n%d of %d vacation days used in %d. To end it early, send:\n  vacation %s PASSWORD 0\n",
 		u.ID, until.UTC().Format(timeFormat), usedDays(u, from.Year(), -1), vacationDaysPerYear, from.Year(), u.ID))
 	return nil
 }
