@@ -24,6 +24,7 @@ var commands = []command{
 	{"serve", "run the daemon: pbemd serve [-config FILE] [-data DIR] (no config: embedded mail server on 127.0.0.1)", runServe},
 	{"deliver", "handle one mail from stdin: pbemd deliver [-config FILE] [-data DIR] [-print]", runDeliver},
 	{"backup", "copy the database to a file: pbemd backup [-data DIR] FILE", runBackup},
+	{"sweep", "send the reminders and forfeits due: pbemd sweep [-config FILE] [-data DIR] [-print] [-now RFC3339]", runSweep},
 }
 
 func main() {
