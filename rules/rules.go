@@ -50,7 +50,8 @@ type Position interface {
 	// what was wrong and what would be right.
 	Play(text string) ([]Step, error)
 	// Perft counts the sequences of depth legal moves from the position, with
-	// moves counted as Legal lists them.
+	// moves counted as Legal lists them: 1 for depth 0 (the empty sequence),
+	// 0 for a negative depth.
 	Perft(depth int) uint64
 	// Board is the ASCII diagram mailed to players: 7-bit, lines under 78
 	// columns, ending in a newline.

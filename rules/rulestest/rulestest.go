@@ -243,4 +243,10 @@ func CheckLegal(t *testing.T, pos rules.Position) {
 	if n := pos.Perft(1); n != uint64(len(legal)) {
 		t.Errorf("Perft(1) = %d but Legal lists %d moves", n, len(legal))
 	}
+	if n := pos.Perft(0); n != 1 {
+		t.Errorf("Perft(0) = %d; the empty sequence is the one sequence of depth 0", n)
+	}
+	if n := pos.Perft(-1); n != 0 {
+		t.Errorf("Perft(-1) = %d; no sequence has a negative length", n)
+	}
 }

@@ -65,7 +65,12 @@ func (pos *position) Legal() []string {
 	return moves
 }
 
-func (pos *position) Perft(depth int) uint64 { return pos.b.perft(depth) }
+func (pos *position) Perft(depth int) uint64 {
+	if depth < 0 {
+		return 0
+	}
+	return pos.b.perft(depth)
+}
 
 // Play places one stone of the side to move. The step's captures are every
 // point emptied by the move, the placed point included when the move bounded

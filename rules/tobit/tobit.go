@@ -266,7 +266,10 @@ func (p *position) Play(text string) ([]rules.Step, error) {
 }
 
 func (p *position) Perft(depth int) uint64 {
-	if depth <= 0 {
+	if depth < 0 {
+		return 0
+	}
+	if depth == 0 {
 		return 1
 	}
 	if p.repeated() {

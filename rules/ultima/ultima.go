@@ -224,7 +224,10 @@ func (p *Position) Result() rules.Result {
 }
 
 func (p *Position) Perft(depth int) uint64 {
-	if depth <= 0 {
+	if depth < 0 {
+		return 0
+	}
+	if depth == 0 {
 		return 1
 	}
 	return newPerft(p.r, &p.b, depth).count(0, depth)
