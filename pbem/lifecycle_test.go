@@ -702,3 +702,22 @@ func TestVacationErrors(t *testing.T) {
 	errorReply(t, h.send("alice@example.org", "vacation alice pw-alice 24", ""), "alice@example.org",
 		"alice has 28 vacation days left in 2026 (30 a year, 2 used), and this vacation would take 29; ask for fewer days.")
 }
+
+// TestUndoTaratibu checks that an undo takes back the single moves of the
+// proposer's whole last turn, even when they came in separate mails.
+func TestUndoTaratibu(t *testing.T) {
+	h := newHarness(t)
+	h.signup("alice")
+	h.signup("bob")
+	h.send("alice@example.org", "taratibu challenge alice bob", "")
+	h.send("alice@example.org", "taratibu move 101 alice pw-alice 1123", "")
+	boardMails(t, h.send("bob@example.org", "taratibu move 101 bob pw-bob 1615", ""), "Taratibu Board 101 bob", "alice@example.org", "bob@example.org")
+	boardMails(t, h.send("bob@example.org", "taratibu move 101 bob pw-bob 1514", ""), "Taratibu Board 101 alice", "alice@example.org", "bob@example.org")
+	r := boardMails(t, h.send("bob@example.org", "taratibu move 101 bob pw-bob undo", ""), "Taratibu Board 101 alice", "alice@example.org", "bob@example.org")
+	says(t, r.Body, "Open proposal: bob proposes to take back moves 2 to 3 (1615, 1514)")
+	r = boardMails(t, h.send("alice@example.org", "taratibu move 101 alice pw-alice accept", ""), "Taratibu Board 101 bob", "alice@example.org", "bob@example.org")
+	says(t, r.Body, "alice accepted bob's undo: moves 2 to 3 (1615, 1514) taken back.", "It is bob's turn.")
+	if g := h.game("taratibu", 101); len(g.Moves) != 1 || g.Moves[0].Text != "1123" {
+		t.Errorf("after the undo: %+v", g.Moves)
+	}
+}
