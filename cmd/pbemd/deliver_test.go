@@ -3,16 +3,19 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/tests/smtpsink"
 )
 
 // pbemdBinary is the command built once for the tests that run it as a
@@ -184,5 +187,44 @@ func TestDeliverGames(t *testing.T) {
 				t.Fatalf("resign: %+v", out)
 			}
 		})
+	}
+}
+
+// With a config, deliver sends the replies through its SMTP server; a
+// refusing server leaves them in the outbox for the next run.
+func TestDeliverSendsBySMTP(t *testing.T) {
+	sink, err := smtpsink.Start(smtpsink.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sink.Close()
+	host, port, _ := net.SplitHostPort(sink.Addr)
+	dir := t.TempDir()
+	cfgFile := filepath.Join(dir, "pbemd.yaml")
+	cfg := fmt.Sprintf("address: pbem@example.org\ndata: %s\nimap:\n  host: 127.0.0.1\n  security: plain\n  username: pbem\n  password: x\nsmtp:\n  host: %s\n  port: %s\n  security: plain\n  retry_min: 10ms\n",
+		filepath.Join(dir, "data"), host, port)
+	if err := os.WriteFile(cfgFile, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	deliver := func(subject string) {
+		t.Helper()
+		cmd := exec.Command(pbemdBinary, "deliver", "-config", cfgFile)
+		cmd.Stdin = strings.NewReader("From: alice@example.org\nSubject: " + subject + "\n\n")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("deliver %q: %v\n%s", subject, err, out)
+		}
+	}
+	sink.Refuse(451, 1)
+	deliver("signup alice secret")
+	if n := len(sink.Messages()); n != 0 {
+		t.Fatalf("%d mails arrived at a refusing server", n)
+	}
+	time.Sleep(20 * time.Millisecond) // past retry_min: the refused reply is due again
+	deliver("help")
+	msgs := sink.Messages()
+	if len(msgs) != 2 || msgs[0].To[0] != "alice@example.org" ||
+		!strings.Contains(string(msgs[0].Data), "Subject: pbemd: welcome alice") ||
+		!strings.Contains(string(msgs[1].Data), "Subject: pbemd help") {
+		t.Fatalf("the sink got %d mails; want the welcome (kept from the refused run), then the help", len(msgs))
 	}
 }

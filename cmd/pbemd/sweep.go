@@ -9,7 +9,6 @@ import (
 
 	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/pbem/daemon"
-	"github.com/pbemd/pbemd/pbem/outbox"
 )
 
 // runSweep is "pbemd sweep [-config FILE] [-data DIR] [-print] [-now RFC3339]":
@@ -56,15 +55,12 @@ func runSweep(args []string) int {
 			return 1
 		}
 	case *configFile != "":
-		// As deliver does: send now what can go; the rest stays queued.
-		transport, err := daemon.SMTPTransport(cfg)
-		if err != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		if err := daemon.SendQueued(ctx, db, cfg); err != nil {
 			fmt.Fprintf(os.Stderr, "pbemd sweep: %v\n", err)
 			return 1
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		outbox.New(db, transport, outbox.Options{}).Drain(ctx)
 	}
 	return 0
 }

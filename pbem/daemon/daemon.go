@@ -151,7 +151,7 @@ func Run(ctx context.Context, opts Options) error {
 		if watch, err = watchConfig(cfg); err != nil {
 			return err
 		}
-		if transport, err = smtpTransport(cfg); err != nil {
+		if transport, err = SMTPTransport(cfg); err != nil {
 			return err
 		}
 	}
@@ -169,15 +169,12 @@ func Run(ctx context.Context, opts Options) error {
 		log.Info("counters served", "url", "http://"+ln.Addr().String()+"/debug/vars")
 	}
 
-	sender := outbox.New(db, transport, outbox.Options{
-		RetryMin:    cfg.SMTP.RetryMin,
-		RetryMax:    cfg.SMTP.RetryMax,
-		FailedRetry: cfg.SMTP.FailedRetry,
-		Logger:      log.With("part", "outbox"),
-		OnSent:      func() { repliesSent.Add(1) },
-		OnFailure:   func() { errorsCount.Add(1) },
-		OnRejected:  func() { errorsCount.Add(1) },
-	})
+	so := senderOptions(cfg)
+	so.Logger = log.With("part", "outbox")
+	so.OnSent = func() { repliesSent.Add(1) }
+	so.OnFailure = func() { errorsCount.Add(1) }
+	so.OnRejected = func() { errorsCount.Add(1) }
+	sender := outbox.New(db, transport, so)
 	watch.Logger = log.With("part", "mailbox")
 	watch.OnMail = func() { mailsIn.Add(1) }
 	watch.OnMoved = func(n int) { moves.Add(int64(n)) }
@@ -266,7 +263,30 @@ func watchConfig(cfg *config.Config) (mailbox.Config, error) {
 	}, nil
 }
 
-func smtpTransport(cfg *config.Config) (*outbox.SMTP, error) {
+// senderOptions are the retry settings of a configuration's outbox.
+func senderOptions(cfg *config.Config) outbox.Options {
+	return outbox.Options{
+		RetryMin:    cfg.SMTP.RetryMin,
+		RetryMax:    cfg.SMTP.RetryMax,
+		FailedRetry: cfg.SMTP.FailedRetry,
+	}
+}
+
+// SendQueued sends the outbox once through the configuration's SMTP server,
+// for the commands that run once ("pbemd deliver", "pbemd sweep"). What
+// cannot be sent now stays queued, with its retry time, for the next run or
+// for "pbemd serve"; so only a bad configuration is an error.
+func SendQueued(ctx context.Context, db *store.DB, cfg *config.Config) error {
+	transport, err := SMTPTransport(cfg)
+	if err != nil {
+		return err
+	}
+	outbox.New(db, transport, senderOptions(cfg)).Drain(ctx)
+	return nil
+}
+
+// SMTPTransport is the SMTP submission of a configuration.
+func SMTPTransport(cfg *config.Config) (*outbox.SMTP, error) {
 	tc, err := cfg.SMTP.TLSConfig()
 	if err != nil {
 		return nil, fmt.Errorf("smtp: %w", err)
