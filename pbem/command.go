@@ -131,13 +131,16 @@ func (c *cmd) dispatch() error {
 }
 
 // verbList names the game commands for error messages.
-func verbList() string {
-	verbs := make([]string, 0, len(gameCommands))
-	for v := range gameCommands {
-		verbs = append(verbs, v)
+func verbList() string { return commandNames(gameCommands) }
+
+// commandNames lists a table's command words, sorted, for error messages.
+func commandNames(table map[string]handler) string {
+	names := make([]string, 0, len(table))
+	for n := range table {
+		names = append(names, n)
 	}
-	sort.Strings(verbs)
-	return strings.Join(verbs, ", ")
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }
 
 // fail is a failure about this command's game.

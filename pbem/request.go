@@ -144,8 +144,8 @@ func (r *request) unknownCommand(words []string) error {
 	if len(words) > 0 {
 		what = fmt.Sprintf("%q is not a command", words[0])
 	}
-	return r.refuse("pbemd", words, fail("%s; commands start with a game name (%s) or one of help, signup, change, signoff, list, multiple; send 'help' for the list",
-		what, strings.Join(catalog.Names(), ", ")))
+	return r.refuse("pbemd", words, fail("%s; commands start with a game name (%s) or one of %s, multiple; send 'help' for the list",
+		what, strings.Join(catalog.Names(), ", "), commandNames(globalCommands)))
 }
 
 // reply queues one mail to one address. ref, when set, is the References root
