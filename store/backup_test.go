@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -159,4 +160,49 @@ func TestBackupFileReplacesAndRefusesSelf(t *testing.T) {
 	}
 	// The database is still fine after the refusals.
 	update(t, db, writeRound)
+}
+
+// A copy cut short is not kept.
+func TestSaveCopyRefusesShortCopy(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "copy.db")
+	err := SaveCopy(out, strings.NewReader("not a whole database"), 1<<20)
+	if err == nil || !strings.Contains(err.Error(), "cut short") {
+		t.Errorf("SaveCopy of a short stream: %v", err)
+	}
+	if _, err := Open(out, &Options{ReadOnly: true}); err == nil {
+		t.Errorf("a short copy was left at %s", out)
+	}
+}
+
+// A whole copy read from a stream, as the daemon sends it, is kept and opens.
+func TestSaveCopy(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "pbem.db"), &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.Update(func(tx *Tx) error { return tx.SetNote("k", "v") })
+	var buf bytes.Buffer
+	var size int64
+	if _, err := db.BackupSized(&buf, func(n int64) error { size = n; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if size != int64(buf.Len()) {
+		t.Fatalf("announced %d bytes, wrote %d", size, buf.Len())
+	}
+	out := filepath.Join(t.TempDir(), "copy.db")
+	if err := SaveCopy(out, &buf, size); err != nil {
+		t.Fatal(err)
+	}
+	cp, err := Open(out, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cp.Close()
+	cp.View(func(tx *Tx) error {
+		if v, ok, _ := tx.Note("k"); !ok || v != "v" {
+			t.Errorf("the copy lacks the note")
+		}
+		return nil
+	})
 }

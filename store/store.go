@@ -206,9 +206,19 @@ func (tx *Tx) bucket(name []byte) *bolt.Bucket {
 // Backup writes a consistent copy of the database to w while other
 // transactions go on, and returns the number of bytes written. The copy is
 // itself a database Open can open.
-func (db *DB) Backup(w io.Writer) (int64, error) {
+func (db *DB) Backup(w io.Writer) (int64, error) { return db.BackupSized(w, nil) }
+
+// BackupSized is Backup that first tells size how many bytes the copy will
+// have, from within the same read transaction, so that a receiver can tell a
+// whole copy from one cut short.
+func (db *DB) BackupSized(w io.Writer, size func(int64) error) (int64, error) {
 	var n int64
 	err := db.bolt.View(func(btx *bolt.Tx) error {
+		if size != nil {
+			if err := size(btx.Size()); err != nil {
+				return err
+			}
+		}
 		var err error
 		n, err = btx.WriteTo(w)
 		return err
@@ -225,12 +235,44 @@ func (db *DB) BackupFile(path string) error {
 			return fmt.Errorf("store: backup to %s would overwrite the database itself; name another file", path)
 		}
 	}
+	return writeFile(path, func(w io.Writer) error {
+		_, err := db.Backup(w)
+		return err
+	})
+}
+
+// SaveCopy writes a database copy of size bytes read from r (as another
+// process's BackupSized wrote it) to path, as BackupFile does, and then
+// checks that the file opens as a pbemd database. A copy cut short is not
+// kept.
+func SaveCopy(path string, r io.Reader, size int64) error {
+	err := writeFile(path, func(w io.Writer) error {
+		n, err := io.CopyN(w, r, size)
+		if err != nil {
+			return fmt.Errorf("the copy was cut short after %d of %d bytes: %w", n, size, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	db, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("store: the copy written to %s is not a whole database, removed: %w", path, err)
+	}
+	return db.Close()
+}
+
+// writeFile writes path+".tmp" with write, syncs it and renames it to path,
+// so path holds either what it held before or the whole new content.
+func writeFile(path string, write func(io.Writer) error) error {
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("store: backup: %w", err)
 	}
-	_, err = db.Backup(f)
+	err = write(f)
 	if err == nil {
 		err = f.Sync()
 	}

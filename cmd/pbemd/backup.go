@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
+	"github.com/pbemd/pbemd/pbem/daemon"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -17,8 +19,8 @@ func runBackup(args []string) int {
 	data := fs.String("data", "./pbem-data", "the data `directory` that holds "+store.FileName)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: pbemd backup [-data DIR] FILE\n\n"+
-			"Copies DIR/%s to FILE. The database is opened read-only, so this\n"+
-			"works while the daemon is stopped; several backups may run at once.\n\n", store.FileName)
+			"Copies DIR/%s to FILE, consistently, while the daemon runs or not:\n"+
+			"a running daemon (which holds the database) sends the copy itself.\n\n", store.FileName)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -33,7 +35,16 @@ func runBackup(args []string) int {
 		return 2
 	}
 	out := fs.Arg(0)
-	db, err := store.Open(store.PathIn(*data), &store.Options{ReadOnly: true})
+	db, err := store.Open(store.PathIn(*data), &store.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
+	if errors.Is(err, store.ErrLocked) {
+		// A daemon holds the database: it makes the copy.
+		if ferr := daemon.FetchBackup(*data, out); ferr != nil {
+			fmt.Fprintf(os.Stderr, "pbemd backup: %v, and %v\n", err, ferr)
+			return 1
+		}
+		fmt.Printf("pbemd backup: the running daemon copied %s to %s\n", store.PathIn(*data), out)
+		return 0
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pbemd backup: %v\n", err)
 		return 1

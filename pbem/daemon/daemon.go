@@ -122,6 +122,11 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer db.Close()
+	stopControl, err := serveControl(cfg.Data, db, log)
+	if err != nil {
+		return err
+	}
+	defer stopControl()
 	currentDB.Store(db)
 	defer currentDB.CompareAndSwap(db, nil)
 
