@@ -1,11 +1,14 @@
 // Package mailbox reads the commands of pbemd from an IMAP mailbox.
 //
-// A Watcher logs in, hands each unseen mail to a Handler in arrival (UID)
-// order, and only when the Handler has committed it flags the mail \Seen
-// and moves it to a done folder. A crash between the commit and the move
-// shows the mail again at the next start; the Handler recognises it (by
-// Message-ID) and changes nothing. Mail is fetched with BODY.PEEK[] so
-// that fetching alone never marks it seen (RFC 3501 section 6.4.5).
+// A Watcher logs in, hands each mail of the watched mailbox to a Handler in
+// arrival (UID) order, and only when the Handler has committed it flags the
+// mail \Seen and moves it to a done folder. Every mail still in the watched
+// mailbox is work, seen or not: a crash or a lost connection between the
+// commit and the move (even between the flag and the move) shows the mail
+// again, and the Handler recognises it (by Message-ID) and changes nothing,
+// so it is only moved; mail a person marked read in a webmail is not lost
+// either. Mail is fetched with BODY.PEEK[] so that fetching alone never
+// marks it seen (RFC 3501 section 6.4.5).
 //
 // While the mailbox is empty the Watcher waits with IDLE (RFC 2177), or
 // polls when the server lacks it, and reconnects with a capped, doubling
@@ -175,7 +178,7 @@ func (w *Watcher) session(ctx context.Context) (established bool, err error) {
 		case <-w.wake:
 		default:
 		}
-		uids, err := w.unseen(c)
+		uids, err := w.waiting(c)
 		if err != nil {
 			return true, err
 		}
@@ -266,11 +269,13 @@ func (w *Watcher) ensureFolder(c *imapclient.Client, name string) error {
 	return nil
 }
 
-// unseen returns the UIDs of the unseen, undeleted mail in arrival order.
-func (w *Watcher) unseen(c *imapclient.Client) ([]imap.UID, error) {
-	data, err := c.UIDSearch(&imap.SearchCriteria{NotFlag: []imap.Flag{imap.FlagSeen, imap.FlagDeleted}}, nil).Wait()
+// waiting returns the UIDs of the mail not yet moved out, in arrival
+// order: every undeleted mail (a \Deleted one was copied to the done
+// folder already and waits only for its EXPUNGE).
+func (w *Watcher) waiting(c *imapclient.Client) ([]imap.UID, error) {
+	data, err := c.UIDSearch(&imap.SearchCriteria{NotFlag: []imap.Flag{imap.FlagDeleted}}, nil).Wait()
 	if err != nil {
-		return nil, fmt.Errorf("search unseen mail: %w", err)
+		return nil, fmt.Errorf("search waiting mail: %w", err)
 	}
 	uids := data.AllUIDs()
 	slices.Sort(uids)

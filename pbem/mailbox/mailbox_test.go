@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-imap/v2"
+
 	"github.com/pbemd/pbemd/pbem/devmail"
 	"github.com/pbemd/pbemd/tests/imaptest"
 	"github.com/pbemd/pbemd/tests/tcpproxy"
@@ -360,4 +362,25 @@ func TestBacklogInBatches(t *testing.T) {
 		t.Errorf("the backlog took %d DeliverAll calls; want 3 (batches of 10)", n)
 	}
 	waitDone(t, s, 25)
+}
+
+// A mail flagged \Seen but still in the mailbox (its move was cut off, or a
+// person read it in a webmail) is still work: it is handed over and moved.
+func TestSeenMailStillInMailboxIsMoved(t *testing.T) {
+	s := startServer(t)
+	r := newRecorder()
+	data := fmt.Sprintf("From: alice@localhost\r\nTo: %s\r\nSubject: seen\r\nMessage-ID: <seen@localhost>\r\n\r\nbody\r\n", box)
+	if err := imaptest.Append(s.IMAPAddr, box, pass, "INBOX", []byte(data), imap.FlagSeen); err != nil {
+		t.Fatal(err)
+	}
+	mail(s, "m 1")
+	stop := watch(t, Config{Addr: s.IMAPAddr}, r)
+	defer stop()
+	if got := r.waitFor(t, 2); fmt.Sprint(got) != "[seen m 1]" {
+		t.Errorf("handled %q; want the seen mail, then m 1", got)
+	}
+	waitDone(t, s, 2)
+	if inbox := read(t, s, "INBOX"); len(inbox) != 0 {
+		t.Errorf("INBOX still holds %d mails", len(inbox))
+	}
 }

@@ -62,14 +62,14 @@ func Read(addr, user, password, mailbox string) ([]Message, error) {
 	return msgs, nil
 }
 
-// Append adds a message to a mailbox.
-func Append(addr, user, password, mailbox string, data []byte) error {
+// Append adds a message to a mailbox, with flags.
+func Append(addr, user, password, mailbox string, data []byte, flags ...imap.Flag) error {
 	c, err := login(addr, user, password)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	cmd := c.Append(mailbox, int64(len(data)), nil)
+	cmd := c.Append(mailbox, int64(len(data)), &imap.AppendOptions{Flags: flags})
 	if _, err := cmd.Write(data); err != nil {
 		return err
 	}
