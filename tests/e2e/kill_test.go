@@ -105,7 +105,10 @@ func TestKilledDaemon(t *testing.T) {
 		for time.Now().Before(deadline) && tryCounters(w.metrics)["mails_in"] == 0 {
 			time.Sleep(time.Millisecond)
 		}
-		time.Sleep(time.Duration(rng.IntN(250)) * time.Millisecond)
+		// The daemon drains some 500 mails a second here, in batches of
+		// 10: a kill within 40 ms lands mid-backlog, between a fetch, its
+		// commit and its move.
+		time.Sleep(time.Duration(rng.IntN(40)) * time.Millisecond)
 		p.kill()
 		progress = append(progress, len(w.mailbox(t, "pbem-done")))
 	}
