@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -118,7 +119,7 @@ func (c *cmd) signoff(args []string) error {
 			continue
 		}
 		seat := b.seatOf(u.ID)
-		b.end(c.r.now, rulesWin(1-seat, u.Name+" signed off"))
+		b.end(c.r.now, rules.Win(1-seat, u.Name+" signed off"))
 		if err := c.r.saveAndAnnounce(b, nil, fmt.Sprintf("%s signed off and forfeits this game.", u.Name)); err != nil {
 			return err
 		}

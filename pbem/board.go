@@ -111,9 +111,6 @@ func (b *board) end(now time.Time, res rules.Result) {
 	b.rec.Queue = nil
 }
 
-// rulesWin is a win for seat with a reason.
-func rulesWin(seat int, reason string) rules.Result { return rules.Win(seat, reason) }
-
 // play applies a submission of seat and records its moves.
 func (b *board) play(seat int, text string, now time.Time, auto bool) ([]rules.Step, error) {
 	steps, err := b.pos.Play(text)
@@ -231,11 +228,11 @@ func (r *request) boardSubject(b *board, isNew, withComment bool) string {
 	s := fmt.Sprintf("%s Board %d ", b.game.Title(), b.rec.Board)
 	switch {
 	case !b.rec.Over:
-		s += b.userName(b.toMove())
+		s += seatOrOpen(b.toMove())
 	case b.rec.Winner == rules.Draw:
 		s += "tie"
 	default:
-		s += "won by " + b.userName(b.rec.Seats[b.rec.Winner])
+		s += "won by " + seatOrOpen(b.rec.Seats[b.rec.Winner])
 	}
 	if isNew {
 		s = "New " + s
@@ -246,15 +243,6 @@ func (r *request) boardSubject(b *board, isNew, withComment bool) string {
 	return s
 }
 
-// userName is a user id as mails print it. Ids are stored lower-case; the
-// name a user signed up with is looked up when printing would need it, but
-// ids are what players type, so they are printed as stored.
-func (b *board) userName(id string) string {
-	if id == "" {
-		return "?"
-	}
-	return id
-}
 
 // boardView is what the board template shows.
 type boardView struct {
@@ -286,14 +274,14 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 			fmt.Sprintf("  %s join %d userid password", b.game.Name(), b.rec.Board)}
 	case !b.rec.Over:
 		v.State = []string{
-			fmt.Sprintf("It is %s's turn.", b.userName(b.toMove())),
-			fmt.Sprintf("%s (%s) plays move #%d.", sides[b.pos.ToMove()], b.userName(b.toMove()), b.next()),
+			fmt.Sprintf("It is %s's turn.", seatOrOpen(b.toMove())),
+			fmt.Sprintf("%s (%s) plays move #%d.", sides[b.pos.ToMove()], seatOrOpen(b.toMove()), b.next()),
 		}
 	case b.rec.Winner == rules.Draw:
 		v.State = []string{"Game was a tie.", "Reason: " + b.rec.EndReason + "."}
 	default:
 		v.State = []string{
-			fmt.Sprintf("Game won by %s.", b.userName(b.rec.Seats[b.rec.Winner])),
+			fmt.Sprintf("Game won by %s.", seatOrOpen(b.rec.Seats[b.rec.Winner])),
 			"Reason: " + b.rec.EndReason + ".",
 		}
 	}
