@@ -243,7 +243,6 @@ func (r *request) boardSubject(b *board, isNew, withComment bool) string {
 	return s
 }
 
-
 // boardView is what the board template shows.
 type boardView struct {
 	Title       string
