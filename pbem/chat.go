@@ -115,6 +115,9 @@ func (c *cmd) preview(args []string) error {
 		if err != nil {
 			return err
 		}
+		if orig.rec.Over {
+			return c.failOn(orig, "%s board %d is over, so no moves can be tried on it; preview a new game instead: %s preview new MOVE ...", c.game.Title(), num, c.game.Name())
+		}
 		if orig.open() {
 			return c.failOn(orig, "%s board %d waits for an opponent; preview a new game instead: %s preview new MOVE ...", c.game.Title(), num, c.game.Name())
 		}
