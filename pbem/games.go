@@ -369,7 +369,8 @@ func keep(b *board, filter, user string) bool {
 	case "inactive":
 		return b.rec.Over
 	case "next":
-		return !b.rec.Over && user != "" && strings.EqualFold(b.toMove(), user)
+		// A board waiting for an opponent is nobody's turn yet.
+		return !b.rec.Over && !b.open() && user != "" && strings.EqualFold(b.toMove(), user)
 	case "open":
 		return !b.rec.Over && contains(b.rec.Seats, "")
 	}

@@ -15,3 +15,16 @@ func TestReviewPreviewOfFinishedBoard(t *testing.T) {
 	errorReply(t, h.send("carol@example.org", "tanbo preview 101 h7", ""), "carol@example.org",
 		"Tanbo board 101 is over, so no moves can be tried on it; preview a new game instead: tanbo preview new MOVE ....")
 }
+
+// "next" means the boards where it is the player's turn; a board waiting
+// for an opponent is nobody's turn, as its mail says.
+func TestReviewNextLeavesOutOpenSeats(t *testing.T) {
+	h := twoPlayers(t)
+	h.signup("carol")
+	h.send("carol@example.org", "tanbo challenge carol ?", "")
+	errorReply(t, h.send("bob@example.org", "all show carol next", ""), "bob@example.org",
+		"carol has no next boards in any game; try 'all show carol all'.")
+	body := one(t, h.send("bob@example.org", "tanbo games carol next", ""), "bob@example.org").Body
+	hasNot(t, body, "  102  carol - ?")
+	has(t, one(t, h.send("bob@example.org", "tanbo games alice next", ""), "bob@example.org").Body, "  101  alice - bob")
+}
