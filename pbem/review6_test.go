@@ -28,3 +28,22 @@ func TestReviewNextLeavesOutOpenSeats(t *testing.T) {
 	hasNot(t, body, "  102  carol - ?")
 	has(t, one(t, h.send("bob@example.org", "tanbo games alice next", ""), "bob@example.org").Body, "  101  alice - bob")
 }
+
+// A player who signs off withdraws his open seat boards, as resign does:
+// nobody won them (the mail said "Game won by ?").
+func TestReviewSignoffWithdrawsOpenSeat(t *testing.T) {
+	h := newHarness(t)
+	h.signup("carol")
+	h.signup("bob")
+	h.send("carol@example.org", "tanbo challenge carol ?", "")
+	out := h.send("carol@example.org", "signoff carol pw-carol", "")
+	if len(out) != 2 {
+		t.Fatalf("signoff: %v", subjects(out))
+	}
+	if out[0].Subject != "Tanbo Board 101 tie" {
+		t.Errorf("subject %q, want Tanbo Board 101 tie", out[0].Subject)
+	}
+	hasNot(t, out[0].Body, "won by ?")
+	body := one(t, h.send("bob@example.org", "tanbo history", ""), "bob@example.org").Body
+	hasNot(t, body, "won by  (")
+}
