@@ -455,7 +455,7 @@ func (c *cmd) games(args []string) error {
 func gameRow(b *board) string {
 	state := "to move: " + seatOrOpen(b.toMove())
 	switch {
-	case contains(b.rec.Seats, ""):
+	case !b.rec.Over && contains(b.rec.Seats, ""):
 		state = "open seat"
 	case b.rec.Over && b.rec.Winner == rules.Draw:
 		state = "tie"

@@ -25,7 +25,11 @@ func (c *cmd) join(args []string) error {
 	if err != nil {
 		return err
 	}
-	if b.rec.Over || !b.open() {
+	if b.rec.Over {
+		return c.failOn(b, "%s board %d is over, so its seat cannot be taken; send '%s games open' for the boards waiting for a player",
+			b.game.Title(), num, c.game.Name())
+	}
+	if !b.open() {
 		return c.failOn(b, "%s board %d has no open seat, its players are %s; send '%s games open' for the boards waiting for a player",
 			b.game.Title(), num, strings.Join(b.rec.Seats, " and "), c.game.Name())
 	}

@@ -47,3 +47,17 @@ func TestReviewSignoffWithdrawsOpenSeat(t *testing.T) {
 	body := one(t, h.send("bob@example.org", "tanbo history", ""), "bob@example.org").Body
 	hasNot(t, body, "won by  (")
 }
+
+// A finished board that never got its second player is listed by its end,
+// not as an open seat, and join says it is over.
+func TestReviewFinishedOpenSeatBoard(t *testing.T) {
+	h := newHarness(t)
+	h.signup("carol")
+	h.signup("bob")
+	h.send("carol@example.org", "tanbo challenge carol ?", "")
+	h.send("carol@example.org", "tanbo resign 101 carol pw-carol", "")
+	body := one(t, h.send("bob@example.org", "tanbo games all", ""), "bob@example.org").Body
+	has(t, body, "  101  carol - ?                       0  tie\n")
+	errorReply(t, h.send("bob@example.org", "tanbo join 101 bob pw-bob", ""), "bob@example.org",
+		"Tanbo board 101 is over, so its seat cannot be taken; send 'tanbo games open' for the boards waiting for a player.")
+}
