@@ -53,7 +53,12 @@ func (c *cmd) challenge(args []string) error {
 			return c.fail("%s refuses all %s challenges at present; challenge another player, or open a seat with: %s challenge USERID ?",
 				u.ID, c.game.Title(), c.game.Name())
 		}
-		if err := c.underLimit(u); err != nil {
+		instead := "challenge another player"
+		if u.ID == by {
+			// The challenger's own limit: only he can lift it.
+			instead = fmt.Sprintf("raise the limit with: %s limit %s PASSWORD NUMBER", c.game.Name(), u.ID)
+		}
+		if err := c.underLimit(u, instead); err != nil {
 			return err
 		}
 		seats = append(seats, u.ID)

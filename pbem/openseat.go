@@ -36,7 +36,7 @@ func (c *cmd) join(args []string) error {
 	if b.seatOf(u.ID) >= 0 {
 		return c.failOn(b, "%s already holds a seat on %s board %d; the open seat is for another player", u.ID, b.game.Title(), num)
 	}
-	if err := c.underLimit(u); err != nil {
+	if err := c.underLimit(u, "challenge another player"); err != nil {
 		return err
 	}
 	for i, s := range b.rec.Seats {
@@ -55,8 +55,9 @@ func (c *cmd) join(args []string) error {
 }
 
 // underLimit refuses a new game to a user who already plays as many active
-// games of this kind as his limit allows.
-func (c *cmd) underLimit(u *store.User) error {
+// games of this kind as his limit allows; instead is what the refusal
+// suggests doing.
+func (c *cmd) underLimit(u *store.User, instead string) error {
 	limit := u.Limits[c.game.Name()]
 	if limit <= 0 {
 		return nil
@@ -66,8 +67,8 @@ func (c *cmd) underLimit(u *store.User) error {
 		return err
 	}
 	if n >= limit {
-		return c.fail("%s already plays %d active %s games, the limit %s set; wait until one ends, or challenge another player",
-			u.ID, n, c.game.Title(), u.ID)
+		return c.fail("%s already plays %d active %s games, the limit %s set; wait until one ends, or %s",
+			u.ID, n, c.game.Title(), u.ID, instead)
 	}
 	return nil
 }

@@ -61,3 +61,12 @@ func TestReviewFinishedOpenSeatBoard(t *testing.T) {
 	errorReply(t, h.send("bob@example.org", "tanbo join 101 bob pw-bob", ""), "bob@example.org",
 		"Tanbo board 101 is over, so its seat cannot be taken; send 'tanbo games open' for the boards waiting for a player.")
 }
+
+// A challenger over his own limit is told to raise it, not to challenge
+// another player.
+func TestReviewOwnLimit(t *testing.T) {
+	h := twoPlayers(t)
+	h.send("alice@example.org", "tanbo limit alice pw-alice 1", "")
+	errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob", ""), "alice@example.org",
+		"alice already plays 1 active Tanbo games, the limit alice set; wait until one ends, or raise the limit with: tanbo limit alice PASSWORD NUMBER.")
+}
