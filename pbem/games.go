@@ -270,7 +270,7 @@ func (c *cmd) show(args []string) error {
 	}
 	words, filter := splitFilter(args, "active")
 	if len(words) == 0 {
-		return c.fail("Show what? Write: "+form, c.game.Name(), c.game.Name())
+		return c.fail("Show needs a board number or a user id; write: "+form, c.game.Name(), c.game.Name())
 	}
 	const most = 10
 	for _, w := range words {

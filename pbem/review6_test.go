@@ -70,3 +70,10 @@ func TestReviewOwnLimit(t *testing.T) {
 	errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob", ""), "alice@example.org",
 		"alice already plays 1 active Tanbo games, the limit alice set; wait until one ends, or raise the limit with: tanbo limit alice PASSWORD NUMBER.")
 }
+
+// Every error is one sentence.
+func TestReviewShowWithoutWhat(t *testing.T) {
+	h := newHarness(t)
+	errorReply(t, h.send("x@example.org", "tanbo show", ""), "x@example.org",
+		"Show needs a board number or a user id; write: tanbo show board[#n] ..., or tanbo show userid ... [all|active|inactive|next].")
+}
