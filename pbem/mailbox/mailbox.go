@@ -86,6 +86,11 @@ type Config struct {
 // next reconnect or restart.
 const maxAttempts = 5
 
+// stopGrace is how long a session may go on after its context ended, to
+// finish a batch and log out, before its connection is cut: a server that
+// stops answering must not keep the daemon from stopping.
+var stopGrace = 5 * time.Second
+
 // A Watcher processes the mail of one mailbox; see the package comment.
 type Watcher struct {
 	cfg  Config
@@ -159,6 +164,12 @@ func (w *Watcher) session(ctx context.Context) (established bool, err error) {
 		return false, err
 	}
 	defer c.Close()
+	// The client waits for answers without a time limit: once ctx ends,
+	// cut the connection if the session has not ended by itself soon.
+	defer context.AfterFunc(ctx, func() { time.AfterFunc(stopGrace, func() { c.Close() }) })()
+	if err := c.WaitGreeting(); err != nil {
+		return false, err
+	}
 	if err := c.Login(w.cfg.Username, w.cfg.Password).Wait(); err != nil {
 		return false, fmt.Errorf("login as %s: %w", w.cfg.Username, err)
 	}
@@ -203,6 +214,7 @@ func (w *Watcher) session(ctx context.Context) (established bool, err error) {
 	return true, nil
 }
 
+// dial connects; the caller waits for the greeting.
 func (w *Watcher) dial(ctx context.Context) (*imapclient.Client, error) {
 	host, _, err := net.SplitHostPort(w.cfg.Addr)
 	if err != nil {
@@ -237,10 +249,6 @@ func (w *Watcher) dial(ctx context.Context) (*imapclient.Client, error) {
 		c, err = imapclient.DialInsecure(w.cfg.Addr, opts)
 	}
 	if err != nil {
-		return nil, err
-	}
-	if err := c.WaitGreeting(); err != nil {
-		c.Close()
 		return nil, err
 	}
 	return c, nil
