@@ -1,6 +1,7 @@
 package pbem
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -76,4 +77,27 @@ func TestReviewShowWithoutWhat(t *testing.T) {
 	h := newHarness(t)
 	errorReply(t, h.send("x@example.org", "tanbo show", ""), "x@example.org",
 		"Show needs a board number or a user id; write: tanbo show board[#n] ..., or tanbo show userid ... [all|active|inactive|next].")
+}
+
+// An accepted undo drops the queued moves of the board; their owners are
+// told, as for a queued move that could not be played.
+func TestReviewUndoTellsOfDroppedQueue(t *testing.T) {
+	h := twoPlayers(t)
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
+	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
+	one(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob h3", ""), "bob@example.org")
+	h.send("bob@example.org", "tanbo move 101 bob pw-bob undo", "")
+	out := h.send("alice@example.org", "tanbo move 101 alice pw-alice accept", "")
+	var told bool
+	for _, r := range out {
+		if r.To == "bob@example.org" && strings.Contains(strings.Join(strings.Fields(r.Body), " "), "The undo on Tanbo board 101 dropped your queued moves (h3)") {
+			told = true
+		}
+		if r.To == "alice@example.org" && strings.Contains(r.Body, "h3") {
+			t.Errorf("alice learns of bob's queued move:\n%s", r.Body)
+		}
+	}
+	if !told {
+		t.Errorf("bob is not told that his queued h3 was dropped: %v", subjects(out))
+	}
 }

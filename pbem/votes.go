@@ -82,10 +82,31 @@ func (c *cmd) vote(args []string, word string) error {
 		return c.r.saveAndAnnounce(b, comment, fmt.Sprintf("%s accepted %s's draw proposal.", u.ID, open.User))
 	}
 	taken := movesFrom(b.rec, open.Back)
+	queued := b.rec.Queue
 	if err := c.r.takeBack(b, open.Back); err != nil {
 		return err
 	}
-	return c.r.saveAndAnnounce(b, comment, fmt.Sprintf("%s accepted %s's undo: %s taken back.", u.ID, open.User, taken))
+	if err := c.r.saveAndAnnounce(b, comment, fmt.Sprintf("%s accepted %s's undo: %s taken back.", u.ID, open.User, taken)); err != nil {
+		return err
+	}
+	// Queued moves are private, so each owner alone hears they are gone.
+	for seat := range b.rec.Seats {
+		var texts []string
+		for _, q := range queued {
+			if q.Seat == seat {
+				texts = append(texts, queuedText(q))
+			}
+		}
+		if len(texts) == 0 {
+			continue
+		}
+		msg := fmt.Sprintf("The undo on %s board %d dropped your queued moves (%s): they were planned for a position that no longer comes. Queue them again if you still mean them.",
+			b.game.Title(), b.rec.Board, strings.Join(texts, ", "))
+		if err := c.r.privateBoard(b, b.rec.Seats[seat], fmt.Sprintf("%s Board %d queued moves dropped", b.game.Title(), b.rec.Board), msg); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // voteWhat names a proposal: "a draw", "an undo".
