@@ -101,3 +101,10 @@ func TestReviewUndoTellsOfDroppedQueue(t *testing.T) {
 		t.Errorf("bob is not told that his queued h3 was dropped: %v", subjects(out))
 	}
 }
+
+// help shows every command with an example, multiple and GAME help too.
+func TestReviewHelpExamples(t *testing.T) {
+	h := newHarness(t)
+	body := one(t, h.send("x@example.org", "help commands", ""), "x@example.org").Body
+	has(t, body, "Example: multiple", "GAME help", "Example: tanbo help")
+}
