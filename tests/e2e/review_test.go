@@ -1,0 +1,150 @@
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pbemd/pbemd/store"
+)
+
+// TestLogsHoldNoPasswords plays with the most verbose log, through
+// refusals of the SMTP server, and checks that no password, neither the
+// IMAP login's nor a player's from a Subject line, and no Subject line of
+// a command shows up in what pbemd prints.
+func TestLogsHoldNoPasswords(t *testing.T) {
+	w := newDovecotWorld(t, "")
+	cfg, err := os.ReadFile(w.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(w.config, bytes.Replace(cfg, []byte("level: info"), []byte("level: debug"), 1), 0o600)
+	p := w.start(t)
+
+	g := game(t)
+	name := g.Name()
+	secrets := []string{serverPass, "pwAlice4417", "pwBob9902", "pwWrong5531"}
+	subjects := []string{
+		"signup alice pwAlice4417",
+		"signup bob pwBob9902",
+		name + " challenge alice bob",
+		name + " move 101 alice pwWrong5531 " + "a2-a4",
+		name + " move 101 alice pwAlice4417 " + "nonsense",
+	}
+	defer func() {
+		if t.Failed() {
+			t.Logf("pbemd said:\n%s", p.Output())
+		}
+	}()
+	for i, s := range subjects {
+		from := player(strings.Fields(s)[1])
+		if strings.HasPrefix(s, name) {
+			from = player("alice")
+		}
+		switch i {
+		case 3:
+			w.sink.Refuse(451, 1) // a temporary failure is logged with its error
+		case 4:
+			w.sink.Refuse(550, 1) // and so is a permanent one
+		}
+		w.send(t, from, s, fmt.Sprintf("review%d.%d@e2e.test", i, time.Now().UnixNano()))
+		waitUntil(t, "the mail handled", 10*time.Second, func() bool { return counters(t, w.metrics)["mails_in"] == i+1 })
+		if i >= 3 {
+			waitUntil(t, "the refusal", 10*time.Second, func() bool { return w.sink.Refused() == i-2 })
+		}
+	}
+	waitUntil(t, "the replies", 10*time.Second, func() bool { return counters(t, w.metrics)["outbox_length"] == 1 })
+	p.stop()
+	out := p.Output()
+	if !strings.Contains(out, "level=DEBUG") {
+		t.Fatalf("no debug lines; the test did not run at the debug level:\n%s", out)
+	}
+	for _, s := range secrets {
+		if strings.Contains(out, s) {
+			t.Errorf("pbemd printed the password %q:\n%s", s, out)
+		}
+	}
+	for _, s := range subjects[3:] {
+		if strings.Contains(out, s) {
+			t.Errorf("pbemd printed the Subject %q:\n%s", s, out)
+		}
+	}
+}
+
+// TestSIGTERMMidBacklog stops pbemd with SIGTERM while it works through a
+// backlog of move mails, over and over. Each stop must be clean (exit 0,
+// soon), and since a clean stop finishes or keeps what it began, every
+// move is applied exactly once and every reply sent exactly once.
+func TestSIGTERMMidBacklog(t *testing.T) {
+	w := newDovecotWorld(t, "")
+	w.setIMAP(t, "batch: 10")
+	mails, want := backlog(t, w, 20, 10)
+	deliverAll(t, w, mails)
+	seed := time.Now().UnixNano()
+	t.Logf("%d move mails; random seed %d", len(mails), seed)
+	rng := rand.New(rand.NewPCG(uint64(seed), 0))
+	var progress []int
+	for round := 0; round < 6; round++ {
+		p := startPbemd(t, []string{"PBEMD_IMAP_PASSWORD=" + serverPass}, "serve", "-config", w.config)
+		deadline := time.Now().Add(time.Second)
+		for time.Now().Before(deadline) && tryCounters(w.metrics)["mails_in"] == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(time.Duration(rng.IntN(40)) * time.Millisecond)
+		start := time.Now()
+		p.stop() // SIGTERM; fails unless pbemd exits 0
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("round %d: pbemd took %v to stop on SIGTERM", round, d)
+		}
+		progress = append(progress, len(w.mailbox(t, "pbem-done")))
+	}
+	t.Logf("mails done after each stop: %v", progress)
+	p := w.start(t)
+	waitUntil(t, "the backlog handled and every reply sent", 60*time.Second, func() bool {
+		c := counters(t, w.metrics)
+		return len(w.mailbox(t, "INBOX")) == 0 && c["outbox_length"] == 0
+	})
+	time.Sleep(200 * time.Millisecond) // room for a duplicate to show up
+	p.stop()
+
+	db, err := store.Open(store.PathIn(w.data), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.View(func(tx *store.Tx) error {
+		for b, moves := range want {
+			g, err := tx.Game(game(t).Name(), b)
+			if err != nil {
+				return err
+			}
+			var got []string
+			for _, m := range g.Moves {
+				got = append(got, m.Text)
+			}
+			if !slices.Equal(got, moves) {
+				t.Errorf("board %d has moves %q; want %q", b, got, moves)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := map[string][]string{}
+	for _, r := range w.replies(t) {
+		answered[r.InReplyTo] = append(answered[r.InReplyTo], r.To)
+	}
+	for _, m := range mails {
+		to := answered[m.msgID]
+		slices.Sort(to)
+		if !slices.Equal(to, []string{player("alice"), player("bob")}) {
+			t.Errorf("move %s got replies to %q; want exactly one to alice and one to bob", m.msgID, to)
+		}
+	}
+}
