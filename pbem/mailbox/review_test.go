@@ -1,6 +1,7 @@
 package mailbox
 
 import (
+	"context"
 	"io"
 	"net"
 	"sync"
@@ -139,4 +140,21 @@ func TestStopWhileServerHangs(t *testing.T) {
 			t.Errorf("Run took %v to stop while waiting for a greeting; want about stopGrace (%v)", d, stopGrace)
 		}
 	})
+}
+
+// The configuration (config.IsLoopback) accepts any spelling of
+// "localhost" for a plaintext server, as host names are case-insensitive;
+// the watcher must then not refuse what the start-up check let through.
+func TestPlainToLocalhostAnyCase(t *testing.T) {
+	s := startServer(t)
+	_, port, _ := net.SplitHostPort(s.IMAPAddr)
+	for _, host := range []string{"localhost", "LocalHost"} {
+		w := New(Config{Addr: net.JoinHostPort(host, port), Security: Plain, Logger: quiet}, newRecorder())
+		c, err := w.dial(context.Background())
+		if err != nil {
+			t.Errorf("%s: %v", host, err)
+			continue
+		}
+		c.Close()
+	}
 }
