@@ -23,6 +23,11 @@ const (
 	Plain                       // no encryption; only for a loopback server
 )
 
+// stopGrace is how long a mail being sent may take after the context
+// ended before the connection is cut: the command timeouts are minutes
+// long, and a stopping daemon waits for the Sender.
+var stopGrace = 5 * time.Second
+
 // SMTP submits mail to one server, keeping the connection open from one
 // mail to the next until Close.
 type SMTP struct {
@@ -47,7 +52,17 @@ func (s *SMTP) Send(ctx context.Context, from string, to []string, data []byte) 
 		}
 		s.c = c
 	}
-	err := s.c.SendMail(from, to, bytes.NewReader(data))
+	c := s.c
+	sent := make(chan struct{})
+	defer close(sent)
+	defer context.AfterFunc(ctx, func() {
+		select {
+		case <-sent:
+		case <-time.After(stopGrace):
+			c.Close()
+		}
+	})()
+	err := c.SendMail(from, to, bytes.NewReader(data))
 	if err != nil {
 		// The transaction is in an unknown state: start afresh next time.
 		s.Close()
