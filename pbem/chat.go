@@ -16,18 +16,11 @@ func (c *cmd) chat(args []string) error {
 	if len(args) != 3 {
 		return c.usage(c.game.Name() + " chat board userid password (the message in the body)")
 	}
-	num, err := c.boardNumber(args[0])
+	b, u, err := c.boardUser(args[0], args[1], args[2])
 	if err != nil {
 		return err
 	}
-	b, err := c.r.loadBoard(c.game.Name(), num)
-	if err != nil {
-		return err
-	}
-	u, err := c.r.auth(args[1], args[2])
-	if err != nil {
-		return err
-	}
+	num := b.rec.Board
 	if b.seatOf(u.ID) < 0 && !contains(b.rec.Subscribers, u.ID) {
 		return c.failOn(b, "%s neither plays on nor subscribes to %s board %d; subscribe first (%s subscribe %d userid password) to chat there",
 			u.ID, b.game.Title(), num, c.game.Name(), num)

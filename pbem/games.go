@@ -220,8 +220,10 @@ func (c *cmd) resign(args []string) error {
 	return c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)), fmt.Sprintf("%s resigned.", u.ID))
 }
 
-// player loads a board and checks that id, with password, holds a seat on it.
-func (c *cmd) player(boardWord, id, password string) (*board, *store.User, error) {
+// boardUser reads the "board userid password" words most board commands
+// start with: it loads the board and checks the password. A wrong password's
+// error reply shows the board.
+func (c *cmd) boardUser(boardWord, id, password string) (*board, *store.User, error) {
 	num, err := c.boardNumber(boardWord)
 	if err != nil {
 		return nil, nil, err
@@ -236,6 +238,15 @@ func (c *cmd) player(boardWord, id, password string) (*board, *store.User, error
 		if errors.As(err, &f) {
 			f.game, f.board = c.game, b
 		}
+		return nil, nil, err
+	}
+	return b, u, nil
+}
+
+// player loads a board and checks that id, with password, holds a seat on it.
+func (c *cmd) player(boardWord, id, password string) (*board, *store.User, error) {
+	b, u, err := c.boardUser(boardWord, id, password)
+	if err != nil {
 		return nil, nil, err
 	}
 	if b.seatOf(u.ID) < 0 {
@@ -496,18 +507,11 @@ func (c *cmd) subscription(args []string, on bool) error {
 	if len(args) != 3 {
 		return c.usage(fmt.Sprintf("%s %s board userid password", c.game.Name(), verb))
 	}
-	num, err := c.boardNumber(args[0])
+	b, u, err := c.boardUser(args[0], args[1], args[2])
 	if err != nil {
 		return err
 	}
-	b, err := c.r.loadBoard(c.game.Name(), num)
-	if err != nil {
-		return err
-	}
-	u, err := c.r.auth(args[1], args[2])
-	if err != nil {
-		return err
-	}
+	num := b.rec.Board
 	has := contains(b.rec.Subscribers, u.ID)
 	switch {
 	case on && has:

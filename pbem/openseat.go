@@ -13,18 +13,11 @@ func (c *cmd) join(args []string) error {
 	if len(args) != 3 {
 		return c.usage(c.game.Name() + " join board userid password")
 	}
-	num, err := c.boardNumber(args[0])
+	b, u, err := c.boardUser(args[0], args[1], args[2])
 	if err != nil {
 		return err
 	}
-	b, err := c.r.loadBoard(c.game.Name(), num)
-	if err != nil {
-		return err
-	}
-	u, err := c.r.auth(args[1], args[2])
-	if err != nil {
-		return err
-	}
+	num := b.rec.Board
 	if b.rec.Over {
 		return c.failOn(b, "%s board %d is over, so its seat cannot be taken; send '%s games open' for the boards waiting for a player",
 			b.game.Title(), num, c.game.Name())
