@@ -107,3 +107,51 @@ func TestStopWhileServerHangs(t *testing.T) {
 		t.Errorf("outbox holds %d; want the unconfirmed mail kept", n)
 	}
 }
+
+// The same for a server that accepts the connection and never greets.
+func TestStopWhileServerSilent(t *testing.T) {
+	defer func(g time.Duration) { stopGrace = g }(stopGrace)
+	stopGrace = 100 * time.Millisecond
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			accepted <- c
+		}
+	}()
+	for _, sec := range []Security{Plain, StartTLS} {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error)
+		tr := &SMTP{Addr: ln.Addr().String(), Security: sec}
+		go func() {
+			done <- tr.Send(ctx, "pbem@localhost", []string{"p1@localhost"}, []byte("Subject: x\r\n\r\nx\r\n"))
+		}()
+		var c net.Conn
+		select {
+		case c = <-accepted:
+		case <-time.After(10 * time.Second):
+			t.Fatal("no connection")
+		}
+		time.Sleep(100 * time.Millisecond) // the client waits for the greeting
+		cancel()
+		select {
+		case err := <-done:
+			t.Logf("security %d: %v", sec, err)
+			if err == nil {
+				t.Errorf("security %d: Send = nil; want an error", sec)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("security %d: Send did not return within 5s of its context ending while the server said nothing", sec)
+		}
+		c.Close()
+		go func() {
+			if c, err := ln.Accept(); err == nil {
+				accepted <- c
+			}
+		}()
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"time"
@@ -52,17 +53,9 @@ func (s *SMTP) Send(ctx context.Context, from string, to []string, data []byte) 
 		}
 		s.c = c
 	}
-	c := s.c
-	sent := make(chan struct{})
-	defer close(sent)
-	defer context.AfterFunc(ctx, func() {
-		select {
-		case <-sent:
-		case <-time.After(stopGrace):
-			c.Close()
-		}
-	})()
-	err := c.SendMail(from, to, bytes.NewReader(data))
+	release := closeOnStop(ctx, s.c)
+	err := s.c.SendMail(from, to, bytes.NewReader(data))
+	release()
 	if err != nil {
 		// The transaction is in an unknown state: start afresh next time.
 		s.Close()
@@ -103,6 +96,8 @@ func (s *SMTP) dial(ctx context.Context) (*smtp.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("smtp: connect to %s: %w", s.Addr, err)
 	}
+	release := closeOnStop(ctx, conn)
+	defer release()
 	var c *smtp.Client
 	if s.Security == StartTLS {
 		c, err = smtp.NewClientStartTLS(conn, tc)
@@ -144,4 +139,21 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// closeOnStop closes c if ctx ends and release has not been called within
+// stopGrace after that.
+func closeOnStop(ctx context.Context, c io.Closer) (release func()) {
+	done := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		select {
+		case <-done:
+		case <-time.After(stopGrace):
+			c.Close()
+		}
+	})
+	return func() {
+		stop()
+		close(done)
+	}
 }
