@@ -1,6 +1,7 @@
 package pbem
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -445,4 +446,19 @@ func TestSweepForgetsOldMailKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	one(t, h.deliver(raw), "x@example.org")
+}
+
+func TestOnMovesCountsGameMoves(t *testing.T) {
+	h := twoPlayers(t)
+	var played []int
+	h.svc.cfg.OnMoves = func(n int) { played = append(played, n) }
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
+	h.send("bob@example.org", "tanbo move 101 bob pw-bob e5", "") // illegal: no move
+	h.send("bob@example.org", "tanbo show 101", "")
+	h.send("alice@example.org", "taratibu challenge alice bob", "")
+	h.send("alice@example.org", "taratibu move 101 alice pw-alice 7264", "")
+	h.send("bob@example.org", "taratibu move 101 bob pw-bob 4765 6564", "") // a turn of two single moves
+	if fmt.Sprint(played) != "[1 1 2]" {
+		t.Errorf("OnMoves told %v; want [1 1 2]", played)
+	}
 }

@@ -168,6 +168,7 @@ func (c *cmd) move(args []string) error {
 			text, want, b.next(), b.next())
 	}
 	steps, err := b.play(seat, text, c.r.now, false)
+	c.r.played += len(steps)
 	if err != nil {
 		return c.failOn(b, "%s is not a legal move on %s board %d: %s", text, b.game.Title(), b.rec.Board, moveReason(err, text))
 	}

@@ -129,6 +129,7 @@ func (r *request) runQueue(b *board) ([]string, error) {
 		} else if steps, err := b.play(seat, q.Text, r.now, true); err != nil {
 			why = moveReason(err, q.Text)
 		} else {
+			r.played += len(steps)
 			notices = append(notices, fmt.Sprintf("%s played %s (queued).", q.User, stepsText(steps)))
 			notices = append(notices, r.answerByMove(b, seat)...)
 			continue

@@ -18,8 +18,9 @@ type request struct {
 	mail *Incoming
 	now  time.Time
 
-	out   []*store.Outgoing // replies, queued when the transaction commits
-	after []func()          // run once the transaction has committed
+	out    []*store.Outgoing // replies, queued when the transaction commits
+	after  []func()          // run once the transaction has committed
+	played int               // game moves played, for Config.OnMoves
 }
 
 // A failure is a command refused: the sender gets an error reply, and nothing

@@ -24,6 +24,9 @@ type Config struct {
 	Domain  string           // for Message-IDs; default the Address's domain
 	Now     func() time.Time // the clock; nil means time.Now
 	Log     *slog.Logger     // nil means slog.Default()
+	// OnMoves, when set, is told after each commit how many game moves it
+	// stored (a Taratibu turn counts its single moves); for counters.
+	OnMoves func(n int)
 
 	// Limits per sender address, counted in memory by a long-running daemon:
 	// more than MaxMails mails or MaxBadPasswords wrong passwords in Window
@@ -133,8 +136,9 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 	defer s.mu.Unlock()
 	now := s.cfg.Now()
 	var after []func()
+	var played int
 	err := s.db.Update(func(tx *store.Tx) error {
-		after = nil
+		after, played = nil, 0
 		for k, m := range mails {
 			ids[index[k]] = nil
 			done, err := tx.Processed(m.Key)
@@ -155,6 +159,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 				ids[index[k]] = append(ids[index[k]], out.ID)
 			}
 			after = append(after, r.after...)
+			played += r.played
 			if err := tx.MarkProcessed(m.Key, now); err != nil {
 				return err
 			}
@@ -170,6 +175,9 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 	}
 	for _, f := range after {
 		f()
+	}
+	if played > 0 && s.cfg.OnMoves != nil {
+		s.cfg.OnMoves(played)
 	}
 	return ids, errs
 }

@@ -55,7 +55,7 @@ type Options struct {
 var (
 	counters    = expvar.NewMap("pbemd")
 	mailsIn     = new(expvar.Int) // mails handled by the service
-	moves       = new(expvar.Int) // mails marked done (moved to the done folder)
+	moves       = new(expvar.Int) // game moves played (stored)
 	errorsCount = new(expvar.Int) // failures of any kind
 	repliesSent = new(expvar.Int) // replies accepted by the SMTP server
 	reconnects  = new(expvar.Int) // IMAP reconnections after a lost connection
@@ -131,7 +131,8 @@ func Run(ctx context.Context, opts Options) error {
 	defer currentDB.CompareAndSwap(db, nil)
 
 	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log,
-		MaxMails: cfg.Limits.Mails, MaxBadPasswords: cfg.Limits.BadPasswords, Window: cfg.Limits.Window})
+		MaxMails: cfg.Limits.Mails, MaxBadPasswords: cfg.Limits.BadPasswords, Window: cfg.Limits.Window,
+		OnMoves: func(n int) { moves.Add(int64(n)) }})
 
 	var (
 		watch     mailbox.Config
@@ -182,7 +183,6 @@ func Run(ctx context.Context, opts Options) error {
 	sender := outbox.New(db, transport, so)
 	watch.Logger = log.With("part", "mailbox")
 	watch.OnMail = func() { mailsIn.Add(1) }
-	watch.OnMoved = func(n int) { moves.Add(int64(n)) }
 	watch.OnError = func() { errorsCount.Add(1) }
 	watch.OnReconnect = func() { reconnects.Add(1) }
 	watcher := mailbox.New(watch, handler{svc, sender})

@@ -138,9 +138,15 @@ func TestGameDovecot(t *testing.T) {
 		}
 	}
 	replies := len(w.replies(t))
+	played := 0 // the game moves among the mails: all but the wrong password's
+	for _, st := range steps {
+		if strings.Contains(st.subject, " move 101 ") && !strings.Contains(st.subject, " wrong ") {
+			played++
+		}
+	}
 	waitUntil(t, "the counters", 5*time.Second, func() bool {
 		c := counters(t, w.metrics)
-		return c["mails_in"] == len(steps) && c["moves"] == len(steps) && c["replies_sent"] == replies && c["outbox_length"] == 0
+		return c["mails_in"] == len(steps) && c["moves"] == played && c["replies_sent"] == replies && c["outbox_length"] == 0
 	})
 	p.stop()
 	if strings.Contains(p.Output(), serverPass) {
