@@ -14,8 +14,7 @@ import (
 var files embed.FS
 
 var set = template.Must(template.New("").Funcs(template.FuncMap{
-	"indent": indent,
-	"join":   strings.Join,
+	"join": strings.Join,
 }).ParseFS(files, "*.tmpl"))
 
 // Render fills the template called name (the file name without .tmpl) with data.
@@ -36,15 +35,6 @@ func Names() []string {
 		}
 	}
 	return names
-}
-
-// indent puts prefix before every line of s.
-func indent(prefix, s string) string {
-	s = strings.TrimRight(s, "\n")
-	if s == "" {
-		return ""
-	}
-	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
 // squeeze removes blank lines at the start, folds runs of blank lines into one
