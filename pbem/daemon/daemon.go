@@ -58,7 +58,7 @@ var (
 	moves       = new(expvar.Int) // game moves played (stored)
 	errorsCount = new(expvar.Int) // failures of any kind
 	repliesSent = new(expvar.Int) // replies accepted by the SMTP server
-	reconnects  = new(expvar.Int) // IMAP reconnections after a lost connection
+	reconnects  = new(expvar.Int) // IMAP connections back after a lost one
 	currentDB   atomic.Pointer[store.DB]
 )
 

@@ -74,7 +74,8 @@ type Config struct {
 	// Counters; each may be nil. OnMail is called after each mail the
 	// Handler took, OnMoved with the number of mails marked done, OnError
 	// after each failure (of the Handler or the connection), OnReconnect
-	// before each new connection after a lost one.
+	// each time a connection is back (the mailbox selected again) after a
+	// lost one; failed attempts in between count as errors, not reconnects.
 	OnMail      func()
 	OnMoved     func(n int)
 	OnError     func()
@@ -98,6 +99,8 @@ type Watcher struct {
 	h    Handler
 	log  *slog.Logger
 	wake chan struct{} // new mail announced by the server
+
+	connected bool // a session has got as far as selecting the mailbox before
 }
 
 // New returns a Watcher; Run starts it.
@@ -132,10 +135,7 @@ func New(cfg Config, h Handler) *Watcher {
 // gives up on its own.
 func (w *Watcher) Run(ctx context.Context) error {
 	fails := 0
-	for first := true; ; first = false {
-		if !first {
-			call(w.cfg.OnReconnect)
-		}
+	for {
 		established, err := w.session(ctx)
 		if ctx.Err() != nil {
 			return nil
@@ -180,6 +180,10 @@ func (w *Watcher) session(ctx context.Context) (established bool, err error) {
 	if _, err := c.Select(w.cfg.Mailbox, nil).Wait(); err != nil {
 		return false, fmt.Errorf("select %s: %w", w.cfg.Mailbox, err)
 	}
+	if w.connected {
+		call(w.cfg.OnReconnect)
+	}
+	w.connected = true
 	idle := c.Caps().Has(imap.CapIdle) && !w.cfg.NoIdle
 	w.log.Info("IMAP connected", "idle", idle)
 

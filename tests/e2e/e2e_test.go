@@ -218,8 +218,11 @@ func TestIMAPServerRestart(t *testing.T) {
 	w.dc.Kill()
 	time.Sleep(200 * time.Millisecond)
 	w.dc.Restart()
-	// And once more while idle, after the backlog.
+	// And once more while idle, after the backlog, once the daemon is back.
 	waitReplies(t, w, n)
+	waitUntil(t, "the first reconnection", 20*time.Second, func() bool {
+		return counters(t, w.metrics)["reconnects"] >= 1
+	})
 	w.dc.Kill()
 	w.dc.Restart()
 	w.send(t, player("late"), "signup late secret", "late@e2e.test")
