@@ -131,6 +131,20 @@ func TestKilledDaemon(t *testing.T) {
 	})
 	p.stop()
 
+	checkMoves(t, w, want)
+	answered := repliesTo(t, w)
+	for _, m := range mails {
+		to := answered[m.msgID]
+		if !slices.Contains(to, player("alice")) || !slices.Contains(to, player("bob")) {
+			t.Errorf("move %s got replies to %q; want at least one to alice and one to bob", m.msgID, to)
+		}
+	}
+}
+
+// checkMoves checks that each board of the store holds exactly the moves
+// want gives it, in order: none lost, none applied twice.
+func checkMoves(t *testing.T, w *dovecotWorld, want map[int][]string) {
+	t.Helper()
 	db, err := store.Open(store.PathIn(w.data), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -155,14 +169,14 @@ func TestKilledDaemon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// repliesTo maps each player mail's Message-ID to the recipients of the
+// replies that arrived for it.
+func repliesTo(t *testing.T, w *dovecotWorld) map[string][]string {
 	answered := map[string][]string{}
 	for _, r := range w.replies(t) {
 		answered[r.InReplyTo] = append(answered[r.InReplyTo], r.To)
 	}
-	for _, m := range mails {
-		to := answered[m.msgID]
-		if !slices.Contains(to, player("alice")) || !slices.Contains(to, player("bob")) {
-			t.Errorf("move %s got replies to %q; want at least one to alice and one to bob", m.msgID, to)
-		}
-	}
+	return answered
 }

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/pbemd/pbemd/store"
 )
 
 // TestLogsHoldNoPasswords plays with the most verbose log, through
@@ -112,34 +110,8 @@ func TestSIGTERMMidBacklog(t *testing.T) {
 	time.Sleep(200 * time.Millisecond) // room for a duplicate to show up
 	p.stop()
 
-	db, err := store.Open(store.PathIn(w.data), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	err = db.View(func(tx *store.Tx) error {
-		for b, moves := range want {
-			g, err := tx.Game(game(t).Name(), b)
-			if err != nil {
-				return err
-			}
-			var got []string
-			for _, m := range g.Moves {
-				got = append(got, m.Text)
-			}
-			if !slices.Equal(got, moves) {
-				t.Errorf("board %d has moves %q; want %q", b, got, moves)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	answered := map[string][]string{}
-	for _, r := range w.replies(t) {
-		answered[r.InReplyTo] = append(answered[r.InReplyTo], r.To)
-	}
+	checkMoves(t, w, want)
+	answered := repliesTo(t, w)
 	for _, m := range mails {
 		to := answered[m.msgID]
 		slices.Sort(to)
