@@ -192,7 +192,11 @@ func splitMoveNumber(text string) (string, int, error) {
 	if err != nil || n < 1 {
 		return "", 0, fmt.Errorf("%q does not end in a move number; write the move number as #N after the move, e.g. e2-e5#3", text)
 	}
-	return strings.TrimSpace(text[:i]), n, nil
+	move := strings.TrimSpace(text[:i])
+	if move == "" {
+		return "", 0, fmt.Errorf("%q has no move before its number; write the move, then #N, e.g. e2-e5#3", text)
+	}
+	return move, n, nil
 }
 
 // <game> resign board userid password
@@ -314,7 +318,12 @@ func (c *cmd) show(args []string) error {
 
 // showBoard mails one board, or with "#n" the board as it stood after n moves, to the sender.
 func (c *cmd) showBoard(word string) error {
-	numText, at, hasAt := strings.Cut(word, "#")
+	const form = "write the board number, then #N for the board after move N, e.g. %s show 101#3"
+	// "#101" is board 101, as boardNumber reads it.
+	numText, at, hasAt := strings.Cut(strings.TrimPrefix(word, "#"), "#")
+	if numText == "" {
+		return c.fail("%q has no board number; "+form, word, c.game.Name())
+	}
 	num, err := c.boardNumber(numText)
 	if err != nil {
 		return err
@@ -325,6 +334,9 @@ func (c *cmd) showBoard(word string) error {
 	}
 	if hasAt {
 		n, err := strconv.Atoi(at)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return c.failOn(b, "%q does not end in a move number; "+form, word, c.game.Name())
+		}
 		if err != nil || n < 0 || n > len(b.rec.Moves) {
 			return c.failOn(b, "%q asks for the board after move %s, but board %d has moves 0 to %d", word, at, num, len(b.rec.Moves))
 		}

@@ -87,9 +87,10 @@ func (r *request) sender() string { return strings.ToLower(r.mail.From) }
 // refuse answers a failed command with an error reply to the sender only.
 func (r *request) refuse(name string, words []string, f *failure) error {
 	subject := name + " error"
-	var diagram string
+	var diagram, thread string
 	switch {
 	case f.board != nil:
+		thread = f.board.rec.Thread // a mail of the board: in its thread
 		subject = fmt.Sprintf("%s Board %d Error", f.board.game.Title(), f.board.rec.Board)
 		v, err := r.boardView(f.board, nil)
 		if err != nil {
@@ -110,7 +111,7 @@ func (r *request) refuse(name string, words []string, f *failure) error {
 	if err != nil {
 		return err
 	}
-	r.reply(r.sender(), subject, body, "auto-replied", "")
+	r.reply(r.sender(), subject, body, "auto-replied", thread)
 	return nil
 }
 
