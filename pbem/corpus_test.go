@@ -14,13 +14,16 @@ var subjectLine = regexp.MustCompile(`(?mi)^Subject:.*(\r?\n[ \t].*)*`)
 // TestCorpusMoves sends a move in each mail of the corpus of real clients'
 // mails (multipart, quoted-printable, base64, ISO-8859-1, HTML-only, replies
 // quoting the last board, signatures): the move is played, and the board
-// mails carry the player's own words and none of what he quoted.
+// mails carry the player's own words and none of what he quoted. The mails
+// of robots are answered with silence.
 func TestCorpusMoves(t *testing.T) {
 	files, err := filepath.Glob("testdata/mail/*.eml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus: %v", err)
 	}
-	played := 0
+	// The loop guard's mails, named here rather than asked of Ignore, so
+	// that a real client's mail wrongly ignored fails the test.
+	robots := map[string]bool{"autoreply.eml": true, "bounce.eml": true, "list.eml": true, "noreply.eml": true}
 	for _, f := range files {
 		raw, err := os.ReadFile(f)
 		if err != nil {
@@ -34,16 +37,15 @@ func TestCorpusMoves(t *testing.T) {
 			h := twoPlayers(t)
 			mail := subjectLine.ReplaceAll(raw, []byte("Subject: Re: tanbo move 101 alice pw-alice h7 **"))
 			out := h.deliver(mail)
-			if in.Ignore(h.svc.own()) != "" {
+			if robots[filepath.Base(f)] {
 				if len(out) != 0 {
 					t.Fatalf("a mail the loop guard ignores was answered: %v", subjects(out))
 				}
 				return
 			}
 			if len(out) != 2 || out[0].Subject != "Tanbo Board 101 bob **" && out[0].Subject != "Tanbo Board 101 bob" {
-				t.Fatalf("the move was not played: %v\n%s", subjects(out), out[0].Body)
+				t.Fatalf("the move was not played: %v", subjects(out))
 			}
-			played++
 			comment := Comment(in.Text)
 			body := out[1].Body
 			if comment != "" && !strings.Contains(body, "alice writes:\n"+comment+"\n") {
@@ -58,8 +60,5 @@ func TestCorpusMoves(t *testing.T) {
 				}
 			}
 		})
-	}
-	if played < 10 {
-		t.Errorf("only %d corpus mails played a move", played)
 	}
 }

@@ -171,13 +171,24 @@ func TestDeliverGames(t *testing.T) {
 			for n := 1; n <= 6 && !game.Result().Over; n++ {
 				id := players[game.ToMove()]
 				move := game.Legal()[len(game.Legal())/2]
-				game.Play(move)
-				code, out := d.send(id+"@example.org", fmt.Sprintf("%s move 101 %s secret %s#%d", g.Name(), id, move, n), "")
-				if code != 0 || len(out) != 2 {
-					t.Fatalf("move %d %s: exit %d, %+v", n, move, code, out)
+				if _, err := game.Play(move); err != nil {
+					t.Fatalf("the test's copy refused its own legal move %q: %v", move, err)
 				}
-				if !strings.Contains(out[0].Body, game.Board()) {
-					t.Fatalf("move %d %s: the board differs from the rules' own:\n%q\nwant\n%q", n, move, out[0].Body, game.Board())
+				code, out := d.send(id+"@example.org", fmt.Sprintf("%s move 101 %s secret %s#%d", g.Name(), id, move, n), "")
+				if code != 0 || len(out) != 2 || out[0].To != "alice@example.org" || out[1].To != "bob@example.org" {
+					t.Fatalf("move %d %s: exit %d, %+v; want one board mail to each player", n, move, code, out)
+				}
+				subject := g.Title() + " Board 101 " + players[game.ToMove()]
+				if game.Result().Over {
+					subject = "" // the subjects of an end are checked in-process, in pbem's TestFullGames
+				}
+				for _, r := range out {
+					if subject != "" && r.Subject != subject {
+						t.Fatalf("move %d %s: subject %q, want %q", n, move, r.Subject, subject)
+					}
+					if !strings.Contains(r.Body, game.Board()) {
+						t.Fatalf("move %d %s: the board differs from the rules' own:\n%q\nwant\n%q", n, move, r.Body, game.Board())
+					}
 				}
 			}
 			id := players[game.ToMove()]
