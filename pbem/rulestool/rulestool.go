@@ -26,6 +26,27 @@ Plays the moves from the start (or from -position) and prints what is asked:
 OPTION is a game option as in a challenge, e.g. -size=9 or -singleleap.
 `
 
+// Report is what -json prints after the moves: position, to_move ("" when
+// the game is over), result ("", "draw" or the winner's side), legal, and
+// perft, board and status when asked.
+type Report struct {
+	Position string   `json:"position"`
+	ToMove   string   `json:"to_move"`
+	Result   string   `json:"result"`
+	Legal    []string `json:"legal"`
+	Perft    *uint64  `json:"perft,omitempty"`
+	Board    string   `json:"board,omitempty"`
+	Status   string   `json:"status,omitempty"`
+}
+
+// Refusal is what -json prints for a refused position or move: the reason,
+// and for a move its 0-based index among the arguments and its text.
+type Refusal struct {
+	Error string `json:"error"`
+	Index *int   `json:"index,omitempty"`
+	Move  string `json:"move,omitempty"`
+}
+
 // request is a parsed command line.
 type request struct {
 	game     rules.Game
@@ -54,7 +75,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "pbemd rules: %v\n", err)
 		if req.json {
-			writeJSON(stdout, map[string]any{"error": err.Error()})
+			writeJSON(stdout, Refusal{Error: err.Error()})
 		}
 		return 1
 	}
@@ -62,7 +83,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		if _, err := pos.Play(m); err != nil {
 			fmt.Fprintf(stderr, "pbemd rules: move %d (index %d) %q refused: %v\n", i+1, i, m, plain(err, m))
 			if req.json {
-				writeJSON(stdout, map[string]any{"error": plain(err, m), "index": i, "move": m})
+				writeJSON(stdout, Refusal{Error: plain(err, m), Index: &i, Move: m})
 			}
 			return 1
 		}
@@ -156,18 +177,19 @@ func setUp(req *request) (rules.Position, error) {
 
 func report(w io.Writer, req *request, pos rules.Position) {
 	if req.json {
-		out := map[string]any{
-			"position": pos.String(),
-			"to_move":  toMove(req.game, pos),
-			"result":   result(req.game, pos),
-			"legal":    nonNil(pos.Legal()),
+		out := Report{
+			Position: pos.String(),
+			ToMove:   toMove(req.game, pos),
+			Result:   result(req.game, pos),
+			Legal:    nonNil(pos.Legal()),
 		}
 		if req.board {
-			out["board"] = pos.Board()
-			out["status"] = rules.Status(req.game, pos)
+			out.Board = pos.Board()
+			out.Status = rules.Status(req.game, pos)
 		}
 		if req.perft >= 0 {
-			out["perft"] = pos.Perft(req.perft)
+			n := pos.Perft(req.perft)
+			out.Perft = &n
 		}
 		writeJSON(w, out)
 		return

@@ -70,18 +70,12 @@ func TestToolJSON(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("status %d, output %s", status, out)
 	}
-	var got struct {
-		Position string   `json:"position"`
-		ToMove   string   `json:"to_move"`
-		Result   string   `json:"result"`
-		Legal    []string `json:"legal"`
-		Perft    uint64   `json:"perft"`
-	}
+	var got rulestool.Report
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v in %s", err, out)
 	}
 	want := "........./.w....bb./........./........./........./........./........./.b.....w./......... w"
-	if got.Position != want || got.ToMove != "white" || got.Result != "" || got.Perft != 8 ||
+	if got.Position != want || got.ToMove != "white" || got.Result != "" || got.Perft == nil || *got.Perft != 8 ||
 		strings.Join(got.Legal, " ") != "h1 g2 i2 h3 b7 a8 c8 b9" {
 		t.Errorf("json %+v, want position %s, white to move, no result, perft 8, legal h1 g2 i2 h3 b7 a8 c8 b9", got, want)
 	}
@@ -115,15 +109,11 @@ func TestToolRefuses(t *testing.T) {
 	}
 
 	status, out, _ := run("tanbo", "-json", "-size=9", "g8", "e5")
-	var got struct {
-		Index int    `json:"index"`
-		Move  string `json:"move"`
-		Error string `json:"error"`
-	}
+	var got rulestool.Refusal
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v in %s", err, out)
 	}
-	if status != 1 || got.Index != 1 || got.Move != "e5" || !strings.HasPrefix(got.Error, "e5 touches 0 white stones") {
+	if status != 1 || got.Index == nil || *got.Index != 1 || got.Move != "e5" || !strings.HasPrefix(got.Error, "e5 touches 0 white stones") {
 		t.Errorf("json refusal: status %d, %+v; want 1 naming index 1, e5", status, got)
 	}
 }

@@ -55,12 +55,7 @@ func TestToolLegalAndPerft(t *testing.T) {
 func TestToolPosition(t *testing.T) {
 	pos := setup("M63 e64 m77 s11", "w 3 0 -")
 	code, out, errOut := runTool(t, "taratibu", "-position", pos, "-json", "6364")
-	var got struct {
-		Position string   `json:"position"`
-		ToMove   string   `json:"to_move"`
-		Result   string   `json:"result"`
-		Legal    []string `json:"legal"`
-	}
+	var got rulestool.Report
 	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
 		t.Fatalf("exit %d, stderr %q, %v in\n%s", code, errOut, err, out)
 	}
@@ -103,16 +98,12 @@ func TestToolIllegalMove(t *testing.T) {
 	args = append([]string{"taratibu", "-json"}, sampleGame[:5]...)
 	args = append(args, "6543 4321 2133")
 	code, out, _ = runTool(t, args...)
-	var got struct {
-		Error string `json:"error"`
-		Index int    `json:"index"`
-		Move  string `json:"move"`
-	}
+	var got rulestool.Refusal
 	if err := json.Unmarshal([]byte(out), &got); code != 1 || err != nil {
 		t.Fatalf("exit %d, %v in %s", code, err, out)
 	}
 	wantErr := `move 3 of 3 "2133": the Sphinx on 21 has already captured this turn and may not move again`
-	if got.Index != 5 || got.Move != "6543 4321 2133" || got.Error != wantErr {
+	if got.Index == nil || *got.Index != 5 || got.Move != "6543 4321 2133" || got.Error != wantErr {
 		t.Errorf("json %+v, want index 5 and error %q", got, wantErr)
 	}
 	// Too many moves for the turn.

@@ -61,19 +61,13 @@ func TestRulesTool(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d, stderr %q", code, errOut)
 		}
-		var got struct {
-			Position string   `json:"position"`
-			ToMove   string   `json:"to_move"`
-			Result   string   `json:"result"`
-			Legal    []string `json:"legal"`
-			Perft    uint64   `json:"perft"`
-		}
+		var got rulestool.Report
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("%v in %s", err, out)
 		}
 		want := layout("b", "w30", "b38")
 		if got.Position != want || got.ToMove != "black" || got.Result != "" ||
-			!reflect.DeepEqual(got.Legal, []string{"38-32"}) || got.Perft != 1 {
+			!reflect.DeepEqual(got.Legal, []string{"38-32"}) || got.Perft == nil || *got.Perft != 1 {
 			t.Errorf("json %+v, want position %s, black to move, legal [38-32], perft 1", got, want)
 		}
 	})
@@ -99,14 +93,11 @@ func TestRulesTool(t *testing.T) {
 
 	t.Run("capture is compulsory", func(t *testing.T) {
 		code, out, _ := runTool(t, "tobit", "-json", "9-16", "30-23", "10-17")
-		var got struct {
-			Error string `json:"error"`
-			Index int    `json:"index"`
-		}
+		var got rulestool.Refusal
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("%v in %s", err, out)
 		}
-		if code != 1 || got.Index != 2 || got.Error != "capture is compulsory: 16x30" {
+		if code != 1 || got.Index == nil || *got.Index != 2 || got.Error != "capture is compulsory: 16x30" {
 			t.Errorf("exit %d, json %+v", code, got)
 		}
 	})
