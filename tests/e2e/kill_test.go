@@ -89,29 +89,7 @@ func deliverAll(t testing.TB, w *dovecotWorld, mails []moveMail) {
 // move must have been applied exactly once, in order, and every reply
 // sent at least once.
 func TestKilledDaemon(t *testing.T) {
-	w := newDovecotWorld(t, "")
-	w.setIMAP(t, "batch: 10") // mark done often, so kills land between fetch, commit and move
-	mails, want := backlog(t, w, 20, 10)
-	deliverAll(t, w, mails)
-	seed := time.Now().UnixNano()
-	t.Logf("%d move mails; random seed %d", len(mails), seed)
-	rng := rand.New(rand.NewPCG(uint64(seed), 0))
-	var progress []int
-	for round := 0; round < 10; round++ {
-		p := startPbemd(t, []string{"PBEMD_IMAP_PASSWORD=" + serverPass}, "serve", "-config", w.config)
-		// Kill it at a random moment after it has begun on the backlog
-		// (or after a while, if nothing is left).
-		deadline := time.Now().Add(time.Second)
-		for time.Now().Before(deadline) && tryCounters(w.metrics)["mails_in"] == 0 {
-			time.Sleep(time.Millisecond)
-		}
-		// The daemon drains some 500 mails a second here, in batches of
-		// 10: a kill within 40 ms lands mid-backlog, between a fetch, its
-		// commit and its move.
-		time.Sleep(time.Duration(rng.IntN(40)) * time.Millisecond)
-		p.kill()
-		progress = append(progress, len(w.mailbox(t, "pbem-done")))
-	}
+	w, mails, want, progress := interruptBacklog(t, 10, func(p *proc, round int) { p.kill() })
 	// The kills must have hit the backlog, not an idle daemon.
 	t.Logf("mails done after each kill: %v", progress)
 	before, after := 2+20, 2+20+len(mails)
@@ -124,13 +102,7 @@ func TestKilledDaemon(t *testing.T) {
 	if mid < 2 {
 		t.Errorf("only %d kills hit the backlog half-done; the test shows little", mid)
 	}
-	p := w.start(t)
-	waitUntil(t, "the backlog handled and every reply sent", 60*time.Second, func() bool {
-		c := counters(t, w.metrics)
-		return len(w.mailbox(t, "INBOX")) == 0 && c["outbox_length"] == 0
-	})
-	p.stop()
-
+	finishBacklog(t, w)
 	checkMoves(t, w, want)
 	answered := repliesTo(t, w)
 	for _, m := range mails {
@@ -179,4 +151,46 @@ func repliesTo(t *testing.T, w *dovecotWorld) map[string][]string {
 		answered[r.InReplyTo] = append(answered[r.InReplyTo], r.To)
 	}
 	return answered
+}
+
+// interruptBacklog fills Dovecot with 200 move mails (20 boards of 10) and
+// runs pbemd over them rounds times, each time calling interrupt at a random
+// moment soon after it has begun. It returns the mails, the moves each
+// board must end with, and how many mails were done after each round.
+func interruptBacklog(t *testing.T, rounds int, interrupt func(p *proc, round int)) (*dovecotWorld, []moveMail, map[int][]string, []int) {
+	w := newDovecotWorld(t, "")
+	w.setIMAP(t, "batch: 10") // mark done often, so interruptions land between fetch, commit and move
+	mails, want := backlog(t, w, 20, 10)
+	deliverAll(t, w, mails)
+	seed := time.Now().UnixNano()
+	t.Logf("%d move mails; random seed %d", len(mails), seed)
+	rng := rand.New(rand.NewPCG(uint64(seed), 0))
+	var progress []int
+	for round := 0; round < rounds; round++ {
+		p := startPbemd(t, []string{"PBEMD_IMAP_PASSWORD=" + serverPass}, "serve", "-config", w.config)
+		// Wait until it has begun on the backlog (or a while, if nothing is left).
+		deadline := time.Now().Add(time.Second)
+		for time.Now().Before(deadline) && tryCounters(w.metrics)["mails_in"] == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		// The daemon drains some 500 mails a second here, in batches of
+		// 10: within 40 ms it is mid-backlog, between a fetch, its commit
+		// and its move.
+		time.Sleep(time.Duration(rng.IntN(40)) * time.Millisecond)
+		interrupt(p, round)
+		progress = append(progress, len(w.mailbox(t, "pbem-done")))
+	}
+	return w, mails, want, progress
+}
+
+// finishBacklog runs pbemd until the backlog is handled and every reply
+// sent, with a moment more for a duplicate reply to show up.
+func finishBacklog(t *testing.T, w *dovecotWorld) {
+	p := w.start(t)
+	waitUntil(t, "the backlog handled and every reply sent", 60*time.Second, func() bool {
+		c := counters(t, w.metrics)
+		return len(w.mailbox(t, "INBOX")) == 0 && c["outbox_length"] == 0
+	})
+	time.Sleep(200 * time.Millisecond)
+	p.stop()
 }

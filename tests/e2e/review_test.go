@@ -3,7 +3,6 @@ package e2e
 import (
 	"bytes"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -79,37 +78,15 @@ func TestLogsHoldNoPasswords(t *testing.T) {
 // soon), and since a clean stop finishes or keeps what it began, every
 // move is applied exactly once and every reply sent exactly once.
 func TestSIGTERMMidBacklog(t *testing.T) {
-	w := newDovecotWorld(t, "")
-	w.setIMAP(t, "batch: 10")
-	mails, want := backlog(t, w, 20, 10)
-	deliverAll(t, w, mails)
-	seed := time.Now().UnixNano()
-	t.Logf("%d move mails; random seed %d", len(mails), seed)
-	rng := rand.New(rand.NewPCG(uint64(seed), 0))
-	var progress []int
-	for round := 0; round < 6; round++ {
-		p := startPbemd(t, []string{"PBEMD_IMAP_PASSWORD=" + serverPass}, "serve", "-config", w.config)
-		deadline := time.Now().Add(time.Second)
-		for time.Now().Before(deadline) && tryCounters(w.metrics)["mails_in"] == 0 {
-			time.Sleep(time.Millisecond)
-		}
-		time.Sleep(time.Duration(rng.IntN(40)) * time.Millisecond)
+	w, mails, want, progress := interruptBacklog(t, 6, func(p *proc, round int) {
 		start := time.Now()
 		p.stop() // SIGTERM; fails unless pbemd exits 0
 		if d := time.Since(start); d > 5*time.Second {
 			t.Errorf("round %d: pbemd took %v to stop on SIGTERM", round, d)
 		}
-		progress = append(progress, len(w.mailbox(t, "pbem-done")))
-	}
-	t.Logf("mails done after each stop: %v", progress)
-	p := w.start(t)
-	waitUntil(t, "the backlog handled and every reply sent", 60*time.Second, func() bool {
-		c := counters(t, w.metrics)
-		return len(w.mailbox(t, "INBOX")) == 0 && c["outbox_length"] == 0
 	})
-	time.Sleep(200 * time.Millisecond) // room for a duplicate to show up
-	p.stop()
-
+	t.Logf("mails done after each stop: %v", progress)
+	finishBacklog(t, w)
 	checkMoves(t, w, want)
 	answered := repliesTo(t, w)
 	for _, m := range mails {
