@@ -16,16 +16,7 @@ import (
 // A running daemon's database is copied over the control socket while it
 // keeps writing: the copy opens and holds whole transactions only.
 func TestBackupOverControlSocket(t *testing.T) {
-	dir := t.TempDir()
-	db, err := store.Open(store.PathIn(dir), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	stop, err := serveControl(dir, db, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, db, stop := controlled(t)
 	defer stop()
 
 	// Each transaction writes a user and a note naming that user.
@@ -75,16 +66,7 @@ func TestBackupOverControlSocket(t *testing.T) {
 }
 
 func TestControlSocketRefusesOtherRequests(t *testing.T) {
-	dir := t.TempDir()
-	db, err := store.Open(store.PathIn(dir), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	stop, err := serveControl(dir, db, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, _, stop := controlled(t)
 	conn, err := net.Dial("unix", ControlPath(dir))
 	if err != nil {
 		t.Fatal(err)
@@ -99,4 +81,21 @@ func TestControlSocketRefusesOtherRequests(t *testing.T) {
 	if err := FetchBackup(dir, filepath.Join(t.TempDir(), "x.db")); err == nil || !strings.Contains(err.Error(), "no pbemd daemon answers") {
 		t.Errorf("with the daemon gone: %v", err)
 	}
+}
+
+// controlled is a store in a fresh data directory with its control socket
+// served; stop ends the serving (the store closes with the test).
+func controlled(t *testing.T) (dir string, db *store.DB, stop func()) {
+	t.Helper()
+	dir = t.TempDir()
+	db, err := store.Open(store.PathIn(dir), &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	stop, err = serveControl(dir, db, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, db, stop
 }
