@@ -103,7 +103,9 @@ func benchMoveMail(b *testing.B, batch int) {
 // BenchmarkShow100k measures "show" of a random board in a store of 100,000
 // games of 40 moves each: the mail read, the board loaded and replayed, the
 // reply composed and committed with fsync.
-func BenchmarkShow100k(b *testing.B) {
+// store100k builds a store of 100,000 Tanbo games of 40 moves each between
+// alice and bob, and returns its path.
+func store100k(b *testing.B) string {
 	const games = 100000
 	path := filepath.Join(b.TempDir(), "pbem.db")
 	moves := firstMoves(b, 40)
@@ -133,7 +135,7 @@ func BenchmarkShow100k(b *testing.B) {
 					return err
 				}
 				g := &store.Game{Kind: "tanbo", Board: num, Seats: []string{"alice", "bob"}, Moves: recMoves,
-					Position: pos.String(), Winner: rules.Draw, Thread: fmt.Sprintf("t%d@example.org", num)}
+					Position: pos.String(), ToMove: pos.ToMove(), Winner: rules.Draw, Thread: fmt.Sprintf("t%d@example.org", num)}
 				if err := tx.PutGame(g); err != nil {
 					return err
 				}
@@ -145,12 +147,30 @@ func BenchmarkShow100k(b *testing.B) {
 		}
 	}
 	db.Close()
+	return path
+}
+
+func BenchmarkShow100k(b *testing.B) {
+	const games = 100000
+	path := store100k(b)
 	s, _ := benchService(b, path)
 	rng := rand.New(rand.NewPCG(1, 2))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		board := 101 + rng.IntN(games)
 		if err := s.Deliver(benchMail(i, "carol@example.org", fmt.Sprintf("tanbo show %d", board))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkList100k measures "list" in a store of 100,000 running games:
+// every board is one row of the reply.
+func BenchmarkList100k(b *testing.B) {
+	s, _ := benchService(b, store100k(b))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := s.Deliver(benchMail(i, "carol@example.org", "list")); err != nil {
 			b.Fatal(err)
 		}
 	}

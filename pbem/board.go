@@ -111,6 +111,13 @@ func (b *board) end(now time.Time, res rules.Result) {
 	b.rec.Queue = nil
 }
 
+// keepPosition writes the position and the seat to move into the record,
+// where lists read them without a replay.
+func (b *board) keepPosition() {
+	b.rec.Position = b.pos.String()
+	b.rec.ToMove = b.pos.ToMove()
+}
+
 // play applies a submission of seat and records its moves.
 func (b *board) play(seat int, text string, now time.Time, auto bool) ([]rules.Step, error) {
 	steps, err := b.pos.Play(text)
@@ -120,7 +127,7 @@ func (b *board) play(seat int, text string, now time.Time, auto bool) ([]rules.S
 	for _, st := range steps {
 		b.rec.Moves = append(b.rec.Moves, store.Move{Seat: seat, Text: st.Move, Captured: st.Captured, At: now, Auto: auto})
 	}
-	b.rec.Position = b.pos.String()
+	b.keepPosition()
 	b.rec.Updated = now
 	b.rec.TurnSince = now
 	if res := b.pos.Result(); res.Over {

@@ -179,7 +179,7 @@ func (c *cmd) all(args []string) error {
 		if err != nil {
 			return err
 		}
-		if keep(b, filter, u.ID) {
+		if keep(b.rec, filter, u.ID) {
 			boards = append(boards, b)
 		}
 	}

@@ -462,3 +462,26 @@ func TestOnMovesCountsGameMoves(t *testing.T) {
 		t.Errorf("OnMoves told %v; want [1 1 2]", played)
 	}
 }
+
+// "list" shows at most listMost boards of a game and says how many more
+// there are; "games" lists them all, each with who is to move.
+func TestListIsBounded(t *testing.T) {
+	h := twoPlayers(t) // board 101
+	for i := 0; i < listMost+1; i++ {
+		h.send("alice@example.org", "tanbo challenge bob alice -size=9", "")
+	}
+	r := one(t, h.send("carol@example.org", "list tanbo", ""), "carol@example.org")
+	if n := strings.Count(r.Body, "  to move: "); n != listMost {
+		t.Errorf("list shows %d boards; want %d", n, listMost)
+	}
+	if !strings.Contains(r.Body, `  and 2 more: send "tanbo games" for them all`) {
+		t.Errorf("list does not say how many more:\n%s", r.Body)
+	}
+	r = one(t, h.send("carol@example.org", "tanbo games", ""), "carol@example.org")
+	if n := strings.Count(r.Body, "  to move: bob"); n != listMost+1 {
+		t.Errorf("games shows %d of bob's boards; want %d", n, listMost+1)
+	}
+	if !strings.Contains(r.Body, "  101  alice - bob                     0  to move: alice") {
+		t.Errorf("games lacks board 101:\n%s", r.Body)
+	}
+}

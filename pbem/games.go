@@ -80,18 +80,18 @@ func (c *cmd) challenge(args []string) error {
 		return err
 	}
 	rec := &store.Game{
-		Kind:     c.game.Name(),
-		Board:    num,
-		Options:  opts.Words(),
-		Seats:    seats,
-		Position: pos.String(),
-		Winner:   rules.Draw,
-		Created:  c.r.now,
-		Updated:  c.r.now,
-		Thread:   fmt.Sprintf("%s.%d.%d@%s", c.game.Name(), num, c.r.now.Unix(), c.r.s.cfg.Domain),
-		Extra:    extra,
+		Kind:    c.game.Name(),
+		Board:   num,
+		Options: opts.Words(),
+		Seats:   seats,
+		Winner:  rules.Draw,
+		Created: c.r.now,
+		Updated: c.r.now,
+		Thread:  fmt.Sprintf("%s.%d.%d@%s", c.game.Name(), num, c.r.now.Unix(), c.r.s.cfg.Domain),
+		Extra:   extra,
 	}
 	b := &board{game: c.game, rec: rec, opts: opts, pos: pos, fresh: true}
+	b.keepPosition()
 	sides := c.game.Sides()
 	notice := fmt.Sprintf("A new game: %s (%s) against %s (%s).", seatOrOpen(seats[0]), sides[0], seatOrOpen(seats[1]), sides[1])
 	if !b.open() {
@@ -390,18 +390,20 @@ func splitFilter(args []string, def string) ([]string, string) {
 	return args, def
 }
 
-// keep reports whether a board passes a filter; user is "" for every board.
-func keep(b *board, filter, user string) bool {
+// keep reports whether a board passes a filter; user is "" for every
+// board. It reads the record only, so long lists need no replays.
+func keep(rec *store.Game, filter, user string) bool {
+	open := contains(rec.Seats, "")
 	switch filter {
 	case "active":
-		return !b.rec.Over
+		return !rec.Over
 	case "inactive":
-		return b.rec.Over
+		return rec.Over
 	case "next":
 		// A board waiting for an opponent is nobody's turn yet.
-		return !b.rec.Over && !b.open() && user != "" && strings.EqualFold(b.toMove(), user)
+		return !rec.Over && !open && user != "" && strings.EqualFold(rec.Seats[rec.ToMove], user)
 	case "open":
-		return !b.rec.Over && contains(b.rec.Seats, "")
+		return !rec.Over && open
 	}
 	return true
 }
@@ -428,7 +430,7 @@ func (c *cmd) userBoards(id, filter string) ([]*board, error) {
 		if err != nil {
 			return nil, err
 		}
-		if keep(b, filter, u.ID) {
+		if keep(b.rec, filter, u.ID) {
 			out = append(out, b)
 		}
 	}
@@ -438,15 +440,11 @@ func (c *cmd) userBoards(id, filter string) ([]*board, error) {
 // <game> games [userid ...] [all|active|inactive|next|open]
 func (c *cmd) games(args []string) error {
 	ids, filter := splitFilter(args, "active")
-	var boards []*board
+	var recs []*store.Game
 	if len(ids) == 0 {
-		err := c.r.tx.Games(c.game.Name(), func(rec *store.Game) error {
-			b, err := c.r.loadBoard(rec.Kind, rec.Board)
-			if err != nil {
-				return err
-			}
-			if keep(b, filter, "") {
-				boards = append(boards, b)
+		err := c.r.eachGame(c.game.Name(), filter != "all" && filter != "inactive", func(rec *store.Game) error {
+			if keep(rec, filter, "") {
+				recs = append(recs, rec)
 			}
 			return nil
 		})
@@ -459,12 +457,14 @@ func (c *cmd) games(args []string) error {
 		if err != nil {
 			return err
 		}
-		boards = append(boards, bs...)
+		for _, b := range bs {
+			recs = append(recs, b.rec)
+		}
 	}
-	sort.SliceStable(boards, func(i, j int) bool { return boards[i].rec.Board < boards[j].rec.Board })
+	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Board < recs[j].Board })
 	var rows []string
-	for _, b := range boards {
-		rows = append(rows, gameRow(b))
+	for _, rec := range recs {
+		rows = append(rows, gameRow(rec))
 	}
 	who := "all players"
 	if len(ids) > 0 {
@@ -480,22 +480,23 @@ func (c *cmd) games(args []string) error {
 	return nil
 }
 
-// gameRow is one line of a games list: board, players, moves, state.
-func gameRow(b *board) string {
-	state := "to move: " + seatOrOpen(b.toMove())
+// gameRow is one line of a games list: board, players, moves, state. It
+// reads the record only.
+func gameRow(rec *store.Game) string {
+	state := "to move: " + seatOrOpen(rec.Seats[rec.ToMove])
 	switch {
-	case !b.rec.Over && contains(b.rec.Seats, ""):
+	case !rec.Over && contains(rec.Seats, ""):
 		state = "open seat"
-	case b.rec.Over && b.rec.Winner == rules.Draw:
+	case rec.Over && rec.Winner == rules.Draw:
 		state = "tie"
-	case b.rec.Over:
-		state = "won by " + b.rec.Seats[b.rec.Winner]
+	case rec.Over:
+		state = "won by " + rec.Seats[rec.Winner]
 	}
-	players := make([]string, len(b.rec.Seats))
-	for i, s := range b.rec.Seats {
+	players := make([]string, len(rec.Seats))
+	for i, s := range rec.Seats {
 		players[i] = seatOrOpen(s)
 	}
-	return fmt.Sprintf("%5d  %-27s %5d  %s", b.rec.Board, strings.Join(players, " - "), len(b.rec.Moves), state)
+	return fmt.Sprintf("%5d  %-27s %5d  %s", rec.Board, strings.Join(players, " - "), len(rec.Moves), state)
 }
 
 func seatOrOpen(id string) string {
@@ -559,6 +560,32 @@ func (c *cmd) subscription(args []string, on bool) error {
 	return c.r.mailUser(u.ID, c.r.boardSubject(b, false, false), body, b.rec.Thread)
 }
 
+// eachGame calls fn for the boards of a kind in order: only the running
+// ones (read through the store's index) when running is true, else all.
+func (r *request) eachGame(kind string, running bool, fn func(*store.Game) error) error {
+	if !running {
+		return r.tx.Games(kind, fn)
+	}
+	nums, err := r.tx.RunningBoards(kind)
+	if err != nil {
+		return err
+	}
+	for _, num := range nums {
+		rec, err := r.tx.Game(kind, num)
+		if err != nil {
+			return err
+		}
+		if err := fn(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// listMost is how many boards in play "list" shows per game; "<game>
+// games" lists them all.
+const listMost = 50
+
 // list [game ...]: the games offered, with their boards in play.
 func (c *cmd) list(args []string) error {
 	games := catalog.All()
@@ -576,23 +603,25 @@ func (c *cmd) list(args []string) error {
 		Title, Name string
 		Aliases     []string
 		Rows        []string
+		More        int // boards in play beyond listMost
 	}
 	var sections []section
 	for _, g := range games {
 		s := section{Title: g.Title(), Name: g.Name(), Aliases: g.Aliases()}
-		err := c.r.tx.Games(g.Name(), func(rec *store.Game) error {
-			if rec.Over {
-				return nil
-			}
-			b, err := c.r.loadBoard(rec.Kind, rec.Board)
+		running, err := c.r.tx.RunningBoards(g.Name())
+		if err != nil {
+			return err
+		}
+		if len(running) > listMost {
+			s.More = len(running) - listMost
+			running = running[:listMost]
+		}
+		for _, num := range running {
+			rec, err := c.r.tx.Game(g.Name(), num)
 			if err != nil {
 				return err
 			}
-			s.Rows = append(s.Rows, gameRow(b))
-			return nil
-		})
-		if err != nil {
-			return err
+			s.Rows = append(s.Rows, gameRow(rec))
 		}
 		sections = append(sections, s)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
+	"github.com/pbemd/pbemd/store"
 )
 
 // TestFullGames plays a game of every registered game by mail to its end,
@@ -51,6 +52,13 @@ func TestFullGames(t *testing.T) {
 				}
 				out = h.send(id+"@example.org", fmt.Sprintf("%s move 101 %s pw-%s %s#%d", g.Name(), id, id, move, n), "")
 				checkBoardMails(t, g, out, game, players, false)
+				h.db.View(func(tx *store.Tx) error {
+					rec, err := tx.Game(g.Name(), 101)
+					if err == nil && !rec.Over && rec.ToMove != game.ToMove() {
+						t.Fatalf("after move %d the record says seat %d is to move; the game says %d", n, rec.ToMove, game.ToMove())
+					}
+					return err
+				})
 			}
 			// After the end, moves are refused.
 			errorReply(t, h.send("alice@example.org", g.Name()+" move 101 alice pw-alice x", ""), "alice@example.org",

@@ -153,7 +153,7 @@ func (r *request) takeBack(b *board, back int) error {
 	}
 	b.pos = pos
 	b.rec.Moves = b.rec.Moves[:back]
-	b.rec.Position = pos.String()
+	b.keepPosition()
 	b.rec.Queue = nil
 	b.rec.Updated = r.now
 	b.rec.TurnSince = r.now

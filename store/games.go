@@ -36,6 +36,7 @@ type Game struct {
 	StartPos    string   `json:",omitempty"` // position text the game started from; "" = standard start
 	Moves       []Move   // the source of truth
 	Position    string   // current position (derivable by replay; kept for speed)
+	ToMove      int      // seat whose turn it is in Position (kept so lists need no replay)
 	Over        bool
 	Winner      int       // seat, or -1 for a draw; meaningful when Over
 	EndReason   string    `json:",omitempty"`
@@ -183,6 +184,16 @@ func (tx *Tx) PutGame(g *Game) error {
 		}
 	}
 
+	running := tx.bucket(bucketRunning)
+	if g.Over {
+		err = running.Delete(gameKey(g.Kind, g.Board))
+	} else {
+		err = running.Put(gameKey(g.Kind, g.Board), nil)
+	}
+	if err != nil {
+		return err
+	}
+
 	seated := seatSet(g.Seats)
 	seats := tx.bucket(bucketSeats)
 	if old != nil {
@@ -228,6 +239,31 @@ func (tx *Tx) Games(kind string, fn func(*Game) error) error {
 		}
 	}
 	return nil
+}
+
+// RunningBoards returns the numbers of the boards of the kind that are not
+// over, in order. It reads an index, not the games, so it stays cheap in a
+// store of many finished games.
+func (tx *Tx) RunningBoards(kind string) ([]int, error) {
+	prefix := []byte(kind + "\x00")
+	var boards []int
+	c := tx.bucket(bucketRunning).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		boards = append(boards, int(binary.BigEndian.Uint64(k[len(prefix):])))
+	}
+	return boards, nil
+}
+
+// reindexRunning builds the index of running games from the games.
+func (tx *Tx) reindexRunning() error {
+	running := tx.bucket(bucketRunning)
+	return tx.bucket(bucketGames).ForEach(func(k, v []byte) error {
+		g, err := decodeGame(v)
+		if err != nil || g.Over {
+			return err
+		}
+		return running.Put(append([]byte(nil), k...), nil)
+	})
 }
 
 // GamesOf returns the boards where the user, in any case, holds a seat,

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 func TestNextBoardPerKindSurvivesReopen(t *testing.T) {
@@ -277,5 +279,57 @@ func TestOldGameRecordReads(t *testing.T) {
 	}
 	if g.Queue != nil || g.Vote != nil || !g.TurnSince.IsZero() || g.Rated || g.Ratings != nil {
 		t.Errorf("an old record read with life-cycle fields set: %+v", g)
+	}
+}
+
+// The index of running games follows every PutGame, per kind, and is
+// rebuilt for a file written before it existed.
+func TestRunningBoards(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	db, err := Open(path, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(kind string, board int, over bool) {
+		t.Helper()
+		err := db.Update(func(tx *Tx) error {
+			return tx.PutGame(&Game{Kind: kind, Board: board, Seats: []string{"a", "b"}, Over: over})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	running := func(kind string) []int {
+		t.Helper()
+		var got []int
+		db.View(func(tx *Tx) error {
+			got, err = tx.RunningBoards(kind)
+			return err
+		})
+		return got
+	}
+	put("tanbo", 101, false)
+	put("tanbo", 102, true)
+	put("tanbo", 103, false)
+	put("tobit", 101, false)
+	put("tanbo", 103, true) // ended
+	if got := running("tanbo"); !reflect.DeepEqual(got, []int{101}) {
+		t.Errorf("running tanbo boards %v; want [101]", got)
+	}
+	if got := running("tobit"); !reflect.DeepEqual(got, []int{101}) {
+		t.Errorf("running tobit boards %v; want [101]", got)
+	}
+
+	// A file without the index gets it at the next open.
+	if err := db.bolt.Update(func(btx *bolt.Tx) error { return btx.DeleteBucket(bucketRunning) }); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if db, err = Open(path, &Options{NoSync: true}); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := running("tanbo"); !reflect.DeepEqual(got, []int{101}) {
+		t.Errorf("after reindexing, running tanbo boards %v; want [101]", got)
 	}
 }

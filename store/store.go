@@ -54,9 +54,10 @@ var (
 	bucketProcessed = []byte("processed")
 	bucketOutbox    = []byte("outbox")
 	bucketNotes     = []byte("notes")
+	bucketRunning   = []byte("running") // kind + board of every game not over
 
 	allBuckets = [][]byte{bucketMeta, bucketUsers, bucketAddrs, bucketGames,
-		bucketBoards, bucketSeats, bucketProcessed, bucketOutbox, bucketNotes}
+		bucketBoards, bucketSeats, bucketProcessed, bucketOutbox, bucketNotes, bucketRunning}
 )
 
 var keySchema = []byte("schema")
@@ -160,9 +161,16 @@ func (db *DB) checkSchema(btx *bolt.Tx, create bool) error {
 		}
 		return nil
 	}
+	indexRunning := btx.Bucket(bucketRunning) == nil
 	for _, name := range allBuckets {
 		if _, err := btx.CreateBucketIfNotExists(name); err != nil {
 			return fmt.Errorf("store: create bucket %s: %w", name, err)
+		}
+	}
+	if indexRunning {
+		// A file written before the index of running games had one.
+		if err := (&Tx{btx}).reindexRunning(); err != nil {
+			return err
 		}
 	}
 	meta = btx.Bucket(bucketMeta)
