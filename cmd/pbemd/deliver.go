@@ -11,6 +11,7 @@ import (
 	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/pbem/config"
 	"github.com/pbemd/pbemd/pbem/daemon"
+	"github.com/pbemd/pbemd/pbem/outbox"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -45,7 +46,7 @@ func runDeliver(args []string) int {
 	}
 	switch {
 	case *print:
-		if err := pbem.PrintMbox(db, ids, os.Stdout); err != nil {
+		if err := outbox.Print(db, ids, os.Stdout); err != nil {
 			fmt.Fprintf(os.Stderr, "pbemd deliver: %v\n", err)
 			return 1
 		}

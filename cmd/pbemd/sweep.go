@@ -7,8 +7,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/pbem/daemon"
+	"github.com/pbemd/pbemd/pbem/outbox"
 )
 
 // runSweep is "pbemd sweep [-config FILE] [-data DIR] [-print] [-now RFC3339]":
@@ -50,7 +50,7 @@ func runSweep(args []string) int {
 	}
 	switch {
 	case *print:
-		if err := pbem.PrintMbox(db, ids, os.Stdout); err != nil {
+		if err := outbox.Print(db, ids, os.Stdout); err != nil {
 			fmt.Fprintf(os.Stderr, "pbemd sweep: %v\n", err)
 			return 1
 		}
