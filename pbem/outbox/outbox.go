@@ -12,7 +12,8 @@
 //     connection lost; a *ConnectionError): no reply is to blame, so
 //     sending pauses, with a wait that doubles from RetryMin up to
 //     RetryMax, and resumes where it stopped. Only a connection lost in
-//     the middle of a reply counts as an attempt of that reply.
+//     the middle of a reply counts as an attempt of that reply, which then
+//     waits until the others have had their turn.
 //   - The reply was refused for now (a 4xx reply): it is tried again after
 //     a wait of its own that doubles from RetryMin up to RetryMax, while
 //     the others go on. Once its first failure is GiveUpAfter old (5 days
@@ -292,21 +293,25 @@ func (s *Sender) send(ctx context.Context, m *store.Outgoing) (accepted bool, st
 		if !ce.InMail {
 			return false, err
 		}
-		if serr := s.retry(m, now, err); serr != nil {
+		// Tried again only after the pause and a pass of the others,
+		// so that a mail on which a server drops every connection
+		// does not hold up the rest.
+		if serr := s.retry(m, now, err, now.Add(wait+s.opts.RetryMin)); serr != nil {
 			return false, serr
 		}
 		return false, err
 	default:
 		s.connected()
 		call(s.opts.OnFailure)
-		return false, s.retry(m, now, err)
+		return false, s.retry(m, now, err, now)
 	}
 }
 
 // retry records a temporary failure of m: it is given up once its first
 // failure is GiveUpAfter old, and otherwise tried again after its own
-// wait. A non-nil error means the store cannot be written.
-func (s *Sender) retry(m *store.Outgoing, now time.Time, err error) error {
+// wait, not before earliest. A non-nil error means the store cannot be
+// written.
+func (s *Sender) retry(m *store.Outgoing, now time.Time, err error, earliest time.Time) error {
 	first := m.FirstFailure
 	if first.IsZero() {
 		first = now
@@ -314,10 +319,13 @@ func (s *Sender) retry(m *store.Outgoing, now time.Time, err error) error {
 	if now.Sub(first) >= s.opts.GiveUpAfter {
 		return s.giveUp(m, now, "still failing after "+s.opts.GiveUpAfter.String(), err)
 	}
-	wait := mailconn.Backoff(s.opts.RetryMin, s.opts.RetryMax, m.Attempts)
+	next := now.Add(mailconn.Backoff(s.opts.RetryMin, s.opts.RetryMax, m.Attempts))
+	if next.Before(earliest) {
+		next = earliest
+	}
 	s.log.Warn("reply not sent; will retry", "id", m.ID, "to", m.To, "attempts", m.Attempts+1,
-		"retry_in", wait, "err", err)
-	if derr := s.q.Defer(m.ID, now, now.Add(wait), err.Error()); derr != nil && !errors.Is(derr, store.ErrNotFound) {
+		"retry_in", next.Sub(now), "err", err)
+	if derr := s.q.Defer(m.ID, now, next, err.Error()); derr != nil && !errors.Is(derr, store.ErrNotFound) {
 		s.log.Error("outbox cannot be written", "err", derr)
 		s.paused()
 		return derr

@@ -3,7 +3,9 @@ package outbox
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-smtp"
 	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/store"
 	"github.com/pbemd/pbemd/tests/smtpsink"
@@ -220,3 +223,74 @@ func TestConnectionFailurePausesAndResumes(t *testing.T) {
 	stop()
 	checkOnce(t, msgs, 3)
 }
+
+// A server that drops the connection in the middle of one reply, every
+// time: the connection counts as failed (sending pauses), the reply is
+// blamed and waits for its own retry, and the replies after it go out
+// after the pause instead of waiting behind it.
+func TestDroppedInOneReply(t *testing.T) {
+	db := openStore(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var got []string
+	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		return &dropSession{conn: c, got: &got, mu: &mu}, nil
+	}))
+	srv.Domain = "drop.localhost"
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+
+	enqueueTo(t, db, "poison@x.test", "board")
+	for i := 1; i <= 5; i++ {
+		enqueueTo(t, db, fmt.Sprintf("p%d@x.test", i), "board")
+	}
+	var failures atomic.Int32
+	s := New(db, &SMTP{Addr: ln.Addr().String(), Security: mailconn.Plain, Timeout: time.Second}, Options{Logger: quiet,
+		RetryMin: 20 * time.Millisecond, RetryMax: time.Hour, Tick: 2 * time.Millisecond,
+		OnFailure: func() { failures.Add(1) }})
+	stop := run(t, s)
+	deadline := time.Now().Add(10 * time.Second)
+	for outboxLen(t, db) > 1 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	stop()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 5 {
+		t.Fatalf("the server took %d replies: %q; want the 5 after the one it drops", len(got), got)
+	}
+	if m := outgoing(t, db, 1); m.Attempts < 1 || m.FirstFailure.IsZero() {
+		t.Errorf("the dropped reply: %d attempts, first failure %v; want it blamed", m.Attempts, m.FirstFailure)
+	}
+}
+
+// dropSession takes every mail but the one to poison@x.test, on which it
+// closes the connection.
+type dropSession struct {
+	conn *smtp.Conn
+	mu   *sync.Mutex
+	got  *[]string
+	to   string
+}
+
+func (d *dropSession) Mail(string, *smtp.MailOptions) error { return nil }
+func (d *dropSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	d.to = to
+	return nil
+}
+func (d *dropSession) Data(r io.Reader) error {
+	io.Copy(io.Discard, r)
+	if d.to == "poison@x.test" {
+		d.conn.Close()
+		return errors.New("dropped")
+	}
+	d.mu.Lock()
+	*d.got = append(*d.got, d.to)
+	d.mu.Unlock()
+	return nil
+}
+func (d *dropSession) Reset()        {}
+func (d *dropSession) Logout() error { return nil }
