@@ -294,3 +294,25 @@ func (d *dropSession) Data(r io.Reader) error {
 }
 func (d *dropSession) Reset()        {}
 func (d *dropSession) Logout() error { return nil }
+
+// An address the client refuses to write (a line break would smuggle in
+// another command) is given up at once, and nothing of it reaches the
+// server; the next reply goes out.
+func TestClientRefusalIsPermanent(t *testing.T) {
+	db := openStore(t)
+	sink := startSink(t, smtpsink.Options{})
+	enqueueTo(t, db, "x@x.test>\r\nRCPT TO:<victim@y.test", "board")
+	enqueueTo(t, db, "p1@x.test", "board")
+	var gaveUp atomic.Int32
+	s := New(db, &SMTP{Addr: sink.Addr, Security: mailconn.Plain}, Options{Logger: quiet, OnGiveUp: func() { gaveUp.Add(1) }})
+	if n := s.Drain(context.Background()); n != 1 {
+		t.Errorf("Drain sent %d; want 1", n)
+	}
+	msgs := sink.Messages()
+	if len(msgs) != 1 || len(msgs[0].To) != 1 || msgs[0].To[0] != "p1@x.test" {
+		t.Errorf("the server got %+v; want only the reply to p1", msgs)
+	}
+	if failed, _ := db.Failed(0); len(failed) != 1 || gaveUp.Load() != 1 || outboxLen(t, db) != 0 {
+		t.Errorf("failed mail %+v, given up %d, outbox %d; want the refused reply given up", failed, gaveUp.Load(), outboxLen(t, db))
+	}
+}
