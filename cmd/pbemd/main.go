@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/pbemd/pbemd/pbem/rulestool"
+	"github.com/pbemd/pbemd/rules/rulestool"
 )
 
 // A command is one subcommand: it takes the arguments after its name and
