@@ -266,32 +266,6 @@ func (b *board) jump(cur *move, at int, piece uint8, last int, out []move) []mov
 	return out
 }
 
-// hasCapture reports whether the side to move has a capture.
-func (b *board) hasCapture() bool {
-	own := uint8(1) << b.side
-	enemy := own ^ (whiteHul | blackHul)
-	for p := 1; p <= numPoints; p++ {
-		piece := b.sq[p]
-		if piece&own == 0 {
-			continue
-		}
-		for d := 0; d < 4; d++ {
-			m := int(next[p][d])
-			if piece&tobitBit != 0 {
-				for m != 0 && b.sq[m] == empty {
-					m = int(next[m][d])
-				}
-			}
-			if m != 0 && b.sq[m]&enemy != 0 {
-				if l := next[m][d]; l != 0 && b.sq[l] == empty {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // isReversible reports whether m could be undone by later moves, so that
 // positions before it may come again: a sideways hul step or a tobit slide.
 func (b *board) isReversible(m *move) bool {

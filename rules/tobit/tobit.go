@@ -42,8 +42,6 @@ func startBoard() board {
 
 var sideNames = [2]string{"White", "Black"}
 
-const pieceLetters = ".wbWB"
-
 // letter is the position-format character of a piece.
 func letter(piece uint8) byte {
 	switch piece {
