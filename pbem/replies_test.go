@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// The board mail body, top to bottom as mail.md lists it: title, notices,
-// state line, rating changes, move list with seats and user ids, diagram,
-// Subscribers:, the comment block, the time block.
+// The board mail body, top to bottom as docs/commands.md lists it: title,
+// notices, state line, rating changes, move list with seats and user ids,
+// diagram, Subscribers:, the comment block, the time block.
 func TestBoardMailOrder(t *testing.T) {
 	h := twoPlayers(t)
 	h.signup("carol")
@@ -33,7 +33,7 @@ func TestBoardMailOrder(t *testing.T) {
 			t.Fatalf("board mail lacks %q:\n%s", part, r.Body)
 		}
 		if i <= at {
-			t.Errorf("%q comes before the part above it in mail.md's order:\n%s", part, r.Body)
+			t.Errorf("%q comes before the part above it in the documented order:\n%s", part, r.Body)
 		}
 		at = i
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // Odd subjects from a user each get one error reply to him, with a subject
-// of mail.md's forms, and change nothing.
+// of the forms docs/commands.md lists, and change nothing.
 func TestOddSubjects(t *testing.T) {
 	h := twoPlayers(t)
 	h.svc.limits = newLimiter(1000, 1000, time.Hour)

@@ -1,7 +1,7 @@
 package tobit
 
-// The board is the graph of 38 points drawn in games.md, numbered row by row
-// from White's side:
+// The board is the graph of 38 points drawn in docs/games.md, numbered row
+// by row from White's side:
 //
 //	          34  35  36  37  38
 //	  27 -- 28--29--30--31--32 -- 33
