@@ -150,15 +150,7 @@ func TestOutbox(t *testing.T) {
 
 	ids := func(now time.Time, max int) []uint64 {
 		t.Helper()
-		ms, err := db.Pending(now, 0, max)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ids []uint64
-		for _, m := range ms {
-			ids = append(ids, m.ID)
-		}
-		return ids
+		return pendingIDs(db, t, now, 0, max)
 	}
 	id := func(i ...int) []uint64 {
 		var ids []uint64
@@ -182,7 +174,7 @@ func TestOutbox(t *testing.T) {
 	}
 
 	// Only mails after a given ID, for a pass that goes on from there.
-	if got, want := ids2(db, t, t0, mails[0].ID, 1), id(2); !reflect.DeepEqual(got, want) {
+	if got, want := pendingIDs(db, t, t0, mails[0].ID, 1), id(2); !reflect.DeepEqual(got, want) {
 		t.Errorf("Pending(now, after mail 0, 1) = %v, want %v", got, want)
 	}
 
@@ -283,7 +275,8 @@ func TestNotes(t *testing.T) {
 	}
 }
 
-func ids2(db *DB, t *testing.T, now time.Time, after uint64, max int) []uint64 {
+// pendingIDs returns the IDs of the mails Pending returns.
+func pendingIDs(db *DB, t *testing.T, now time.Time, after uint64, max int) []uint64 {
 	t.Helper()
 	ms, err := db.Pending(now, after, max)
 	if err != nil {

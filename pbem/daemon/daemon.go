@@ -71,22 +71,20 @@ func init() {
 	counters.Set("replies_sent", repliesSent)
 	counters.Set("replies_failed", repliesFailed)
 	counters.Set("reconnects", reconnects)
-	counters.Set("outbox_length", expvar.Func(func() any {
+	counters.Set("outbox_length", storeCount((*store.DB).OutboxLen))
+	counters.Set("failed_length", storeCount((*store.DB).FailedLen))
+}
+
+// storeCount publishes a count read from the running daemon's store.
+func storeCount(count func(*store.DB) (int, error)) expvar.Func {
+	return func() any {
 		db := currentDB.Load()
 		if db == nil {
 			return 0
 		}
-		n, _ := db.OutboxLen()
+		n, _ := count(db)
 		return n
-	}))
-	counters.Set("failed_length", expvar.Func(func() any {
-		db := currentDB.Load()
-		if db == nil {
-			return 0
-		}
-		n, _ := db.FailedLen()
-		return n
-	}))
+	}
 }
 
 // service is what the daemon needs of the pbem core.
