@@ -8,6 +8,7 @@ import (
 	"net/mail"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -21,6 +22,7 @@ func (c *cmd) signup(args []string) error {
 		return c.usage("signup userid password [address ...]")
 	}
 	id, password := args[0], args[1]
+	c.r.checked(password, true)
 	if err := checkUserID(id); err != nil {
 		return err
 	}
@@ -61,6 +63,7 @@ func (c *cmd) change(args []string) error {
 		if err != nil {
 			return err
 		}
+		c.r.checked(args[3], true)
 		if err := checkPassword(args[3]); err != nil {
 			return err
 		}
@@ -159,6 +162,7 @@ func (c *cmd) addresses(words []string) ([]string, error) {
 // auth checks a user id and password. A wrong password counts towards the
 // sender's limit.
 func (r *request) auth(id, password string) (*store.User, error) {
+	r.secret(password)
 	u, err := r.tx.User(id)
 	if errNotFound(err) {
 		return nil, fail("There is no user %q; check the spelling, or sign up first with: signup %s PASSWORD", id, id)
@@ -166,8 +170,17 @@ func (r *request) auth(id, password string) (*store.User, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !r.s.passwords.check(u, password) {
-		r.s.limits.badPassword(r.sender(), r.now)
+	if locked, err := r.passwordLocked(u); err != nil {
+		return nil, err
+	} else if locked {
+		return nil, &failure{Msg: "password checks of " + u.ID + " are locked", silent: true}
+	}
+	ok := r.s.passwords.check(u, password)
+	r.checked(password, ok)
+	if !ok {
+		if err := r.badPassword(u); err != nil {
+			return nil, err
+		}
 		return nil, fail("The password for %s is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin)", u.Name)
 	}
 	return u, nil
@@ -189,9 +202,12 @@ func checkUserID(id string) error {
 
 func isLetter(ch byte) bool { return ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' }
 
+// minPassword is the length of the shortest password.
+const minPassword = 4
+
 func checkPassword(p string) error {
-	if len(p) < 4 || len(p) > 64 {
-		return fail("A password must have 4 to 64 characters; yours has %d", len(p))
+	if len(p) < minPassword || len(p) > 64 {
+		return fail("A password must have %d to 64 characters; yours has %d", minPassword, len(p))
 	}
 	return nil
 }
@@ -209,6 +225,8 @@ type passwordCache struct {
 	mu  sync.Mutex
 	key [32]byte
 	ok  map[string][32]byte // user id + "\x00" + hash -> HMAC of the password
+
+	compares atomic.Int64 // bcrypt comparisons run, for tests
 }
 
 func newPasswordCache() *passwordCache {
@@ -229,6 +247,7 @@ func (c *passwordCache) check(u *store.User, password string) bool {
 	if found {
 		return hmac.Equal(known[:], sum[:])
 	}
+	c.compares.Add(1)
 	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) != nil {
 		return false
 	}

@@ -160,6 +160,13 @@ func (c *cmd) failOn(b *board, format string, args ...any) error {
 
 // usage is the failure of a command with the wrong words: it names the form.
 func (c *cmd) usage(form string) error {
+	// The error quotes the command: a word in the form's password place
+	// is masked, as every password is.
+	for i, w := range strings.Fields(form) {
+		if w == "password" && i < len(c.words) {
+			c.r.secret(c.words[i])
+		}
+	}
 	return c.fail("The command has the wrong number of words; write it as: %s", form)
 }
 

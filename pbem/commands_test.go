@@ -380,7 +380,7 @@ func TestMultiple(t *testing.T) {
 
 func TestRateLimit(t *testing.T) {
 	h := twoPlayers(t)
-	h.svc.limits = newLimiter(100, 3, time.Hour)
+	h.svc.limits = Limits{Mails: 100, BadPasswords: 3, Window: time.Hour}.withDefaults()
 	for i := 0; i < 3; i++ {
 		errorReply(t, h.send("mallory@example.org", "tanbo move 101 alice guess h7", ""), "mallory@example.org",
 			"The password for alice is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin).")

@@ -229,6 +229,7 @@ func (c *cmd) resign(args []string) error {
 // start with: it loads the board and checks the password. A wrong password's
 // error reply shows the board.
 func (c *cmd) boardUser(boardWord, id, password string) (*board, *store.User, error) {
+	c.r.secret(password) // an error about the board quotes it
 	num, err := c.boardNumber(boardWord)
 	if err != nil {
 		return nil, nil, err

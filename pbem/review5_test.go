@@ -3,7 +3,6 @@ package pbem
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // Review of issue 5: the mail service core against mail.md's Commands and
@@ -119,7 +118,7 @@ func TestReview5ShowAtMoveWords(t *testing.T) {
 // of mail.md's forms, and change nothing.
 func TestReview5OddSubjects(t *testing.T) {
 	h := twoPlayers(t)
-	h.svc.limits = newLimiter(1000, 1000, time.Hour)
+	h.svc.limits = Limits{Mails: 1000, BadPasswords: 1000}.withDefaults()
 	big := "1000000000000000000000000000000"
 	words500 := strings.TrimSpace(strings.Repeat("word ", 500))
 	for _, c := range []struct{ subject, errSubject, first string }{
@@ -246,7 +245,7 @@ func FuzzReview5Subject(f *testing.F) {
 			return r
 		}, subject)
 		h := twoPlayers(t)
-		h.svc.limits = newLimiter(1000, 1000, time.Hour)
+		h.svc.limits = Limits{Mails: 1000, BadPasswords: 1000}.withDefaults()
 		raw := h.mail("alice@example.org", subject, body)
 		if err := h.svc.Deliver(raw); err != nil {
 			t.Fatalf("Deliver(%q): %v", subject, err)

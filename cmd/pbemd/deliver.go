@@ -85,5 +85,5 @@ func openService(configFile, dataFlag string) (*pbem.Service, *store.DB, *config
 	if addr == "" {
 		addr = "pbem@localhost" // the embedded default's address
 	}
-	return pbem.New(db, pbem.Config{Address: addr, Name: cfg.Name}), db, cfg, nil
+	return pbem.New(db, pbem.Config{Address: addr, Name: cfg.Name, Limits: cfg.Limits.Service()}), db, cfg, nil
 }

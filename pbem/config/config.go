@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/pbemd/pbemd/pbem"
 )
 
 // Security is how a connection to a mail server is protected.
@@ -114,13 +116,24 @@ type SMTP struct {
 	FailedRetry time.Duration `yaml:"failed_retry"`
 }
 
-// Limits bound what one sender address may cost the daemon: beyond them
-// in one window the sender gets one warning reply, then silence until the
-// window has passed. Counted in memory by the running daemon.
+// Limits bound what one mail, one sender address, one account and strangers
+// as a whole may cost (pbem.Limits says each in full). The counts are kept in
+// the store, so the daemon, pbemd deliver and restarts share them.
 type Limits struct {
-	Mails        int           `yaml:"mails"`         // mails per sender and window
-	BadPasswords int           `yaml:"bad_passwords"` // wrong passwords per sender and window
+	Mails        int           `yaml:"mails"`         // commands per sender and window
+	BadPasswords int           `yaml:"bad_passwords"` // wrong passwords per sender, and per account, and window
 	Window       time.Duration `yaml:"window"`
+	Strangers    int           `yaml:"strangers"`     // mails to addresses of no user per window, in all
+	Addresses    int           `yaml:"addresses"`     // addresses per account
+	Commands     int           `yaml:"commands"`      // commands run per multiple mail
+	Recipients   int           `yaml:"recipients"`    // users one message reaches
+	MessageBytes int           `yaml:"message_bytes"` // largest text a message relays
+}
+
+// Service returns the limits as the service takes them.
+func (l Limits) Service() pbem.Limits {
+	return pbem.Limits{Mails: l.Mails, BadPasswords: l.BadPasswords, Window: l.Window, Strangers: l.Strangers,
+		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes}
 }
 
 // Log chooses how the daemon logs (to standard error).
@@ -170,7 +183,8 @@ func Default() *Config {
 			RetryMax:    time.Hour,
 			FailedRetry: 6 * time.Hour,
 		},
-		Limits:        Limits{Mails: 60, BadPasswords: 10, Window: time.Hour},
+		Limits: Limits{Mails: 60, BadPasswords: 10, Window: time.Hour, Strangers: 200,
+			Addresses: 3, Commands: 20, Recipients: 10, MessageBytes: 8000},
 		SweepInterval: time.Hour,
 		Log:           Log{Level: "info", Format: "text"},
 	}
@@ -295,8 +309,18 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("%s is %v; want at least %v (write durations like 30s, 5m, 1h)", d.name, d.v, d.least)
 		}
 	}
-	if c.Limits.Mails < 1 || c.Limits.BadPasswords < 1 {
-		return fmt.Errorf("limits.mails and limits.bad_passwords are %d and %d; want at least 1 each", c.Limits.Mails, c.Limits.BadPasswords)
+	for _, n := range []struct {
+		name string
+		v    int
+	}{
+		{"limits.mails", c.Limits.Mails}, {"limits.bad_passwords", c.Limits.BadPasswords},
+		{"limits.strangers", c.Limits.Strangers}, {"limits.addresses", c.Limits.Addresses},
+		{"limits.commands", c.Limits.Commands}, {"limits.recipients", c.Limits.Recipients},
+		{"limits.message_bytes", c.Limits.MessageBytes},
+	} {
+		if n.v < 1 {
+			return fmt.Errorf("%s is %d; want at least 1", n.name, n.v)
+		}
 	}
 	if c.IMAP.IdleTimeout > 29*time.Minute {
 		return fmt.Errorf("imap.idle_timeout is %v; want at most 29m, servers drop idle clients after 30 minutes (RFC 2177)", c.IMAP.IdleTimeout)
