@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"fmt"
-	"net/mail"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,7 +28,7 @@ func (c *cmd) signup(args []string) error {
 	if err := checkPassword(password); err != nil {
 		return err
 	}
-	addrs, err := c.addresses(args[2:])
+	set, err := c.addresses(args[2:], nil)
 	if err != nil {
 		return err
 	}
@@ -42,11 +41,16 @@ func (c *cmd) signup(args []string) error {
 	if err != nil {
 		return err
 	}
-	u := &store.User{ID: strings.ToLower(id), Name: id, PasswordHash: hash, Addresses: addrs, Created: c.r.now}
+	u := &store.User{ID: strings.ToLower(id), Name: id, PasswordHash: hash, Created: c.r.now}
+	if err := c.r.ask(u, set); err != nil {
+		return err
+	}
 	if err := c.r.tx.PutUser(u); err != nil {
 		return err
 	}
-	return c.r.tellUser(u, "pbemd: welcome "+u.Name, "signup", map[string]any{"User": u, "Help": c.r.s.helpData()})
+	data := set.data()
+	data["User"], data["Help"] = u, c.r.s.helpData()
+	return c.r.tellUser(u, "pbemd: welcome "+u.Name, "signup", data)
 }
 
 // change password userid old new | change address userid password [address ...]
@@ -82,18 +86,21 @@ func (c *cmd) change(args []string) error {
 		if err != nil {
 			return err
 		}
-		addrs, err := c.addresses(args[3:])
+		set, err := c.addresses(args[3:], u)
 		if err != nil {
 			return err
 		}
 		old := u.Addresses
-		u.Addresses = addrs
+		if err := c.r.ask(u, set); err != nil {
+			return err
+		}
 		if err := c.r.tx.PutUser(u); err != nil {
 			return err
 		}
 		// The old addresses hear of the change too: a stolen account shows.
-		data := map[string]any{"User": u, "Old": old}
-		return c.r.tellAddresses(union(old, addrs), "pbemd: address changed for "+u.Name, "address", data)
+		data := set.data()
+		data["User"], data["Old"] = u, old
+		return c.r.tellUser(u, "pbemd: address changed for "+u.Name, "address", data, old...)
 	default:
 		return fail("%q cannot be changed; write change password userid old new, or change address userid password [address ...]", args[0])
 	}
@@ -140,23 +147,6 @@ func (c *cmd) signoff(args []string) error {
 		return err
 	}
 	return c.r.tx.DeleteUser(u.ID)
-}
-
-// addresses checks the addresses of signup or change address; none means the
-// sender's.
-func (c *cmd) addresses(words []string) ([]string, error) {
-	if len(words) == 0 {
-		return []string{c.r.sender()}, nil
-	}
-	var out []string
-	for _, w := range words {
-		a, err := mail.ParseAddress(w)
-		if err != nil || !strings.Contains(a.Address, "@") {
-			return nil, fail("%q is not a mail address; write addresses as name@example.org", w)
-		}
-		out = append(out, strings.ToLower(a.Address))
-	}
-	return out, nil
 }
 
 // auth checks a user id and password. A wrong password counts towards the

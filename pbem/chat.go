@@ -44,6 +44,9 @@ func (c *cmd) message(args []string) error {
 	if strings.TrimSpace(c.comment) == "" {
 		return fail("A message is the mail body, and this body is empty; write the message below the subject")
 	}
+	if err := c.r.checkMessage(args[2:], c.comment); err != nil {
+		return err
+	}
 	var to []*store.User
 	for _, id := range args[2:] {
 		t, err := c.r.tx.User(id)
@@ -53,7 +56,9 @@ func (c *cmd) message(args []string) error {
 		if err != nil {
 			return err
 		}
-		to = append(to, t)
+		if !containsUser(to, t.ID) {
+			to = append(to, t)
+		}
 	}
 	var names []string
 	for _, t := range to {

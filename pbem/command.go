@@ -65,6 +65,7 @@ func init() {
 	globalCommands = map[string]handler{
 		"help":     (*cmd).help,
 		"signup":   (*cmd).signup,
+		"confirm":  (*cmd).confirm,
 		"change":   (*cmd).change,
 		"signoff":  (*cmd).signoff,
 		"list":     (*cmd).list,

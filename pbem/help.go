@@ -18,7 +18,8 @@ func (s *Service) helpData() map[string]any {
 	for _, g := range catalog.All() {
 		games = append(games, helpGame{Name: g.Name(), Title: g.Title(), Aliases: g.Aliases()})
 	}
-	return map[string]any{"Address": s.cfg.Address, "Games": games}
+	window := strings.TrimSuffix(strings.TrimSuffix(s.limits.Window.String(), "0s"), "0m") // 1h, not 1h0m0s
+	return map[string]any{"Address": s.cfg.Address, "Games": games, "Limits": s.limits, "Window": window}
 }
 
 // help [topic ...]: the index, "help commands", or "help <game>".

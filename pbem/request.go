@@ -194,10 +194,10 @@ func quoteOriginal(m *Incoming) string {
 
 const timeFormat = "2006-01-02 15:04 MST"
 
-// tellUser mails a template to a user's addresses, and to the sender when he
-// wrote from elsewhere.
-func (r *request) tellUser(u *store.User, subject, template string, data any) error {
-	return r.tellAddresses(union(u.Addresses, []string{r.sender()}), subject, template, data)
+// tellUser mails a template to a user's addresses, to the sender when he
+// wrote from elsewhere, and to the other addresses given.
+func (r *request) tellUser(u *store.User, subject, template string, data any, also ...string) error {
+	return r.tellAddresses(union(union(u.Addresses, also), []string{r.sender()}), subject, template, data)
 }
 
 // tellAddresses mails a template to each address.
