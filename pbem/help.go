@@ -18,8 +18,7 @@ func (s *Service) helpData() map[string]any {
 	for _, g := range catalog.All() {
 		games = append(games, helpGame{Name: g.Name(), Title: g.Title(), Aliases: g.Aliases()})
 	}
-	window := strings.TrimSuffix(strings.TrimSuffix(s.limits.Window.String(), "0s"), "0m") // 1h, not 1h0m0s
-	return map[string]any{"Address": s.cfg.Address, "Games": games, "Limits": s.limits, "Window": window}
+	return map[string]any{"Address": s.cfg.Address, "Games": games, "Limits": s.limits, "Window": shortDuration(s.limits.Window)}
 }
 
 // help [topic ...]: the index, "help commands", or "help <game>".

@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/pbemd/pbemd/store"
@@ -61,6 +62,11 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
+// shortDuration writes d as 1h or 1h30m rather than 1h0m0s.
+func shortDuration(d time.Duration) string {
+	return strings.TrimSuffix(strings.TrimSuffix(d.String(), "0s"), "0m")
+}
+
 // Counter keys in the store.
 func senderMailsKey(addr string) string { return "sender-mails:" + addr }
 func senderBadKey(addr string) string   { return "sender-badpw:" + addr }
@@ -117,7 +123,7 @@ func (r *request) allowSender() (bool, error) {
 		}
 		r.replyText(sender, "pbemd: too many mails", fmt.Sprintf(
 			"You sent %s within %s. Mails from %s are ignored until %s; this is the only notice.\n",
-			why, lim.Window, sender, until.UTC().Format(timeFormat)))
+			why, shortDuration(lim.Window), sender, until.UTC().Format(timeFormat)))
 	}
 	return ok, nil
 }
@@ -142,7 +148,7 @@ func (r *request) passwordLocked(u *store.User) (bool, error) {
 				"%d wrong passwords for %s came within %s, from any addresses. Until %s no password\n"+
 					"of %s is checked and every command that needs it is ignored without an answer,\n"+
 					"even with the right password; send it again after that time. This is the only notice.\n",
-				c.Count, u.ID, lim.Window, c.Start.Add(lim.Window).UTC().Format(timeFormat), u.ID))
+				c.Count, u.ID, shortDuration(lim.Window), c.Start.Add(lim.Window).UTC().Format(timeFormat), u.ID))
 		}
 	}
 	return true, nil

@@ -21,6 +21,7 @@ type request struct {
 	parts   []*part           // replies as the commands make them
 	out     []*store.Outgoing // replies composed from parts, queued when the transaction commits
 	secrets map[string]int    // the password words the commands named, masked in all output
+	line    string            // the line of a multiple mail being run
 	after   []func()          // run once the transaction has committed
 	played  int               // game moves played, for Config.OnMoves
 }
@@ -67,6 +68,7 @@ func (r *request) runCommands() error {
 					len(lines)-most, most, shorten(line, 200)))
 				break
 			}
+			r.line = line
 			if err := r.command(commandWords(line), false); err != nil {
 				return err
 			}
@@ -125,13 +127,24 @@ func (r *request) refuse(name string, words []string, f *failure) error {
 	body, err := render("error", map[string]any{
 		"Msg":      f.Msg,
 		"Board":    diagram,
-		"Original": quoteOriginal(r.mail),
+		"Original": quoteOriginal(r.quoted()),
 	})
 	if err != nil {
 		return err
 	}
 	r.reply(r.sender(), subject, body, "auto-replied", thread)
 	return nil
+}
+
+// quoted is the mail as an error reply quotes it: a multiple mail's error
+// quotes the line that failed, not the whole body again for each line.
+func (r *request) quoted() *Incoming {
+	if r.line == "" {
+		return r.mail
+	}
+	m := *r.mail
+	m.Text = r.line
+	return &m
 }
 
 // unknownCommand answers a subject that is no command. An address that
