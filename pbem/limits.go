@@ -42,6 +42,9 @@ type Limits struct {
 	MessageBytes int
 }
 
+// DefaultLimits returns the limits the zero Limits stands for.
+func DefaultLimits() Limits { return Limits{}.withDefaults() }
+
 // withDefaults returns l with every zero field set to its default.
 func (l Limits) withDefaults() Limits {
 	def := func(v *int, d int) {

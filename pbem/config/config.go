@@ -130,6 +130,13 @@ type Limits struct {
 	MessageBytes int           `yaml:"message_bytes"` // largest text a message relays
 }
 
+// defaultLimits are the service's own defaults.
+func defaultLimits() Limits {
+	d := pbem.DefaultLimits()
+	return Limits{Mails: d.Mails, BadPasswords: d.BadPasswords, Window: d.Window, Strangers: d.Strangers,
+		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes}
+}
+
 // Service returns the limits as the service takes them.
 func (l Limits) Service() pbem.Limits {
 	return pbem.Limits{Mails: l.Mails, BadPasswords: l.BadPasswords, Window: l.Window, Strangers: l.Strangers,
@@ -183,8 +190,7 @@ func Default() *Config {
 			RetryMax:    time.Hour,
 			FailedRetry: 6 * time.Hour,
 		},
-		Limits: Limits{Mails: 60, BadPasswords: 10, Window: time.Hour, Strangers: 200,
-			Addresses: 3, Commands: 20, Recipients: 10, MessageBytes: 8000},
+		Limits:        defaultLimits(),
 		SweepInterval: time.Hour,
 		Log:           Log{Level: "info", Format: "text"},
 	}
