@@ -37,7 +37,7 @@ type addressSet struct {
 	confirmed []string // may get mail now: the sender's, or already confirmed
 	asked     []string // to confirm first
 	mailed    int      // of asked: mailed a code by this command
-	notMailed []string // of asked: mailed by another account within a day, so left out
+	notMailed []string // of asked: not mailed now (asked within a day, or too many strangers mailed), so left out
 }
 
 // addresses reads the addresses of signup or change address for u (nil for
@@ -79,9 +79,17 @@ func (r *request) ask(u *store.User, set *addressSet) error {
 			keep = append(keep, *old) // its code is on its way
 			continue
 		}
-		ok, err := r.oncePer(confirmKey(a), remailAfter)
+		// The strangers' budget is checked first, so that a mail it would
+		// drop does not use up the address's one request of the day.
+		spent, err := r.strangersSpent()
 		if err != nil {
 			return err
+		}
+		ok := false
+		if !spent {
+			if ok, err = r.oncePer(confirmKey(a), remailAfter); err != nil {
+				return err
+			}
 		}
 		if !ok {
 			set.notMailed = append(set.notMailed, a)

@@ -128,7 +128,7 @@ func TestSignupConfirmation(t *testing.T) {
 	// it mails nothing there and says so.
 	out = h.send("mallory@example.org", "signup mallory pw-mallory mallory@example.org victim@other.example", "")
 	r := one(t, out, "mallory@example.org")
-	says(t, r.Body, "Not mailed, because it was asked to confirm for an account within the last day:\nvictim@other.example.")
+	says(t, r.Body, "Not mailed now, so not added: victim@other.example. An address is asked to confirm\nat most once a day,")
 }
 
 // A message reaches at most Limits.Recipients users, with at most

@@ -183,6 +183,13 @@ func (r *request) oncePer(key string, period time.Duration) (bool, error) {
 	return true, r.tx.PutCounter(key, c)
 }
 
+// strangersSpent reports whether the budget of mails to strangers is spent
+// for the current window, without counting a mail.
+func (r *request) strangersSpent() (bool, error) {
+	c, err := r.counter(strangersKey, r.s.limits.Window)
+	return c.Count >= r.s.limits.Strangers, err
+}
+
 // allowStranger counts one mail to an address of no user against the
 // server's budget, and reports whether it may go.
 func (r *request) allowStranger(to string) (bool, error) {

@@ -115,6 +115,7 @@ func TestStrangersBudget(t *testing.T) {
 	// window.
 	h.signup("alice")
 	one(t, h.send("alice@example.org", "help", ""), "alice@example.org")
+	// A stranger the budget left unanswered is answered in the next window.
 	h.now = h.now.Add(time.Hour)
-	one(t, h.send("s99@example.net", "hello", ""), "s99@example.net")
+	one(t, h.send("s19@example.net", "hello", ""), "s19@example.net")
 }

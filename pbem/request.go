@@ -152,6 +152,11 @@ func (r *request) quoted() *Incoming {
 // error naming the commands.
 func (r *request) unknownCommand(words []string) error {
 	if _, err := r.tx.UserByAddress(r.sender()); errNotFound(err) {
+		// A note the strangers' budget would drop must not use up the
+		// address's one note of the day.
+		if spent, err := r.strangersSpent(); spent || err != nil {
+			return err
+		}
 		if ok, err := r.oncePer(howtoKey(r.sender()), 24*time.Hour); !ok || err != nil {
 			return err
 		}
