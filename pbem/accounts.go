@@ -150,7 +150,8 @@ func (c *cmd) signoff(args []string) error {
 }
 
 // auth checks a user id and password. A wrong password counts towards the
-// sender's limit.
+// sender's limit and the account's; an account locked by too many is not
+// checked at all, and the command is ignored (passwordLocked).
 func (r *request) auth(id, password string) (*store.User, error) {
 	r.secret(password)
 	u, err := r.tx.User(id)

@@ -177,8 +177,8 @@ func (r *request) unknownCommand(words []string) error {
 		what, strings.Join(catalog.Names(), ", "), commandNames(globalCommands)))
 }
 
-// reply queues one mail to one address. ref, when set, is the References root
-// of a board's thread.
+// reply adds an answer to one address; compose makes the mails. ref, when
+// set, is the References root of a board's thread.
 func (r *request) reply(to, subject, body, auto, ref string) {
 	r.parts = append(r.parts, &part{to: to, subject: subject, body: body, auto: auto, ref: ref})
 }
