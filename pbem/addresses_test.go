@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbemd/pbemd/store"
 )
@@ -85,7 +86,7 @@ func TestSignupConfirmation(t *testing.T) {
 		t.Fatalf("signup with three addresses: %v", subjects(out))
 	}
 	home := confirmCode(t, one(t, out[:1], "alice@home.example"))
-	confirmCode(t, one(t, out[1:2], "victim@other.example"))
+	victim := confirmCode(t, one(t, out[1:2], "victim@other.example"))
 	welcome := one(t, out[2:], "alice@example.org")
 	says(t, welcome.Body, "Board mails go to: alice@example.org.\n2 other addresses were mailed a code to confirm;")
 	if strings.Contains(welcome.Body, "victim") || strings.Contains(welcome.Body, "home.example") {
@@ -129,6 +130,15 @@ func TestSignupConfirmation(t *testing.T) {
 	out = h.send("mallory@example.org", "signup mallory pw-mallory mallory@example.org victim@other.example", "")
 	r := one(t, out, "mallory@example.org")
 	says(t, r.Body, "Not mailed now, so not added: victim@other.example. An address is asked to confirm\nat most once a day,")
+
+	// A code works for 7 days only.
+	h.now = h.now.Add(7 * 24 * time.Hour)
+	errorReply(t, h.send("victim@other.example", "confirm alice "+victim, ""), "victim@other.example",
+		`"********" is not a code waiting for alice; a code works for 7 days after it was mailed. Ask for a new one by sending change address again.`)
+
+	// change address has the same bound as signup.
+	errorReply(t, h.send("alice@example.org", "change address alice pw-alice a@x.example b@x.example c@x.example d@x.example", ""),
+		"alice@example.org", "You gave 4 addresses; an account has at most 3, so name at most 3.")
 }
 
 // A message reaches at most Limits.Recipients users, with at most

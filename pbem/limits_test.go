@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/pbemd/pbemd/store"
 )
 
 // restart replaces the service by a new one on the same store, as a new
@@ -118,4 +120,17 @@ func TestStrangersBudget(t *testing.T) {
 	// A stranger the budget left unanswered is answered in the next window.
 	h.now = h.now.Add(time.Hour)
 	one(t, h.send("s19@example.net", "hello", ""), "s19@example.net")
+
+	// The sweep forgets counters whose window has passed.
+	if err := h.svc.Sweep(h.now.Add(25 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	h.db.View(func(tx *store.Tx) error {
+		for _, key := range []string{strangersKey, howtoKey("s19@example.net"), senderMailsKey("s19@example.net")} {
+			if c, err := tx.Counter(key); err != nil || c.Count != 0 {
+				t.Errorf("counter %s after the sweep: %+v, %v", key, c, err)
+			}
+		}
+		return nil
+	})
 }
