@@ -5,9 +5,9 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"fmt"
-	"net/mail"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -21,13 +21,14 @@ func (c *cmd) signup(args []string) error {
 		return c.usage("signup userid password [address ...]")
 	}
 	id, password := args[0], args[1]
+	c.r.checked(password, true)
 	if err := checkUserID(id); err != nil {
 		return err
 	}
 	if err := checkPassword(password); err != nil {
 		return err
 	}
-	addrs, err := c.addresses(args[2:])
+	set, err := c.addresses(args[2:], nil)
 	if err != nil {
 		return err
 	}
@@ -40,11 +41,16 @@ func (c *cmd) signup(args []string) error {
 	if err != nil {
 		return err
 	}
-	u := &store.User{ID: strings.ToLower(id), Name: id, PasswordHash: hash, Addresses: addrs, Created: c.r.now}
+	u := &store.User{ID: strings.ToLower(id), Name: id, PasswordHash: hash, Created: c.r.now}
+	if err := c.r.ask(u, set); err != nil {
+		return err
+	}
 	if err := c.r.tx.PutUser(u); err != nil {
 		return err
 	}
-	return c.r.tellUser(u, "pbemd: welcome "+u.Name, "signup", map[string]any{"User": u, "Help": c.r.s.helpData()})
+	data := set.data()
+	data["User"], data["Help"] = u, c.r.s.helpData()
+	return c.r.tellUser(u, "pbemd: welcome "+u.Name, "signup", data)
 }
 
 // change password userid old new | change address userid password [address ...]
@@ -61,6 +67,7 @@ func (c *cmd) change(args []string) error {
 		if err != nil {
 			return err
 		}
+		c.r.checked(args[3], true)
 		if err := checkPassword(args[3]); err != nil {
 			return err
 		}
@@ -79,18 +86,21 @@ func (c *cmd) change(args []string) error {
 		if err != nil {
 			return err
 		}
-		addrs, err := c.addresses(args[3:])
+		set, err := c.addresses(args[3:], u)
 		if err != nil {
 			return err
 		}
 		old := u.Addresses
-		u.Addresses = addrs
+		if err := c.r.ask(u, set); err != nil {
+			return err
+		}
 		if err := c.r.tx.PutUser(u); err != nil {
 			return err
 		}
 		// The old addresses hear of the change too: a stolen account shows.
-		data := map[string]any{"User": u, "Old": old}
-		return c.r.tellAddresses(union(old, addrs), "pbemd: address changed for "+u.Name, "address", data)
+		data := set.data()
+		data["User"], data["Old"] = u, old
+		return c.r.tellUser(u, "pbemd: address changed for "+u.Name, "address", data, old...)
 	default:
 		return fail("%q cannot be changed; write change password userid old new, or change address userid password [address ...]", args[0])
 	}
@@ -139,26 +149,11 @@ func (c *cmd) signoff(args []string) error {
 	return c.r.tx.DeleteUser(u.ID)
 }
 
-// addresses checks the addresses of signup or change address; none means the
-// sender's.
-func (c *cmd) addresses(words []string) ([]string, error) {
-	if len(words) == 0 {
-		return []string{c.r.sender()}, nil
-	}
-	var out []string
-	for _, w := range words {
-		a, err := mail.ParseAddress(w)
-		if err != nil || !strings.Contains(a.Address, "@") {
-			return nil, fail("%q is not a mail address; write addresses as name@example.org", w)
-		}
-		out = append(out, strings.ToLower(a.Address))
-	}
-	return out, nil
-}
-
 // auth checks a user id and password. A wrong password counts towards the
-// sender's limit.
+// sender's limit and the account's; an account locked by too many is not
+// checked at all, and the command is ignored (passwordLocked).
 func (r *request) auth(id, password string) (*store.User, error) {
+	r.secret(password)
 	u, err := r.tx.User(id)
 	if errNotFound(err) {
 		return nil, fail("There is no user %q; check the spelling, or sign up first with: signup %s PASSWORD", id, id)
@@ -166,8 +161,17 @@ func (r *request) auth(id, password string) (*store.User, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !r.s.passwords.check(u, password) {
-		r.s.limits.badPassword(r.sender(), r.now)
+	if locked, err := r.passwordLocked(u); err != nil {
+		return nil, err
+	} else if locked {
+		return nil, &failure{Msg: "password checks of " + u.ID + " are locked", silent: true}
+	}
+	ok := r.s.passwords.check(u, password)
+	r.checked(password, ok)
+	if !ok {
+		if err := r.badPassword(u); err != nil {
+			return nil, err
+		}
 		return nil, fail("The password for %s is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin)", u.Name)
 	}
 	return u, nil
@@ -189,9 +193,12 @@ func checkUserID(id string) error {
 
 func isLetter(ch byte) bool { return ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' }
 
+// minPassword is the length of the shortest password.
+const minPassword = 4
+
 func checkPassword(p string) error {
-	if len(p) < 4 || len(p) > 64 {
-		return fail("A password must have 4 to 64 characters; yours has %d", len(p))
+	if len(p) < minPassword || len(p) > 64 {
+		return fail("A password must have %d to 64 characters; yours has %d", minPassword, len(p))
 	}
 	return nil
 }
@@ -209,6 +216,8 @@ type passwordCache struct {
 	mu  sync.Mutex
 	key [32]byte
 	ok  map[string][32]byte // user id + "\x00" + hash -> HMAC of the password
+
+	compares atomic.Int64 // bcrypt comparisons run, for tests
 }
 
 func newPasswordCache() *passwordCache {
@@ -229,6 +238,7 @@ func (c *passwordCache) check(u *store.User, password string) bool {
 	if found {
 		return hmac.Equal(known[:], sum[:])
 	}
+	c.compares.Add(1)
 	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) != nil {
 		return false
 	}

@@ -11,6 +11,7 @@ import (
 // to the users who asked to be told of its end.
 func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...string) error {
 	if comment != nil {
+		comment.Text = r.mask(comment.Text) // kept and shown to others: no password in it
 		b.rec.Comments = append(b.rec.Comments, *comment)
 	}
 	ended := b.rec.Over && !b.rec.Rated
@@ -82,7 +83,7 @@ func (r *request) mailUser(id, subject, body, thread string) error {
 		return err
 	}
 	for _, a := range u.Addresses {
-		r.reply(a, subject, body, r.autoKind(), thread)
+		r.parts = append(r.parts, &part{to: a, subject: subject, body: body, auto: r.autoKind(), ref: thread, board: true})
 	}
 	return nil
 }

@@ -20,7 +20,7 @@ func benchService(b *testing.B, path string) (*Service, *store.DB) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	s := New(db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), MaxMails: 1 << 30})
+	s := New(db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Limits: Limits{Mails: 1 << 30}})
 	return s, db
 }
 

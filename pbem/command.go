@@ -67,6 +67,7 @@ func init() {
 	globalCommands = map[string]handler{
 		"help":     (*cmd).help,
 		"signup":   (*cmd).signup,
+		"confirm":  (*cmd).confirm,
 		"change":   (*cmd).change,
 		"signoff":  (*cmd).signoff,
 		"list":     (*cmd).list,
@@ -162,6 +163,13 @@ func (c *cmd) failOn(b *board, format string, args ...any) error {
 
 // usage is the failure of a command with the wrong words: it names the form.
 func (c *cmd) usage(form string) error {
+	// The error quotes the command: a word in the form's password place
+	// is masked, as every password is.
+	for i, w := range strings.Fields(form) {
+		if w == "password" && i < len(c.words) {
+			c.r.secret(c.words[i])
+		}
+	}
 	return c.fail("The command has the wrong number of words; write it as: %s", form)
 }
 
@@ -178,6 +186,7 @@ func (c *cmd) boardNumber(word string) (int, error) {
 // start with: it loads the board and checks the password. A wrong password's
 // error reply shows the board.
 func (c *cmd) boardUser(boardWord, id, password string) (*board, *store.User, error) {
+	c.r.secret(password) // an error about the board quotes it
 	num, err := c.boardNumber(boardWord)
 	if err != nil {
 		return nil, nil, err

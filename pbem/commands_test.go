@@ -69,15 +69,25 @@ func TestChangePassword(t *testing.T) {
 func TestChangeAddress(t *testing.T) {
 	h := twoPlayers(t)
 	out := h.send("alice@example.org", "change address alice pw-alice alice@new.example", "")
+	code := confirmCode(t, out[0])
+	out[0].Body = strings.Replace(out[0].Body, code, "CODE", 1) // random
 	golden(t, "change-address", out)
-	if len(out) != 2 || out[0].To != "alice@example.org" || out[1].To != "alice@new.example" {
-		t.Fatalf("both the old and the new address hear of the change: %v", subjects(out))
+	// The new address gets its code and nothing else; the old one hears
+	// of the change.
+	if len(out) != 2 || out[0].To != "alice@new.example" || out[1].To != "alice@example.org" {
+		t.Fatalf("change address: %v", subjects(out))
 	}
-	out = h.send("bob@example.org", "tanbo show 101", "")
-	one(t, out, "bob@example.org")
+	says(t, out[1].Body, "No address of alice is confirmed yet: board mails go nowhere until one is.",
+		"1 other address was mailed a code to confirm; it gets mail only once confirmed.")
 	out = h.send("alice@somewhere.example", "tanbo move 101 alice pw-alice h7", "")
+	if len(out) != 1 || out[0].To != "bob@example.org" {
+		t.Errorf("board mails before the confirmation: %v", subjects(out))
+	}
+	r := one(t, h.send("alice@new.example", "confirm alice "+code, ""), "alice@new.example")
+	says(t, r.Body, "The address alice@new.example is confirmed for alice.")
+	out = h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
 	if len(out) != 2 || out[0].To != "alice@new.example" || out[1].To != "bob@example.org" {
-		t.Errorf("board mails after the change: %v", subjects(out))
+		t.Errorf("board mails after the confirmation: %v", subjects(out))
 	}
 }
 
@@ -340,7 +350,7 @@ func TestUnknownSenderAndCommand(t *testing.T) {
 
 	h.signup("alice")
 	errorReply(t, h.send("alice@example.org", "chess move 1", ""), "alice@example.org",
-		`"chess" is not a command; commands start with a game name (`+strings.Join(gameNames(), ", ")+`) or one of all, change, help, list, message, signoff, signup, vacation, multiple; send 'help' for the list.`)
+		`"chess" is not a command; commands start with a game name (`+strings.Join(gameNames(), ", ")+`) or one of all, change, confirm, help, list, message, signoff, signup, vacation, multiple; send 'help' for the list.`)
 }
 
 func TestLoopGuard(t *testing.T) {
@@ -380,7 +390,7 @@ func TestMultiple(t *testing.T) {
 
 func TestRateLimit(t *testing.T) {
 	h := twoPlayers(t)
-	h.svc.limits = newLimiter(100, 3, time.Hour)
+	h.svc.limits = Limits{Mails: 100, BadPasswords: 3, Window: time.Hour}.withDefaults()
 	for i := 0; i < 3; i++ {
 		errorReply(t, h.send("mallory@example.org", "tanbo move 101 alice guess h7", ""), "mallory@example.org",
 			"The password for alice is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin).")

@@ -20,7 +20,7 @@ func (s *Service) helpData() map[string]any {
 	for _, g := range catalog.All() {
 		games = append(games, helpGame{Name: g.Name(), Title: g.Title(), Aliases: g.Aliases()})
 	}
-	return map[string]any{"Address": s.cfg.Address, "Games": games}
+	return map[string]any{"Address": s.cfg.Address, "Games": games, "Limits": s.limits, "Window": shortDuration(s.limits.Window)}
 }
 
 // help [topic ...]: the index, "help commands", or "help <game>".
@@ -150,6 +150,9 @@ func (c *cmd) message(args []string) error {
 	if strings.TrimSpace(c.comment) == "" {
 		return fail("A message is the mail body, and this body is empty; write the message below the subject")
 	}
+	if err := c.r.checkMessage(args[2:], c.comment); err != nil {
+		return err
+	}
 	var to []*store.User
 	for _, id := range args[2:] {
 		t, err := c.r.tx.User(id)
@@ -159,7 +162,9 @@ func (c *cmd) message(args []string) error {
 		if err != nil {
 			return err
 		}
-		to = append(to, t)
+		if !containsUser(to, t.ID) {
+			to = append(to, t)
+		}
 	}
 	var names []string
 	for _, t := range to {

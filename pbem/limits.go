@@ -2,85 +2,211 @@ package pbem
 
 import (
 	"fmt"
-	"sync"
+	"strings"
 	"time"
+
+	"github.com/pbemd/pbemd/store"
 )
 
-// limiter counts, per sender address, the mails and wrong passwords of the
-// current window. A sender over either limit gets one warning and is then
-// ignored until the window ends: a flood or a password guesser costs the
-// server one reply, and a mail loop dies out.
-type limiter struct {
-	maxMails, maxBad int
-	window           time.Duration
-
-	mu      sync.Mutex
-	senders map[string]*senderCount
+// Limits bound what one mail, one sender, one account and strangers as a
+// whole may cost. The counts are kept in the store, so every process on the
+// same data (the daemon, each pbemd deliver) and every restart share them.
+// A zero field means its default, given in brackets.
+type Limits struct {
+	// Mails is how many commands one sender address may send in a Window
+	// [60]; beyond, the sender gets one warning, then silence until the
+	// window ends.
+	Mails int
+	// BadPasswords is how many wrong passwords are checked in a Window
+	// [10], counted both per sender address (which is then silenced as for
+	// Mails) and per account, whose password checks are then refused from
+	// every address until the window ends, with one warning to the
+	// account's addresses.
+	BadPasswords int
+	// Window is the time the counts above are kept [1h].
+	Window time.Duration
+	// Strangers is how many mails may go, in a Window, to addresses that
+	// belong to no user (how-to-sign-up notes, confirmation requests,
+	// answers to strangers), all senders together [200]. Beyond, such
+	// mails are dropped and logged.
+	Strangers int
+	// Addresses is how many addresses an account may have, confirmed or
+	// not [3].
+	Addresses int
+	// Commands is how many commands of one multiple mail are run [20];
+	// the rest are answered once, in the same reply.
+	Commands int
+	// Recipients is how many users one message reaches [10].
+	Recipients int
+	// MessageBytes is the largest text a message relays [8000].
+	MessageBytes int
 }
 
-type senderCount struct {
-	start   time.Time // when the window began
-	mails   int
-	bad     int
-	warned  bool
-	blocked time.Time // ignored until then
-}
+// DefaultLimits returns the limits the zero Limits stands for.
+func DefaultLimits() Limits { return Limits{}.withDefaults() }
 
-func newLimiter(maxMails, maxBad int, window time.Duration) *limiter {
-	if maxMails <= 0 {
-		maxMails = 60
-	}
-	if maxBad <= 0 {
-		maxBad = 10
-	}
-	if window <= 0 {
-		window = time.Hour
-	}
-	return &limiter{maxMails: maxMails, maxBad: maxBad, window: window, senders: map[string]*senderCount{}}
-}
-
-// count returns the sender's counts, starting a new window when the old one
-// has passed.
-func (l *limiter) count(sender string, now time.Time) *senderCount {
-	c := l.senders[sender]
-	if c == nil || now.Sub(c.start) >= l.window && !now.Before(c.blocked) {
-		if len(l.senders) > 100000 {
-			clear(l.senders)
+// withDefaults returns l with every zero field set to its default.
+func (l Limits) withDefaults() Limits {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
 		}
-		c = &senderCount{start: now}
-		l.senders[sender] = c
 	}
-	return c
+	def(&l.Mails, 60)
+	def(&l.BadPasswords, 10)
+	def(&l.Strangers, 200)
+	def(&l.Addresses, 3)
+	def(&l.Commands, 20)
+	def(&l.Recipients, 10)
+	def(&l.MessageBytes, 8000)
+	if l.Window <= 0 {
+		l.Window = time.Hour
+	}
+	return l
 }
 
-// mail counts one command of sender. blocked says to ignore it; warning is
-// the text of the one reply the first ignored command gets, "" after that.
-func (l *limiter) mail(sender string, now time.Time) (blocked bool, warning string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	c := l.count(sender, now)
-	c.mails++
-	if !now.Before(c.blocked) && c.mails <= l.maxMails && c.bad < l.maxBad {
-		return false, ""
-	}
-	if c.blocked.IsZero() {
-		c.blocked = c.start.Add(l.window)
-	}
-	if c.warned {
-		return true, ""
-	}
-	c.warned = true
-	why := fmt.Sprintf("more than %d mails", l.maxMails)
-	if c.bad >= l.maxBad {
-		why = fmt.Sprintf("%d wrong passwords", c.bad)
-	}
-	return true, fmt.Sprintf("You sent %s within %s. Mails from %s are ignored until %s; this is the only notice.\n",
-		why, l.window, sender, c.blocked.UTC().Format(timeFormat))
+// shortDuration writes d as 1h or 1h30m rather than 1h0m0s.
+func shortDuration(d time.Duration) string {
+	return strings.TrimSuffix(strings.TrimSuffix(d.String(), "0s"), "0m")
 }
 
-// badPassword counts a wrong password of sender.
-func (l *limiter) badPassword(sender string, now time.Time) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.count(sender, now).bad++
+// Counter keys in the store.
+func senderMailsKey(addr string) string { return "sender-mails:" + addr }
+func senderBadKey(addr string) string   { return "sender-badpw:" + addr }
+func accountBadKey(id string) string    { return "account-badpw:" + id }
+func howtoKey(addr string) string       { return "howto:" + addr }
+func confirmKey(addr string) string     { return "confirm:" + addr }
+
+const strangersKey = "strangers"
+
+// counter returns the stored counter with the key, a fresh one when its
+// window of length window has passed.
+func (r *request) counter(key string, window time.Duration) (store.Counter, error) {
+	c, err := r.tx.Counter(key)
+	if err != nil {
+		return c, err
+	}
+	if c.Start.IsZero() || !r.now.Before(c.Start.Add(window)) {
+		c = store.Counter{Start: r.now, Expires: r.now.Add(window)}
+	}
+	return c, nil
+}
+
+// allowSender counts one command of the sender. It reports false when the
+// sender is over his limit of commands or wrong passwords: the command is
+// then ignored, and the first ignored one gets a warning.
+func (r *request) allowSender() (bool, error) {
+	lim := r.s.limits
+	sender := r.sender()
+	mails, err := r.counter(senderMailsKey(sender), lim.Window)
+	if err != nil {
+		return false, err
+	}
+	bad, err := r.counter(senderBadKey(sender), lim.Window)
+	if err != nil {
+		return false, err
+	}
+	mails.Count++
+	ok := mails.Count <= lim.Mails && bad.Count < lim.BadPasswords
+	warn := !ok && !mails.Warned
+	if warn {
+		mails.Warned = true
+	}
+	if err := r.tx.PutCounter(senderMailsKey(sender), mails); err != nil {
+		return false, err
+	}
+	if warn {
+		why := fmt.Sprintf("more than %d commands", lim.Mails)
+		until := mails.Start.Add(lim.Window)
+		if bad.Count >= lim.BadPasswords {
+			why = fmt.Sprintf("%d wrong passwords", bad.Count)
+			if u := bad.Start.Add(lim.Window); u.After(until) {
+				until = u
+			}
+		}
+		r.replyText(sender, "pbemd: too many mails", fmt.Sprintf(
+			"You sent %s within %s. Mails from %s are ignored until %s; this is the only notice.\n",
+			why, shortDuration(lim.Window), sender, until.UTC().Format(timeFormat)))
+	}
+	return ok, nil
+}
+
+// passwordLocked reports whether the password checks of the account are
+// locked by too many wrong passwords in the current window. The first
+// refused check of a lock warns the account's addresses; the others are
+// ignored without a reply.
+func (r *request) passwordLocked(u *store.User) (bool, error) {
+	lim := r.s.limits
+	c, err := r.counter(accountBadKey(u.ID), lim.Window)
+	if err != nil || c.Count < lim.BadPasswords {
+		return false, err
+	}
+	if !c.Warned {
+		c.Warned = true
+		if err := r.tx.PutCounter(accountBadKey(u.ID), c); err != nil {
+			return false, err
+		}
+		for _, a := range u.Addresses {
+			r.replyText(a, "pbemd: password checks of "+u.ID+" locked", fmt.Sprintf(
+				"%d wrong passwords for %s came within %s, from any addresses. Until %s no password\n"+
+					"of %s is checked and every command that needs it is ignored without an answer,\n"+
+					"even with the right password; send it again after that time. This is the only notice.\n",
+				c.Count, u.ID, shortDuration(lim.Window), c.Start.Add(lim.Window).UTC().Format(timeFormat), u.ID))
+		}
+	}
+	return true, nil
+}
+
+// badPassword counts a wrong password against the sender and the account.
+func (r *request) badPassword(u *store.User) error {
+	for _, key := range []string{senderBadKey(r.sender()), accountBadKey(u.ID)} {
+		c, err := r.counter(key, r.s.limits.Window)
+		if err != nil {
+			return err
+		}
+		c.Count++
+		if err := r.tx.PutCounter(key, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// oncePer reports whether the event with the key may happen now, at most
+// once per period, and counts it when it may.
+func (r *request) oncePer(key string, period time.Duration) (bool, error) {
+	c, err := r.counter(key, period)
+	if err != nil || c.Count > 0 {
+		return false, err
+	}
+	c.Count++
+	return true, r.tx.PutCounter(key, c)
+}
+
+// strangersSpent reports whether the budget of mails to strangers is spent
+// for the current window, without counting a mail.
+func (r *request) strangersSpent() (bool, error) {
+	c, err := r.counter(strangersKey, r.s.limits.Window)
+	return c.Count >= r.s.limits.Strangers, err
+}
+
+// allowStranger counts one mail to an address of no user against the
+// server's budget, and reports whether it may go.
+func (r *request) allowStranger(to string) (bool, error) {
+	lim := r.s.limits
+	c, err := r.counter(strangersKey, lim.Window)
+	if err != nil {
+		return false, err
+	}
+	if c.Count >= lim.Strangers {
+		if !c.Warned {
+			c.Warned = true
+			r.logger().Warn("budget of mails to strangers spent; more are dropped until the window ends",
+				"budget", lim.Strangers, "window", lim.Window, "until", c.Start.Add(lim.Window))
+			return false, r.tx.PutCounter(strangersKey, c)
+		}
+		return false, nil
+	}
+	c.Count++
+	return true, r.tx.PutCounter(strangersKey, c)
 }

@@ -18,18 +18,22 @@ type request struct {
 	mail *Incoming
 	now  time.Time
 
-	out    []*store.Outgoing // replies, queued when the transaction commits
-	after  []func()          // run once the transaction has committed
-	played int               // game moves played, for Config.OnMoves
+	parts   []*part           // replies as the commands make them
+	out     []*store.Outgoing // replies composed from parts, queued when the transaction commits
+	secrets map[string]int    // the password words the commands named, masked in all output
+	line    string            // the line of a multiple mail being run
+	after   []func()          // run once the transaction has committed
+	played  int               // game moves played, for Config.OnMoves
 }
 
 // A failure is a command refused: the sender gets an error reply, and nothing
 // of that command is stored. Msg is one sentence saying what was wrong and what
 // would be right.
 type failure struct {
-	Msg   string
-	game  rules.Game // the game the command was about, if known
-	board *board     // the board, if known: the error reply shows it
+	Msg    string
+	game   rules.Game // the game the command was about, if known
+	board  *board     // the board, if known: the error reply shows it
+	silent bool       // ignored without a reply (a locked account's commands)
 }
 
 func (f *failure) Error() string { return f.Msg }
@@ -39,15 +43,32 @@ func fail(format string, args ...any) *failure {
 	return &failure{Msg: fmt.Sprintf(format, args...)}
 }
 
-// run runs the mail's command, or each line of a "multiple" mail.
-func (r *request) run() error {
+// run runs the mail's command, or each line of a "multiple" mail, up to the
+// limit of commands per mail, and composes the replies.
+func (r *request) run() (err error) {
+	defer func() { err = r.maskError(err) }()
+	if err := r.runCommands(); err != nil {
+		return err
+	}
+	return r.compose()
+}
+
+func (r *request) runCommands() error {
 	words := commandWords(r.mail.Subject)
 	if len(words) > 0 && strings.EqualFold(words[0], "multiple") {
 		lines := CommandLines(r.mail.Text)
 		if len(lines) == 0 {
 			return r.refuse("multiple", words, fail("A multiple mail needs one command per line in its body; the body held none"))
 		}
-		for _, line := range lines {
+		most := r.s.limits.Commands
+		for i, line := range lines {
+			if i == most {
+				r.replyText(r.sender(), "pbemd: commands not run", fmt.Sprintf(
+					"%d more commands were not run: at most %d per mail. The first not run was:\n\n    %s\n\nSend the rest in another mail.\n",
+					len(lines)-most, most, shorten(line, 200)))
+				break
+			}
+			r.line = line
 			if err := r.command(commandWords(line), false); err != nil {
 				return err
 			}
@@ -60,11 +81,8 @@ func (r *request) run() error {
 // command runs one command. withComment says whether the mail body is the
 // command's comment (not so for the lines of a multiple mail).
 func (r *request) command(words []string, withComment bool) error {
-	if blocked, warning := r.s.limits.mail(r.sender(), r.now); blocked {
-		if warning != "" {
-			r.replyText(r.sender(), "pbemd: too many mails", warning)
-		}
-		return nil
+	if ok, err := r.allowSender(); !ok || err != nil {
+		return err
 	}
 	if len(words) == 0 {
 		return r.unknownCommand(words)
@@ -76,6 +94,9 @@ func (r *request) command(words []string, withComment bool) error {
 	err := c.dispatch()
 	var f *failure
 	if errors.As(err, &f) {
+		if f.silent {
+			return nil
+		}
 		return r.refuse(c.name(), words, f)
 	}
 	return err
@@ -106,7 +127,7 @@ func (r *request) refuse(name string, words []string, f *failure) error {
 	body, err := render("error", map[string]any{
 		"Msg":      f.Msg,
 		"Board":    diagram,
-		"Original": quoteOriginal(r.mail),
+		"Original": quoteOriginal(r.quoted()),
 	})
 	if err != nil {
 		return err
@@ -115,22 +136,28 @@ func (r *request) refuse(name string, words []string, f *failure) error {
 	return nil
 }
 
+// quoted is the mail as an error reply quotes it: a multiple mail's error
+// quotes the line that failed, not the whole body again for each line.
+func (r *request) quoted() *Incoming {
+	if r.line == "" {
+		return r.mail
+	}
+	m := *r.mail
+	m.Text = r.line
+	return &m
+}
+
 // unknownCommand answers a subject that is no command. An address that
 // belongs to no user gets a short how-to-sign-up once a day; users get an
 // error naming the commands.
 func (r *request) unknownCommand(words []string) error {
 	if _, err := r.tx.UserByAddress(r.sender()); errNotFound(err) {
-		key := "howto:" + r.sender()
-		last, ok, err := r.tx.Note(key)
-		if err != nil {
+		// A note the strangers' budget would drop must not use up the
+		// address's one note of the day.
+		if spent, err := r.strangersSpent(); spent || err != nil {
 			return err
 		}
-		if ok {
-			if t, err := time.Parse(time.RFC3339, last); err == nil && r.now.Sub(t) < 24*time.Hour {
-				return nil
-			}
-		}
-		if err := r.tx.SetNote(key, r.now.UTC().Format(time.RFC3339)); err != nil {
+		if ok, err := r.oncePer(howtoKey(r.sender()), 24*time.Hour); !ok || err != nil {
 			return err
 		}
 		body, err := render("howto", r.s.helpData())
@@ -150,40 +177,10 @@ func (r *request) unknownCommand(words []string) error {
 		what, strings.Join(catalog.Names(), ", "), commandNames(globalCommands)))
 }
 
-// reply queues one mail to one address. ref, when set, is the References root
-// of a board's thread.
+// reply adds an answer to one address; compose makes the mails. ref, when
+// set, is the References root of a board's thread.
 func (r *request) reply(to, subject, body, auto, ref string) {
-	m := &Mail{
-		From:          r.s.from(),
-		To:            to,
-		Subject:       subject,
-		Body:          body,
-		MessageID:     r.s.NewID(),
-		Date:          r.now,
-		AutoSubmitted: auto,
-	}
-	if r.mail != nil && r.mail.MessageID != "" {
-		m.InReplyTo = r.mail.MessageID
-	}
-	if ref != "" {
-		m.References = append(m.References, ref)
-	}
-	if m.InReplyTo != "" {
-		m.References = append(m.References, m.InReplyTo)
-	}
-	data, err := m.Bytes()
-	if err != nil {
-		// Only an address that cannot be written in a header (a sender's
-		// odd From) gets here: such a mail could not be sent anyway.
-		r.s.log.Warn("reply not composed", "to", to, "subject", subject, "err", err)
-		return
-	}
-	r.out = append(r.out, &store.Outgoing{
-		From:   r.s.cfg.Address,
-		To:     []string{to},
-		Data:   data,
-		Queued: r.now,
-	})
+	r.parts = append(r.parts, &part{to: to, subject: subject, body: body, auto: auto, ref: ref})
 }
 
 // replyText queues a plain mail to one address.
@@ -215,10 +212,10 @@ func quoteOriginal(m *Incoming) string {
 
 const timeFormat = "2006-01-02 15:04 MST"
 
-// tellUser mails a template to a user's addresses, and to the sender when he
-// wrote from elsewhere.
-func (r *request) tellUser(u *store.User, subject, template string, data any) error {
-	return r.tellAddresses(union(u.Addresses, []string{r.sender()}), subject, template, data)
+// tellUser mails a template to a user's addresses, to the sender when he
+// wrote from elsewhere, and to the other addresses given.
+func (r *request) tellUser(u *store.User, subject, template string, data any, also ...string) error {
+	return r.tellAddresses(union(union(u.Addresses, also), []string{r.sender()}), subject, template, data)
 }
 
 // tellAddresses mails a template to each address.

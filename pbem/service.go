@@ -28,13 +28,9 @@ type Config struct {
 	// stored (a Taratibu turn counts its single moves); for counters.
 	OnMoves func(n int)
 
-	// Limits per sender address, counted in memory by a long-running daemon:
-	// more than MaxMails mails or MaxBadPasswords wrong passwords in Window
-	// get one warning reply, then silence until the window has passed.
-	// Zero values mean 60 mails, 10 wrong passwords and one hour.
-	MaxMails        int
-	MaxBadPasswords int
-	Window          time.Duration
+	// Limits bound the cost of mails, senders and accounts; see Limits
+	// for the defaults of its zero fields.
+	Limits Limits
 }
 
 // Service runs commands from mail. Its methods are safe for concurrent use;
@@ -50,7 +46,7 @@ type Service struct {
 	hashCost  int        // bcrypt cost of new password hashes; tests lower it
 	mu        sync.Mutex // serialises Deliver and Sweep
 	positions *positionCache
-	limits    *limiter
+	limits    Limits
 	passwords *passwordCache
 }
 
@@ -76,7 +72,7 @@ func New(db *store.DB, cfg Config) *Service {
 		cfg:       cfg,
 		log:       cfg.Log,
 		positions: newPositionCache(2000),
-		limits:    newLimiter(cfg.MaxMails, cfg.MaxBadPasswords, cfg.Window),
+		limits:    cfg.Limits.withDefaults(),
 		passwords: newPasswordCache(),
 		hashCost:  bcrypt.DefaultCost,
 	}

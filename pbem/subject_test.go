@@ -3,14 +3,13 @@ package pbem
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // Odd subjects from a user each get one error reply to him, with a subject
 // of the forms docs/commands.md lists, and change nothing.
 func TestOddSubjects(t *testing.T) {
 	h := twoPlayers(t)
-	h.svc.limits = newLimiter(1000, 1000, time.Hour)
+	h.svc.limits = Limits{Mails: 1000, BadPasswords: 1000}.withDefaults()
 	big := "1000000000000000000000000000000"
 	words500 := strings.TrimSpace(strings.Repeat("word ", 500))
 	for _, c := range []struct{ subject, errSubject, first string }{
@@ -93,7 +92,7 @@ func FuzzSubject(f *testing.F) {
 			return r
 		}, subject)
 		h := twoPlayers(t)
-		h.svc.limits = newLimiter(1000, 1000, time.Hour)
+		h.svc.limits = Limits{Mails: 1000, BadPasswords: 1000}.withDefaults()
 		raw := h.mail("alice@example.org", subject, body)
 		if err := h.svc.Deliver(raw); err != nil {
 			t.Fatalf("Deliver(%q): %v", subject, err)

@@ -47,8 +47,16 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 		if n > 0 {
 			s.log.Info("sweep: forgot old mail keys", "count", n)
 		}
+		if n, err := tx.PruneCounters(now); err != nil {
+			return err
+		} else if n > 0 {
+			s.log.Info("sweep: forgot expired limit counters", "count", n)
+		}
 		r := &request{s: s, tx: tx, now: now}
 		if err := r.remind(); err != nil {
+			return err
+		}
+		if err := r.compose(); err != nil {
 			return err
 		}
 		for _, out := range r.out {

@@ -25,6 +25,18 @@ type User struct {
 	Limits      map[string]int     `json:",omitempty"`
 	NotifyKinds []string           `json:",omitempty"`
 	Vacations   []Vacation         `json:",omitempty"` // oldest first
+
+	// Unconfirmed are addresses given for the account that have not
+	// confirmed yet: they get their confirmation mail and nothing else, and
+	// are not in the address index.
+	Unconfirmed []Unconfirmed `json:",omitempty"`
+}
+
+// An Unconfirmed address waits for the code mailed to it.
+type Unconfirmed struct {
+	Address  string
+	CodeHash string // SHA-256 of the code, hex; never the code
+	Sent     time.Time
 }
 
 // A Rating is a player's standing in one kind of game.

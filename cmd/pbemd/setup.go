@@ -76,8 +76,7 @@ func (c *invocation) open(f *dataFlags) (*setup, error) {
 		}
 		return nil, err
 	}
-	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log,
-		MaxMails: cfg.Limits.Mails, MaxBadPasswords: cfg.Limits.BadPasswords, Window: cfg.Limits.Window})
+	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log, Limits: cfg.Limits.Service()})
 	return &setup{configured: f.config != "", cfg: cfg, log: log, db: db, svc: svc}, nil
 }
 

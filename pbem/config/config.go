@@ -23,6 +23,8 @@ import (
 
 	"github.com/pbemd/pbemd/pbem/mailconn"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/pbemd/pbemd/pbem"
 )
 
 // Secret is a password. It prints and logs as "[redacted]" so that a
@@ -107,13 +109,31 @@ type SMTP struct {
 	GiveUpAfter time.Duration `yaml:"give_up_after"`
 }
 
-// Limits bound what one sender address may cost the daemon: beyond them
-// in one window the sender gets one warning reply, then silence until the
-// window has passed. Counted in memory by the running daemon.
+// Limits bound what one mail, one sender address, one account and strangers
+// as a whole may cost (pbem.Limits says each in full). The counts are kept in
+// the store, so the daemon, pbemd deliver and restarts share them.
 type Limits struct {
-	Mails        int           `yaml:"mails"`         // mails per sender and window
-	BadPasswords int           `yaml:"bad_passwords"` // wrong passwords per sender and window
+	Mails        int           `yaml:"mails"`         // commands per sender and window
+	BadPasswords int           `yaml:"bad_passwords"` // wrong passwords per sender, and per account, and window
 	Window       time.Duration `yaml:"window"`
+	Strangers    int           `yaml:"strangers"`     // mails to addresses of no user per window, in all
+	Addresses    int           `yaml:"addresses"`     // addresses per account
+	Commands     int           `yaml:"commands"`      // commands run per multiple mail
+	Recipients   int           `yaml:"recipients"`    // users one message reaches
+	MessageBytes int           `yaml:"message_bytes"` // largest text a message relays
+}
+
+// defaultLimits are the service's own defaults.
+func defaultLimits() Limits {
+	d := pbem.DefaultLimits()
+	return Limits{Mails: d.Mails, BadPasswords: d.BadPasswords, Window: d.Window, Strangers: d.Strangers,
+		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes}
+}
+
+// Service returns the limits as the service takes them.
+func (l Limits) Service() pbem.Limits {
+	return pbem.Limits{Mails: l.Mails, BadPasswords: l.BadPasswords, Window: l.Window, Strangers: l.Strangers,
+		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes}
 }
 
 // Log chooses how the daemon logs (to standard error).
@@ -163,7 +183,7 @@ func Default() *Config {
 			RetryMax:    time.Hour,
 			GiveUpAfter: 5 * 24 * time.Hour,
 		},
-		Limits:        Limits{Mails: 60, BadPasswords: 10, Window: time.Hour},
+		Limits:        defaultLimits(),
 		SweepInterval: time.Hour,
 		Log:           Log{Level: "info", Format: "text"},
 	}
@@ -288,8 +308,18 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("%s is %v; want at least %v (write durations like 30s, 5m, 1h)", d.name, d.v, d.least)
 		}
 	}
-	if c.Limits.Mails < 1 || c.Limits.BadPasswords < 1 {
-		return fmt.Errorf("limits.mails and limits.bad_passwords are %d and %d; want at least 1 each", c.Limits.Mails, c.Limits.BadPasswords)
+	for _, n := range []struct {
+		name string
+		v    int
+	}{
+		{"limits.mails", c.Limits.Mails}, {"limits.bad_passwords", c.Limits.BadPasswords},
+		{"limits.strangers", c.Limits.Strangers}, {"limits.addresses", c.Limits.Addresses},
+		{"limits.commands", c.Limits.Commands}, {"limits.recipients", c.Limits.Recipients},
+		{"limits.message_bytes", c.Limits.MessageBytes},
+	} {
+		if n.v < 1 {
+			return fmt.Errorf("%s is %d; want at least 1", n.name, n.v)
+		}
 	}
 	if c.IMAP.IdleTimeout > 29*time.Minute {
 		return fmt.Errorf("imap.idle_timeout is %v; want at most 29m, servers drop idle clients after 30 minutes (RFC 2177)", c.IMAP.IdleTimeout)

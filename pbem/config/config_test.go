@@ -141,3 +141,17 @@ func TestSecretNeverShown(t *testing.T) {
 		t.Errorf("no redaction marker in:\n%s", buf.String())
 	}
 }
+
+func TestLimits(t *testing.T) {
+	c, err := Parse([]byte(minimal+"limits:\n  addresses: 5\n  commands: 7\n"), secrets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := c.Limits.Service()
+	if l.Addresses != 5 || l.Commands != 7 || l.Mails != 60 || l.Strangers != 200 {
+		t.Errorf("limits %+v", l)
+	}
+	if _, err := Parse([]byte(minimal+"limits:\n  recipients: 0\n"), secrets); err == nil || err.Error() != "limits.recipients is 0; want at least 1" {
+		t.Errorf("recipients 0: %v", err)
+	}
+}

@@ -140,7 +140,7 @@ func Run(ctx context.Context, opts Options) error {
 	defer currentDB.CompareAndSwap(db, nil)
 
 	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log,
-		MaxMails: cfg.Limits.Mails, MaxBadPasswords: cfg.Limits.BadPasswords, Window: cfg.Limits.Window,
+		Limits:  cfg.Limits.Service(),
 		OnMoves: func(n int) { moves.Add(int64(n)) }})
 
 	var (

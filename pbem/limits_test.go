@@ -1,0 +1,136 @@
+package pbem
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/pbemd/pbemd/store"
+)
+
+// restart replaces the service by a new one on the same store, as a new
+// pbemd deliver process or a restarted daemon is: nothing is kept in memory.
+func (h *harness) restart() {
+	cfg := h.svc.cfg
+	newID := h.svc.NewID
+	h.svc = New(h.db, cfg)
+	h.svc.hashCost = bcrypt.MinCost
+	h.svc.NewID = newID
+}
+
+// 300 guesses at alice's password from 300 addresses: only the lock's count
+// is checked; the rest are ignored without an answer; alice's addresses are
+// warned once; the lock holds in a new process and ends with its window.
+func TestPasswordLockByAccount(t *testing.T) {
+	h := twoPlayers(t)
+	var wrongReplies, others int
+	for i := 0; i < 300; i++ {
+		from := fmt.Sprintf("g%d@attack.example", i)
+		if i == 150 {
+			h.restart() // the count is in the store, not in the process
+		}
+		for _, r := range h.send(from, fmt.Sprintf("tanbo move 101 alice guess%d h7", i), "") {
+			switch {
+			case r.To == from && strings.HasPrefix(r.Body, "The password for alice is wrong;"):
+				wrongReplies++
+			case r.To == "alice@example.org" && r.Subject == "pbemd: password checks of alice locked":
+				others++
+				says(t, r.Body, "10 wrong passwords for alice came within 1h, from any addresses. Until 2026-11-22 13:00 UTC no password")
+			default:
+				t.Errorf("guess %d: unexpected reply to %s: %q", i, r.To, r.Subject)
+			}
+		}
+	}
+	compares := h.svc.passwords.compares.Load() // after the restart: the new service's
+	if wrongReplies != 10 || others != 1 || compares != 0 {
+		t.Errorf("300 guesses: %d wrong-password replies, %d warnings, %d bcrypt checks after the restart; want 10, 1, 0",
+			wrongReplies, others, compares)
+	}
+	// Locked means locked: the right password is not checked either.
+	if out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""); len(out) != 0 {
+		t.Errorf("a move during the lock: %v", subjects(out))
+	}
+	if g := h.game("tanbo", 101); len(g.Moves) != 0 {
+		t.Errorf("a move was played during the lock")
+	}
+	// Other accounts are not locked.
+	if out := h.send("bob@example.org", "tanbo chat 101 bob pw-bob", "hi"); len(out) != 2 {
+		t.Errorf("bob during alice's lock: %v", subjects(out))
+	}
+	h.now = h.now.Add(time.Hour)
+	if out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""); len(out) != 2 {
+		t.Errorf("a move after the lock: %v", subjects(out))
+	}
+}
+
+// The bcrypt checks of one process are counted: with a fresh service from
+// the start, 300 guesses cost at most the lock's count of bcrypt runs.
+func TestPasswordGuessesCostBoundedChecks(t *testing.T) {
+	h := twoPlayers(t)
+	for i := 0; i < 300; i++ {
+		h.send(fmt.Sprintf("g%d@attack.example", i), fmt.Sprintf("tanbo resign 101 alice guess%d", i), "")
+	}
+	if n := h.svc.passwords.compares.Load(); n != 10 {
+		t.Errorf("300 guesses ran %d bcrypt checks; want 10, the lock's count", n)
+	}
+}
+
+// A sender over his limit gets one warning, in a new process too.
+func TestSenderLimitSurvivesRestart(t *testing.T) {
+	h := twoPlayers(t)
+	h.svc.cfg.Limits.Mails = 5
+	h.restart()
+	for i := 0; i < 5; i++ {
+		one(t, h.send("carol@example.org", "tanbo show 101", ""), "carol@example.org")
+	}
+	h.restart()
+	r := one(t, h.send("carol@example.org", "tanbo show 101", ""), "carol@example.org")
+	if r.Subject != "pbemd: too many mails" {
+		t.Errorf("sixth mail: %q", r.Subject)
+	}
+	h.restart()
+	if out := h.send("carol@example.org", "tanbo show 101", ""); len(out) != 0 {
+		t.Errorf("seventh mail, after another restart: %v", subjects(out))
+	}
+}
+
+// Mail to addresses of no user has one budget for all senders, kept in the
+// store; the how-to note goes at most once a day to an address.
+func TestStrangersBudget(t *testing.T) {
+	h := newHarness(t)
+	h.svc.cfg.Limits.Strangers = 5
+	h.restart()
+	answered := 0
+	for i := 0; i < 20; i++ {
+		if i == 10 {
+			h.restart()
+		}
+		answered += len(h.send(fmt.Sprintf("s%d@example.net", i), "hello", ""))
+	}
+	if answered != 5 {
+		t.Errorf("20 strangers got %d how-to notes; want the budget's 5", answered)
+	}
+	// A user's answers are not strangers' mail; the budget is new each
+	// window.
+	h.signup("alice")
+	one(t, h.send("alice@example.org", "help", ""), "alice@example.org")
+	// A stranger the budget left unanswered is answered in the next window.
+	h.now = h.now.Add(time.Hour)
+	one(t, h.send("s19@example.net", "hello", ""), "s19@example.net")
+
+	// The sweep forgets counters whose window has passed.
+	if err := h.svc.Sweep(h.now.Add(25 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	h.db.View(func(tx *store.Tx) error {
+		for _, key := range []string{strangersKey, howtoKey("s19@example.net"), senderMailsKey("s19@example.net")} {
+			if c, err := tx.Counter(key); err != nil || c.Count != 0 {
+				t.Errorf("counter %s after the sweep: %+v, %v", key, c, err)
+			}
+		}
+		return nil
+	})
+}

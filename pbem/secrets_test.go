@@ -1,0 +1,142 @@
+package pbem
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pbemd/pbemd/store"
+)
+
+func TestMaskWord(t *testing.T) {
+	for _, c := range []struct{ s, w, want string }{
+		{"move 101 alice pw-alice h7", "pw-alice", "move 101 alice ******** h7"},
+		{"pw-alice", "pw-alice", "********"},
+		{`"pw-alice" is not a board number`, "pw-alice", `"********" is not a board number`},
+		{"pw-alices pw-alice2 xpw-alice pw-alice.", "pw-alice", "pw-alices pw-alice2 xpw-alice ********."},
+		{"secret secret", "secret", "******** ********"},
+		{"ésecret secretü secret", "secret", "ésecret secretü ********"},
+		{"nothing here", "secret", "nothing here"},
+	} {
+		if got := maskWord(c.s, c.w); got != c.want {
+			t.Errorf("maskWord(%q, %q) = %q, want %q", c.s, c.w, got, c.want)
+		}
+	}
+}
+
+// A password checked and found wrong is no one's: it is not masked, so a
+// guess such as "wrong" leaves the reply's words alone. One named but not
+// checked, or right, is masked everywhere, longest first.
+func TestMaskStates(t *testing.T) {
+	r := &request{}
+	r.secret("abc") // too short to be anyone's
+	r.checked("wrong", false)
+	r.secret("hunter22")
+	r.checked("hunter2", true)
+	r.secret("hunter2") // stays right
+	got := r.mask(`abc wrong hunter2 hunter22 "hunter2"`)
+	if want := `abc wrong ******** ******** "********"`; got != want {
+		t.Errorf("mask = %q, want %q", got, want)
+	}
+	err := r.maskError(errors.New("store: hunter2 failed"))
+	if err.Error() != "store: ******** failed" {
+		t.Errorf("maskError: %v", err)
+	}
+}
+
+// A session that puts alice's password everywhere a careless player would:
+// the password is in no reply, no stored outbox record, no stored comment
+// and no log line.
+func TestPasswordNeverLeaves(t *testing.T) {
+	h := newHarness(t)
+	var logs bytes.Buffer
+	h.svc.cfg.Log = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	h.restart()
+	const pw, newPW = "Sesame-42", "Open-Sesame-43"
+
+	var replies []reply
+	send := func(from, subject, body string) []reply {
+		t.Helper()
+		if err := h.svc.Deliver(h.mail(from, subject, body)); err != nil {
+			t.Fatalf("%s: %v", subject, err)
+		}
+		// Every stored outbox record, as the outbox keeps it.
+		pending, err := h.db.Pending(h.now.Add(time.Hour), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pending {
+			rec, _ := json.Marshal(p)
+			if bytes.Contains(rec, []byte(pw)) || bytes.Contains(rec, []byte(newPW)) {
+				t.Errorf("%s: the outbox record %d holds a password:\n%s", subject, p.ID, p.Data)
+			}
+		}
+		out := h.outbox()
+		replies = append(replies, out...)
+		return out
+	}
+
+	send("alice@example.org", "signup alice "+pw, "")
+	h.signup("bob")
+	send("alice@example.org", "tanbo challenge alice bob -size=9", "")
+	// A comment that repeats the subject: relayed to bob, stored with the game.
+	subject := "tanbo move 101 alice " + pw + " h7"
+	out := send("alice@example.org", subject, subject+"\nMy password is "+pw+", keep it.\n")
+	if len(out) != 2 {
+		t.Fatalf("move: %v", subjects(out))
+	}
+	says(t, out[1].Body, "tanbo move 101 alice ******** h7\nMy password is ********, keep it.")
+	send("alice@example.org", "tanbo move 101 alice "+pw+" e5", "")            // illegal: the error quotes
+	send("alice@example.org", "tanbo move 999 alice "+pw+" h7", "")            // no such board, before the check
+	send("alice@example.org", "tanbo move 101 alice "+pw, "")                  // wrong number of words
+	send("alice@example.org", "message alice "+pw+" bob", "psst: "+pw)         // a relayed message
+	send("alice@example.org", "multiple", "tanbo resign 101 alice "+pw+" x\n") // a multiple line's error
+	send("alice@example.org", "change password alice "+pw+" "+newPW, "")
+	send("alice@example.org", "tanbo move 101 alice "+newPW+" b2", "") // not her turn: quoted
+	send("alice@example.org", "vacation alice "+newPW+" 1000", "")     // refused: quoted
+
+	if len(replies) < 10 {
+		t.Fatalf("the session got %d replies: %v", len(replies), subjects(replies))
+	}
+	masked := 0
+	for _, r := range replies {
+		if bytes.Contains(r.Raw, []byte(pw)) || bytes.Contains(r.Raw, []byte(newPW)) {
+			t.Errorf("reply %q to %s holds a password:\n%s", r.Subject, r.To, r.Raw)
+		}
+		masked += strings.Count(r.Body, "********")
+	}
+	if masked < 8 {
+		t.Errorf("only %d masked passwords in the replies; the session quotes it more often", masked)
+	}
+	err := h.db.View(func(tx *store.Tx) error {
+		g, err := tx.Game("tanbo", 101)
+		if err != nil {
+			return err
+		}
+		rec, _ := json.Marshal(g)
+		if bytes.Contains(rec, []byte(pw)) {
+			t.Errorf("the stored game holds the password: %s", rec)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The log: every line the session wrote, and one that names the
+	// password on purpose through the request's logger.
+	r := &request{s: h.svc}
+	r.checked(pw, true)
+	r.logger().Warn("a line with "+pw, "subject", "move "+pw, "err", errors.New("err "+pw),
+		slog.Group("g", "inner", pw))
+	if bytes.Contains(logs.Bytes(), []byte(pw)) || bytes.Contains(logs.Bytes(), []byte(newPW)) {
+		t.Errorf("the log holds a password:\n%s", logs.String())
+	}
+	if !strings.Contains(logs.String(), `"msg":"a line with ********","subject":"move ********","err":"err ********","g":{"inner":"********"}`) {
+		t.Errorf("the log line was not written masked:\n%s", logs.String())
+	}
+}
