@@ -65,7 +65,7 @@ func TestPasswordNeverLeaves(t *testing.T) {
 			t.Fatalf("%s: %v", subject, err)
 		}
 		// Every stored outbox record, as the outbox keeps it.
-		pending, err := h.db.Pending(h.now.Add(time.Hour), 0)
+		pending, err := h.db.Pending(h.now.Add(time.Hour), 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
