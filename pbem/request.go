@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
@@ -15,7 +16,7 @@ import (
 type request struct {
 	s    *Service
 	tx   *store.Tx
-	mail *Incoming
+	mail *mailmsg.Incoming
 	now  time.Time
 
 	out    []*store.Outgoing // replies, queued when the transaction commits
@@ -43,7 +44,7 @@ func fail(format string, args ...any) *failure {
 func (r *request) run() error {
 	words := commandWords(r.mail.Subject)
 	if len(words) > 0 && strings.EqualFold(words[0], "multiple") {
-		lines := CommandLines(r.mail.Text)
+		lines := mailmsg.CommandLines(r.mail.Text)
 		if len(lines) == 0 {
 			return r.refuse("multiple", words, fail("A multiple mail needs one command per line in its body; the body held none"))
 		}
@@ -71,7 +72,7 @@ func (r *request) command(words []string, withComment bool) error {
 	}
 	c := &cmd{r: r, words: words, comment: ""}
 	if withComment {
-		c.comment = Comment(r.mail.Text)
+		c.comment = mailmsg.Comment(r.mail.Text)
 	}
 	err := c.dispatch()
 	var f *failure
@@ -153,7 +154,7 @@ func (r *request) unknownCommand(words []string) error {
 // reply queues one mail to one address. ref, when set, is the References root
 // of a board's thread.
 func (r *request) reply(to, subject, body, auto, ref string) {
-	m := &Mail{
+	m := &mailmsg.Mail{
 		From:          r.s.from(),
 		To:            to,
 		Subject:       subject,
@@ -192,7 +193,7 @@ func (r *request) replyText(to, subject, body string) {
 }
 
 // quoteOriginal is the incoming mail as error replies quote it.
-func quoteOriginal(m *Incoming) string {
+func quoteOriginal(m *mailmsg.Incoming) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "From: %s\n", m.From)
 	fmt.Fprintf(&b, "Subject: %s\n", m.Subject)

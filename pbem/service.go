@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -80,7 +81,7 @@ func New(db *store.DB, cfg Config) *Service {
 		passwords: newPasswordCache(),
 		hashCost:  bcrypt.DefaultCost,
 	}
-	s.NewID = func() string { return NewMessageID(s.cfg.Domain) }
+	s.NewID = func() string { return mailmsg.NewMessageID(s.cfg.Domain) }
 	return s
 }
 
@@ -114,10 +115,10 @@ func (s *Service) DeliverAll(raws [][]byte) []error {
 func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 	ids := make([][]uint64, len(raws))
 	errs := make([]error, len(raws))
-	var mails []*Incoming
+	var mails []*mailmsg.Incoming
 	var index []int // index[k] is the position in raws of mails[k]
 	for i, raw := range raws {
-		m, err := ReadMail(raw)
+		m, err := mailmsg.ReadMail(raw)
 		if err != nil {
 			errs[i] = fmt.Errorf("reading mail: %w", err)
 			continue

@@ -1,4 +1,4 @@
-package pbem
+package mailmsg
 
 import (
 	"bytes"
@@ -11,15 +11,9 @@ import (
 	"time"
 )
 
-// updateMailGolden is -update: rewrite the golden files of testdata/mail. Other
-// test files of the package may define -update too; then both share it.
-var updateMailGolden = func() flag.Value {
-	if f := flag.Lookup("update"); f != nil {
-		return f.Value
-	}
-	flag.Bool("update", false, "rewrite golden files")
-	return flag.Lookup("update").Value
-}()
+// update is -update: rewrite the golden files of testdata/mail (read the
+// diff before committing it).
+var update = flag.Bool("update", false, "rewrite the golden files")
 
 var mailTestDate = time.Date(2026, 11, 22, 10, 15, 0, 0, time.FixedZone("CET", 3600))
 
@@ -86,7 +80,7 @@ func TestMailGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join("testdata", "mail", name+".golden")
-			if updateMailGolden.String() == "true" {
+			if *update {
 				if err := os.WriteFile(path, got, 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package pbem
+package mailmsg
 
 import (
 	"bytes"
