@@ -192,7 +192,8 @@ func (r *request) replyText(to, subject, body string) {
 	r.reply(to, subject, body, "auto-replied", "")
 }
 
-// quoteOriginal is the incoming mail as error replies quote it.
+// quoteOriginal is the incoming mail as error replies quote it: its start,
+// a few lines and bytes.
 func quoteOriginal(m *mailmsg.Incoming) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "From: %s\n", m.From)
@@ -203,7 +204,7 @@ func quoteOriginal(m *mailmsg.Incoming) string {
 	if text := strings.TrimRight(m.Text, "\n"); text != "" {
 		b.WriteString("\n" + text)
 	}
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	lines := strings.Split(mailmsg.Excerpt(b.String(), 20, 2000), "\n") // a stranger's 10 MB mail gives a short reply
 	for i, l := range lines {
 		if l == "" {
 			lines[i] = ">"

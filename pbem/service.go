@@ -36,6 +36,10 @@ type Config struct {
 	MaxMails        int
 	MaxBadPasswords int
 	Window          time.Duration
+
+	// Mail bounds what reading one mail may cost; the zero value means
+	// mailmsg's defaults. A mail over them is answered, not read.
+	Mail mailmsg.Limits
 }
 
 // Service runs commands from mail. Its methods are safe for concurrent use;
@@ -117,9 +121,12 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 	errs := make([]error, len(raws))
 	var mails []*mailmsg.Incoming
 	var index []int // index[k] is the position in raws of mails[k]
+	// tooLarge[k] says why mails[k] was not read, or is nil.
+	var tooLarge []*mailmsg.TooLargeError
 	for i, raw := range raws {
-		m, err := mailmsg.ReadMail(raw)
-		if err != nil {
+		m, err := s.cfg.Mail.ReadMail(raw)
+		var big *mailmsg.TooLargeError
+		if err != nil && !errors.As(err, &big) {
 			errs[i] = fmt.Errorf("reading mail: %w", err)
 			continue
 		}
@@ -129,6 +136,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 		}
 		mails = append(mails, m)
 		index = append(index, i)
+		tooLarge = append(tooLarge, big)
 	}
 	if len(mails) == 0 {
 		return ids, errs
@@ -150,7 +158,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 				continue
 			}
 			r := &request{s: s, tx: tx, mail: m, now: now}
-			if err := r.run(); err != nil {
+			if err := r.runOrRefuse(tooLarge[k]); err != nil {
 				return fmt.Errorf("mail %s: %w", m.Key, err)
 			}
 			for _, out := range r.out {

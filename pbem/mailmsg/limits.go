@@ -64,7 +64,7 @@ type TooLargeError struct {
 
 func (e *TooLargeError) Error() string {
 	if e.What == "header fields" {
-		return fmt.Sprintf("the mail has more than %d header fields; a mail may have at most %d", e.Limit, e.Limit)
+		return fmt.Sprintf("the header has more than %d fields; a header may have at most %d", e.Limit, e.Limit)
 	}
 	return fmt.Sprintf("the %s is %s; a %s may be at most %s", e.What, byteSize(e.Size), e.What, byteSize(e.Limit))
 }

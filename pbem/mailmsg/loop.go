@@ -23,6 +23,13 @@ func (m *Incoming) Ignore(own []string) string {
 			return k + ": " + v
 		}
 	}
+	// Exchange asks for no automatic answer with this field (All, OOF,
+	// AutoReply, DR, NDR, ...), and puts it on its own auto-replies.
+	if vs, ok := h["X-Auto-Response-Suppress"]; ok {
+		if v := strings.TrimSpace(strings.Join(vs, ",")); !strings.EqualFold(v, "none") {
+			return "X-Auto-Response-Suppress: " + v
+		}
+	}
 	switch p := strings.ToLower(strings.TrimSpace(h.Get("Precedence"))); p {
 	case "bulk", "list", "junk", "auto_reply":
 		return "Precedence: " + p
@@ -38,6 +45,9 @@ func (m *Incoming) Ignore(own []string) string {
 	}
 	if m.From == "" {
 		return "no sender address in From"
+	}
+	if p := autoReplySubject(m.Subject); p != "" {
+		return "the subject of an automatic reply: " + p
 	}
 	for _, a := range []string{m.From, m.ReturnPath} {
 		if robotAddress(a) {
@@ -73,4 +83,25 @@ func robotAddress(addr string) bool {
 		}
 	}
 	return false
+}
+
+// autoReplySubjects begin the subjects of out-of-office and other automatic
+// replies sent without Auto-Submitted, in the languages of common clients.
+// Only a prefix counts: no command starts with one of these.
+var autoReplySubjects = []string{
+	"out of office", "out of the office", "automatic reply", "auto:", "autoreply", "auto-reply", "auto reply",
+	"abwesenheitsnotiz", "automatische antwort", "r\u00e9ponse automatique", "respuesta autom\u00e1tica",
+	"risposta automatica", "automatisch antwoord", "autosvar", "automaattinen vastaus",
+}
+
+// autoReplySubject returns the prefix of autoReplySubjects that subject
+// starts with, or "".
+func autoReplySubject(subject string) string {
+	s := strings.ToLower(strings.TrimSpace(subject))
+	for _, p := range autoReplySubjects {
+		if strings.HasPrefix(s, p) {
+			return p
+		}
+	}
+	return ""
 }

@@ -38,6 +38,17 @@ func TestIgnore(t *testing.T) {
 		{"own address, other case", "From: PBEM@Example.ORG\r\n", "own"},
 		{"own second address", "From: games@example.org\r\n", "own"},
 		{"no From", "Subject: x\r\n", "From"},
+		{"X-Auto-Response-Suppress: All", "From: alice@example.com\r\nX-Auto-Response-Suppress: All\r\n", "X-Auto-Response-Suppress"},
+		{"X-Auto-Response-Suppress: DR, OOF", "From: alice@example.com\r\nX-Auto-Response-Suppress: DR, OOF, AutoReply\r\n", "X-Auto-Response-Suppress"},
+		{"X-Auto-Response-Suppress: None", "From: alice@example.com\r\nX-Auto-Response-Suppress: None\r\n", ""},
+		{"Out of Office subject", "From: alice@example.com\r\nSubject: Out of Office: Ultima Board 101 alice\r\n", "automatic reply"},
+		{"Automatic reply subject", "From: alice@example.com\r\nSubject: Automatic reply: tanbo move 101\r\n", "automatic reply"},
+		{"Auto: subject", "From: alice@example.com\r\nSubject: AUTO: Alice is away\r\n", "auto:"},
+		{"Autoreply subject", "From: alice@example.com\r\nSubject: Autoreply\r\n", "autoreply"},
+		{"German subject", "From: alice@example.com\r\nSubject: Abwesenheitsnotiz: Tanbo Board 102\r\n", "abwesenheitsnotiz"},
+		{"encoded French subject", "From: alice@example.com\r\nSubject: =?utf-8?q?R=C3=A9ponse_automatique=C2=A0:_x?=\r\n", "automatique"},
+		{"a command is answered", "From: alice@example.com\r\nSubject: Re: ultima move 101 alice pw out of office\r\n", ""},
+		{"automatic in a later word is answered", "From: alice@example.com\r\nSubject: help automatic reply\r\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

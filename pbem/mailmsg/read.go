@@ -30,7 +30,7 @@ import (
 // the fields appear in the mail. Use Header.Get for the first value.
 type Incoming struct {
 	MessageID  string      // without angle brackets; "" when absent
-	Key        string      // idempotency key: "id:"+MessageID, or "sha256:"+hex of the raw bytes when there is no Message-ID
+	Key        string      // idempotency key: "id:"+MessageID; "id-sha256:"+hex of the id's SHA-256 when it is no valid msg-id (see ValidMsgID); "sha256:"+hex of the raw bytes when there is no Message-ID
 	From       string      // the sender's address (From header), as written
 	FromName   string      // the sender's display name, decoded
 	ReturnPath string      // the Return-Path address; "<>" (literally) when the header says <>, "" when absent
@@ -74,9 +74,15 @@ func (l Limits) ReadMail(raw []byte) (*Incoming, error) {
 	if id := msgIDs(hdr.Get("Message-Id")); len(id) > 0 {
 		m.MessageID = id[0]
 	}
-	if m.MessageID != "" {
+	switch {
+	case ValidMsgID(m.MessageID):
 		m.Key = "id:" + m.MessageID
-	} else {
+	case m.MessageID != "":
+		// An id no header may carry, as long as a whole mail maybe, is
+		// kept short and printable for the store.
+		sum := sha256.Sum256([]byte(m.MessageID))
+		m.Key = "id-sha256:" + hex.EncodeToString(sum[:])
+	default:
 		sum := sha256.Sum256(raw)
 		m.Key = "sha256:" + hex.EncodeToString(sum[:])
 	}
