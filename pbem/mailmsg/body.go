@@ -1,6 +1,7 @@
 package mailmsg
 
 import (
+	"bytes"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -18,6 +19,7 @@ type partText struct {
 // bodyReader gathers the text of a mail's body within its limits.
 type bodyReader struct {
 	lim   Limits
+	size  int // bytes of the raw body
 	parts int // body parts looked at so far
 }
 
@@ -54,7 +56,18 @@ func (p *bodyReader) entityText(e *message.Entity, readErr error, depth int, roo
 		// per character to up to three).
 		body = io.LimitReader(body, int64(p.lim.MaxTextBytes)+1)
 	}
-	b, _ := io.ReadAll(body) // keep what was decoded before an error
+	var buf bytes.Buffer
+	if root {
+		// One allocation instead of a series of doublings: the decoded
+		// body is rarely larger than the raw one.
+		n := p.size
+		if mediaType == "text/plain" {
+			n = min(n, p.lim.MaxTextBytes+1)
+		}
+		buf.Grow(n + bytes.MinRead)
+	}
+	buf.ReadFrom(body) // keep what was decoded before an error
+	b := buf.Bytes()
 	var s string
 	if message.IsUnknownCharset(readErr) {
 		// go-message left the charset alone: the bytes are only transfer-decoded.

@@ -1,37 +1,42 @@
 package mailmsg
 
 import (
-	"io"
+	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
+
+// maxHTMLToken is the largest HTML token htmlText reads: 1 MiB holds an
+// inline image or a style sheet.
+const maxHTMLToken = 1 << 20
 
 // htmlText reduces an HTML body to plain text with x/net/html's tokenizer:
 // block elements end lines, paragraphs and lists leave a blank line,
 // blockquotes become "> " quotes (at most maxQuote deep), preformatted text
 // keeps its spaces and lines, table cells are parted by a space, scripts,
 // styles and the head vanish, entities are decoded. It stops once maxText
-// bytes of text are written.
+// bytes of text are written, and at a token over maxHTMLToken bytes.
 //
 // Time and memory are linear in len(s): the tokenizer holds one token at a
 // time, nesting is counted, not stacked, and a line's quote prefix is at
 // most maxQuote bytes, so each tag adds at most maxQuote+3 bytes of output.
 func htmlText(s string, maxQuote, maxText int) string {
-	w := &htmlWriter{maxQuote: maxQuote}
+	w := &htmlWriter{maxQuote: maxQuote, maxText: maxText}
 	z := html.NewTokenizer(strings.NewReader(s))
+	// One token (a text, a tag with its attributes, a comment) is held
+	// whole; one larger than this, which no mail needs, ends the text.
+	z.SetMaxBuf(maxHTMLToken)
 	for w.out.Len() <= maxText {
 		tt := z.Next()
 		if tt == html.ErrorToken {
-			if z.Err() != io.EOF {
-				break // cannot happen with a strings.Reader; stop all the same
-			}
-			break
+			break // io.EOF, or html.ErrBufferExceeded
 		}
 		switch tt {
 		case html.TextToken:
-			if w.skip == 0 {
-				w.text(string(z.Text()))
+			if w.skip == 0 && w.out.Len()+w.line.Len() <= maxText {
+				w.text(z.Text())
 			}
 		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
 			name, _ := z.TagName()
@@ -44,7 +49,7 @@ func htmlText(s string, maxQuote, maxText int) string {
 // htmlWriter is the state of htmlText: the lines written, the line being
 // filled and the nesting it is in.
 type htmlWriter struct {
-	maxQuote int
+	maxQuote, maxText int
 
 	out     strings.Builder // the finished lines, each ending in "\n"
 	line    strings.Builder // the line being filled
@@ -109,35 +114,41 @@ func (w *htmlWriter) tag(name string, tt html.TokenType) {
 }
 
 // text adds the decoded text of a text token to the line: runs of white
-// space become one space, except inside pre, where lines are kept.
-func (w *htmlWriter) text(t string) {
-	t = strings.ReplaceAll(t, "\u00a0", " ")
+// space (no-break spaces included) become one space, except inside pre,
+// where lines and spaces are kept.
+func (w *htmlWriter) text(t []byte) {
 	if w.pre > 0 {
-		for i, seg := range strings.Split(t, "\n") {
-			if i > 0 {
+		for len(t) > 0 && w.out.Len()+w.line.Len() <= w.maxText {
+			seg, rest, found := bytes.Cut(t, []byte("\n"))
+			w.line.WriteString(strings.ReplaceAll(string(seg), "\u00a0", " "))
+			if found {
 				w.emit(true)
 			}
-			w.line.WriteString(seg)
+			t = rest
 		}
 		return
 	}
-	if t == "" {
+	if len(t) == 0 {
 		return
 	}
-	lead := isHTMLSpace(t[0])
-	trail := isHTMLSpace(t[len(t)-1])
-	if lead && w.line.Len() > 0 && !strings.HasSuffix(w.line.String(), " ") {
+	space := func(r rune) bool { return r == '\u00a0' || r < 0x80 && isHTMLSpace(byte(r)) }
+	first, _ := utf8.DecodeRune(t)
+	last, _ := utf8.DecodeLastRune(t)
+	if space(first) && w.line.Len() > 0 && !strings.HasSuffix(w.line.String(), " ") {
 		w.line.WriteByte(' ')
 	}
 	n := 0
-	for word := range strings.FieldsFuncSeq(t, func(r rune) bool { return r < 0x80 && isHTMLSpace(byte(r)) }) {
+	for word := range bytes.FieldsFuncSeq(t, space) {
+		if w.line.Len() > w.maxText {
+			return // htmlText stops before this line is written
+		}
 		if n > 0 {
 			w.line.WriteByte(' ')
 		}
-		w.line.WriteString(word)
+		w.line.Write(word)
 		n++
 	}
-	if trail && n > 0 {
+	if space(last) && n > 0 {
 		w.line.WriteByte(' ')
 	}
 }

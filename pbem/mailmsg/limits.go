@@ -10,7 +10,7 @@ import (
 //
 //	MaxMailBytes     10 MiB   the whole mail, header and body
 //	MaxHeaderBytes  128 KiB   the header (as Postfix's header_size_limit)
-//	MaxHeaderFields    1000   header fields
+//	MaxHeaderFields    1000   header fields, and header lines of all body parts
 //	MaxMIMEDepth         12   nesting of multipart bodies descended into
 //	MaxMIMEParts        100   body parts looked at
 //	MaxTextBytes    256 KiB   text kept from the body
@@ -19,7 +19,8 @@ import (
 // A mail over MaxMailBytes, MaxHeaderBytes or MaxHeaderFields is refused:
 // ReadMail returns a *TooLargeError and the header fields it did read, so
 // that the caller can answer the sender. The other limits cut silently:
-// parts beyond MaxMIMEParts or MaxMIMEDepth are not read, text beyond
+// parts beyond MaxMIMEParts or MaxMIMEDepth are not read, nor is the rest
+// of a body after MaxHeaderFields header lines of its parts, text beyond
 // MaxTextBytes is dropped at a line end, deeper quotes stay at
 // MaxQuoteDepth.
 type Limits struct {

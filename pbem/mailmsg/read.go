@@ -100,6 +100,9 @@ func (l Limits) ReadMail(raw []byte) (*Incoming, error) {
 		return m, tooLarge
 	}
 
+	if mt, _, _ := mime.ParseMediaType(hdr.Get("Content-Type")); strings.HasPrefix(mt, "multipart/") {
+		body = cutPartHeaders(body, l.MaxHeaderFields)
+	}
 	// go-message reads the fields as splitHeader kept them, unfolded and
 	// well formed, followed by the body.
 	var clean strings.Builder
@@ -114,11 +117,41 @@ func (l Limits) ReadMail(raw []byte) (*Incoming, error) {
 		// a mail without a readable body.
 		return m, nil
 	}
-	p := &bodyReader{lim: l}
+	p := &bodyReader{lim: l, size: len(body)}
 	if t, ok := p.entityText(e, err, 0, true); ok {
 		m.Text = cutText(t.text, l.MaxTextBytes)
 	}
 	return m, nil
+}
+
+// cutPartHeaders returns body up to the line where the header lines of its
+// body parts, counted together, pass max. go-message keeps a part's header
+// in a map at a few hundred bytes a field, so that a mail of nothing but
+// part header lines would cost fifty times its size. A part header is
+// counted from a line that starts with "--" (a boundary, or what may be
+// one) to the next empty line.
+func cutPartHeaders(body []byte, max int) []byte {
+	n := 0
+	inHeader := false
+	for i := 0; i < len(body); {
+		end := len(body)
+		if j := bytes.IndexByte(body[i:], '\n'); j >= 0 {
+			end = i + j + 1
+		}
+		line := bytes.TrimRight(body[i:end], "\r\n")
+		switch {
+		case bytes.HasPrefix(line, []byte("--")):
+			inHeader = true
+		case len(line) == 0:
+			inHeader = false
+		case inHeader:
+			if n++; n > max {
+				return body[:i]
+			}
+		}
+		i = end
+	}
+	return body
 }
 
 // splitHeader separates the header of raw from its body. It returns the
