@@ -346,18 +346,6 @@ func BenchmarkMailBytes(b *testing.B) {
 	}
 }
 
-func BenchmarkReadMail(b *testing.B) {
-	raw := readMailCorpus(b, "gmail-reply.eml")
-	b.SetBytes(int64(len(raw)))
-	for b.Loop() {
-		m, err := ReadMail(raw)
-		if err != nil {
-			b.Fatal(err)
-		}
-		Comment(m.Text)
-	}
-}
-
 // TestMailReceivedIDs checks that ids taken from a received mail never cost
 // the reply: an invalid one is left out of In-Reply-To and References, a
 // valid one is kept.
