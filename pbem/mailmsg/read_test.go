@@ -3,6 +3,7 @@ package mailmsg
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/pbemd/pbemd/pbem/mailmsg/mailmsgtest"
 )
 
 // readMailCorpus reads one mail of testdata/mail.
@@ -292,8 +295,10 @@ func TestReadMailNotAMail(t *testing.T) {
 	}
 }
 
-// FuzzReadMail checks that no input makes ReadMail, Comment or CommandLines
-// panic, and that what ReadMail gives is valid UTF-8 with a one-line subject.
+// FuzzReadMail checks that no input makes ReadMail, Comment, CommandLines or
+// Excerpt panic, that what ReadMail gives is valid UTF-8 with a one-line
+// subject within the limits (the defaults, and small ones that the fuzzer
+// reaches), and that a refused mail comes with its header and no text.
 func FuzzReadMail(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "mail", "*.eml"))
 	for _, name := range files {
@@ -303,28 +308,44 @@ func FuzzReadMail(f *testing.F) {
 		}
 		f.Add(raw)
 	}
+	for _, c := range mailmsgtest.Hostile() {
+		f.Add(c.Raw[:min(len(c.Raw), 2000)])
+	}
 	f.Add([]byte("From: a@b\r\nContent-Type: multipart/alternative; boundary=x\r\n\r\n--x\r\nContent-Type: multipart/mixed; boundary=x\r\n\r\n--x--\r\n"))
 	f.Add([]byte("From: a@b\r\nContent-Type: text/html\r\n\r\n<blockquote><blockquote><pre>x</blockquote><script>"))
+	small := Limits{MaxMailBytes: 4000, MaxHeaderBytes: 1000, MaxHeaderFields: 12, MaxMIMEDepth: 3, MaxMIMEParts: 6, MaxTextBytes: 300, MaxQuoteDepth: 2}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		Comment(string(raw))
 		CommandLines(string(raw))
-		m, err := ReadMail(raw)
-		if err != nil {
-			return
+		if e := Excerpt(string(raw), 5, 200); len(e) > 200+60 {
+			t.Errorf("Excerpt of %d bytes", len(e))
 		}
-		if m.Key == "" {
-			t.Error("empty Key")
-		}
-		for name, s := range map[string]string{"Subject": m.Subject, "Text": m.Text, "FromName": m.FromName} {
-			if !utf8.ValidString(s) {
-				t.Errorf("%s %q is not valid UTF-8", name, s)
+		for _, lim := range []Limits{{}, small} {
+			m, err := lim.ReadMail(raw)
+			if errors.Is(err, ErrTooLarge) {
+				if m == nil || m.Text != "" {
+					t.Fatalf("refused mail gave %+v", m)
+				}
+			} else if err != nil {
+				continue
 			}
+			if m.Key == "" || len(m.Key) > len("id:")+MaxMsgIDLen {
+				t.Errorf("Key %q", m.Key)
+			}
+			for name, s := range map[string]string{"Subject": m.Subject, "Text": m.Text, "FromName": m.FromName} {
+				if !utf8.ValidString(s) {
+					t.Errorf("%s %q is not valid UTF-8", name, s)
+				}
+			}
+			if strings.ContainsAny(m.Subject, "\r\n") || strings.Contains(m.Text, "\r") {
+				t.Errorf("line breaks not normalized: Subject %q, Text %q", m.Subject, m.Text)
+			}
+			if l := lim.WithDefaults(); len(m.Text) > l.MaxTextBytes {
+				t.Errorf("text of %d bytes, over %d", len(m.Text), l.MaxTextBytes)
+			}
+			m.Ignore([]string{"pbem@example.org"})
+			Comment(m.Text)
 		}
-		if strings.ContainsAny(m.Subject, "\r\n") || strings.Contains(m.Text, "\r") {
-			t.Errorf("line breaks not normalized: Subject %q, Text %q", m.Subject, m.Text)
-		}
-		m.Ignore([]string{"pbem@example.org"})
-		Comment(m.Text)
 	})
 }
 
