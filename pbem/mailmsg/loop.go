@@ -7,7 +7,7 @@ import (
 )
 
 // Ignore says why a mail must never be answered, or "" when it may be. It is
-// the loop guard of mail.md: answering an auto-reply, a bounce, a mailing
+// the loop guard of docs/commands.md: answering an auto-reply, a bounce, a mailing
 // list or ourselves could start a mail loop. own are the server's addresses,
 // with or without display names, compared case-insensitively.
 func (m *Incoming) Ignore(own []string) string {

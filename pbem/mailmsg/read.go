@@ -64,7 +64,7 @@ func (l Limits) ReadMail(raw []byte) (*Incoming, error) {
 	l = l.WithDefaults()
 	hdr, fields, body, tooLarge := splitHeader(raw, l)
 	if len(fields) == 0 && tooLarge == nil {
-		return nil, errors.New("mail has no header: a mail must begin with header fields such as From: and Subject:")
+		return nil, errors.New("mail has no header: a mail begins with header fields such as From and Subject")
 	}
 	if tooLarge == nil && int64(len(raw)) > l.MaxMailBytes {
 		tooLarge = &TooLargeError{What: "mail", Size: int64(len(raw)), Limit: l.MaxMailBytes}
