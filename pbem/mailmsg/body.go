@@ -68,20 +68,25 @@ func (p *bodyReader) entityText(e *message.Entity, readErr error, depth int, roo
 	}
 	buf.ReadFrom(body) // keep what was decoded before an error
 	b := buf.Bytes()
+	if !message.IsUnknownCharset(readErr) && utf8.Valid(b) {
+		if mediaType == "text/html" {
+			// Straight from the buffer: a string copy of a large HTML
+			// body would double its cost.
+			return partText{text: htmlText(bytes.TrimPrefix(b, []byte("\ufeff")), p.lim.MaxQuoteDepth, p.lim.MaxTextBytes)}, true
+		}
+	}
 	var s string
-	if message.IsUnknownCharset(readErr) {
-		// go-message left the charset alone: the bytes are only transfer-decoded.
+	if message.IsUnknownCharset(readErr) || !utf8.Valid(b) {
+		// go-message left the charset alone (the bytes are only
+		// transfer-decoded), or the text is not the UTF-8 it said.
 		s, _ = decodeCharset(params["charset"], b)
 	} else {
 		s = string(b)
-		if !utf8.ValidString(s) {
-			s, _ = decodeCharset(params["charset"], b)
-		}
 	}
 	// A byte order mark is no text; iOS puts one before quoted mails.
 	s = strings.TrimPrefix(normalizeNewlines(s), "\ufeff")
 	if mediaType == "text/html" {
-		return partText{text: htmlText(s, p.lim.MaxQuoteDepth, p.lim.MaxTextBytes)}, true
+		return partText{text: htmlText([]byte(s), p.lim.MaxQuoteDepth, p.lim.MaxTextBytes)}, true
 	}
 	if strings.EqualFold(params["format"], "flowed") {
 		s = unflow(s, strings.EqualFold(params["delsp"], "yes"))

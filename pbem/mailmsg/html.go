@@ -22,9 +22,9 @@ const maxHTMLToken = 1 << 20
 // Time and memory are linear in len(s): the tokenizer holds one token at a
 // time, nesting is counted, not stacked, and a line's quote prefix is at
 // most maxQuote bytes, so each tag adds at most maxQuote+3 bytes of output.
-func htmlText(s string, maxQuote, maxText int) string {
+func htmlText(s []byte, maxQuote, maxText int) string {
 	w := &htmlWriter{maxQuote: maxQuote, maxText: maxText}
-	z := html.NewTokenizer(strings.NewReader(s))
+	z := html.NewTokenizer(bytes.NewReader(s))
 	// One token (a text, a tag with its attributes, a comment) is held
 	// whole; one larger than this, which no mail needs, ends the text.
 	z.SetMaxBuf(maxHTMLToken)

@@ -72,7 +72,7 @@ func TestHTMLTextTags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := htmlText(tt.html, lim.MaxQuoteDepth, lim.MaxTextBytes); got != tt.text {
+			if got := htmlText([]byte(tt.html), lim.MaxQuoteDepth, lim.MaxTextBytes); got != tt.text {
 				t.Errorf("htmlText(%q) =\n%q\nwant\n%q", tt.html, got, tt.text)
 			}
 		})
@@ -83,17 +83,17 @@ func TestHTMLTextTags(t *testing.T) {
 // maxHTMLToken ends the text, and deep nesting of any tag gives lines
 // quoted at most maxQuote deep.
 func TestHTMLTextBounds(t *testing.T) {
-	got := htmlText(strings.Repeat("<p>word word word</p>", 100000), 10, 1000)
+	got := htmlText([]byte(strings.Repeat("<p>word word word</p>", 100000)), 10, 1000)
 	if len(got) > 1000 || !strings.HasPrefix(got, "word word word\n\nword") {
 		t.Errorf("text of %d bytes, want at most 1000 beginning with the words", len(got))
 	}
-	got = htmlText("before<p>"+strings.Repeat("x", 2*maxHTMLToken)+"</p>after", 10, 1<<30)
+	got = htmlText([]byte("before<p>"+strings.Repeat("x", 2*maxHTMLToken)+"</p>after"), 10, 1<<30)
 	if !strings.HasPrefix(got, "before\n\nxxx") || len(got) > maxHTMLToken+100 || strings.Contains(got, "after") {
 		t.Errorf("a token over maxHTMLToken gave %d bytes: %.40q, want the text before it and its start", len(got), got)
 	}
 	for _, tag := range mailmsgtest.NestingTags {
 		in := strings.Repeat("<"+tag+">x", 5000)
-		got := htmlText(in, 3, 1<<30)
+		got := htmlText([]byte(in), 3, 1<<30)
 		if len(got) > len(in) {
 			t.Errorf("<%s> nested 5000 deep gave %d bytes", tag, len(got))
 		}
@@ -116,7 +116,7 @@ func FuzzHTMLText(f *testing.F) {
 	f.Add("<pre>\n\n a\r\n</pre><head><title>x</title><body>y")
 	f.Fuzz(func(t *testing.T, in string) {
 		const maxQuote, maxText = 4, 4096
-		got := htmlText(in, maxQuote, maxText)
+		got := htmlText([]byte(in), maxQuote, maxText)
 		if len(got) > maxText {
 			t.Errorf("%d bytes of text, over %d", len(got), maxText)
 		}
