@@ -26,7 +26,8 @@ func htmlText(s []byte, maxQuote, maxText int) string {
 	w := &htmlWriter{maxQuote: maxQuote, maxText: maxText}
 	z := html.NewTokenizer(bytes.NewReader(s))
 	// One token (a text, a tag with its attributes, a comment) is held
-	// whole; one larger than this, which no mail needs, ends the text.
+	// whole; one larger than this, which no mail needs for its text, ends
+	// the text there.
 	z.SetMaxBuf(maxHTMLToken)
 	for w.out.Len() <= maxText {
 		tt := z.Next()
