@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -90,7 +91,7 @@ func merge(ps []*part) *part {
 
 // enqueue composes one mail and adds it to r.out.
 func (r *request) enqueue(p *part) {
-	m := &Mail{
+	m := &mailmsg.Mail{
 		From:          r.s.from(),
 		To:            p.to,
 		Subject:       p.subject,

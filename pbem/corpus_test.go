@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pbemd/pbemd/pbem/mailmsg"
 )
 
 // subjectLine matches a Subject header with its folded lines.
@@ -17,7 +19,7 @@ var subjectLine = regexp.MustCompile(`(?mi)^Subject:.*(\r?\n[ \t].*)*`)
 // mails carry the player's own words and none of what he quoted. The mails
 // of robots are answered with silence.
 func TestCorpusMoves(t *testing.T) {
-	files, err := filepath.Glob("testdata/mail/*.eml")
+	files, err := filepath.Glob("mailmsg/testdata/mail/*.eml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus: %v", err)
 	}
@@ -29,7 +31,7 @@ func TestCorpusMoves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, err := ReadMail(raw)
+		in, err := mailmsg.ReadMail(raw)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -46,7 +48,7 @@ func TestCorpusMoves(t *testing.T) {
 			if len(out) != 2 || out[0].Subject != "Tanbo Board 101 bob **" && out[0].Subject != "Tanbo Board 101 bob" {
 				t.Fatalf("the move was not played: %v", subjects(out))
 			}
-			comment := Comment(in.Text)
+			comment := mailmsg.Comment(in.Text)
 			body := out[1].Body
 			if comment != "" && !strings.Contains(body, "alice writes:\n"+comment+"\n") {
 				t.Errorf("the comment %q is not in the board mail:\n%s", comment, body)

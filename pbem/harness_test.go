@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
 )
@@ -83,7 +84,7 @@ func (h *harness) outbox() []reply {
 	}
 	var out []reply
 	for _, p := range pending {
-		m, err := ReadMail(p.Data)
+		m, err := mailmsg.ReadMail(p.Data)
 		if err != nil {
 			h.t.Fatalf("reply %d unreadable: %v", p.ID, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
@@ -15,7 +16,7 @@ import (
 type request struct {
 	s    *Service
 	tx   *store.Tx
-	mail *Incoming
+	mail *mailmsg.Incoming
 	now  time.Time
 
 	parts   []*part           // replies as the commands make them
@@ -56,7 +57,7 @@ func (r *request) run() (err error) {
 func (r *request) runCommands() error {
 	words := commandWords(r.mail.Subject)
 	if len(words) > 0 && strings.EqualFold(words[0], "multiple") {
-		lines := CommandLines(r.mail.Text)
+		lines := mailmsg.CommandLines(r.mail.Text)
 		if len(lines) == 0 {
 			return r.refuse("multiple", words, fail("A multiple mail needs one command per line in its body; the body held none"))
 		}
@@ -89,7 +90,7 @@ func (r *request) command(words []string, withComment bool) error {
 	}
 	c := &cmd{r: r, words: words, comment: ""}
 	if withComment {
-		c.comment = Comment(r.mail.Text)
+		c.comment = mailmsg.Comment(r.mail.Text)
 	}
 	err := c.dispatch()
 	var f *failure
@@ -138,7 +139,7 @@ func (r *request) refuse(name string, words []string, f *failure) error {
 
 // quoted is the mail as an error reply quotes it: a multiple mail's error
 // quotes the line that failed, not the whole body again for each line.
-func (r *request) quoted() *Incoming {
+func (r *request) quoted() *mailmsg.Incoming {
 	if r.line == "" {
 		return r.mail
 	}
@@ -188,8 +189,9 @@ func (r *request) replyText(to, subject, body string) {
 	r.reply(to, subject, body, "auto-replied", "")
 }
 
-// quoteOriginal is the incoming mail as error replies quote it.
-func quoteOriginal(m *Incoming) string {
+// quoteOriginal is the incoming mail as error replies quote it: its start,
+// a few lines and bytes.
+func quoteOriginal(m *mailmsg.Incoming) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "From: %s\n", m.From)
 	fmt.Fprintf(&b, "Subject: %s\n", m.Subject)
@@ -199,7 +201,7 @@ func quoteOriginal(m *Incoming) string {
 	if text := strings.TrimRight(m.Text, "\n"); text != "" {
 		b.WriteString("\n" + text)
 	}
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	lines := strings.Split(mailmsg.Excerpt(b.String(), 20, 2000), "\n") // a stranger's 10 MB mail gives a short reply
 	for i, l := range lines {
 		if l == "" {
 			lines[i] = ">"

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -31,6 +32,10 @@ type Config struct {
 	// Limits bound the cost of mails, senders and accounts; see Limits
 	// for the defaults of its zero fields.
 	Limits Limits
+
+	// Mail bounds what reading one mail may cost; the zero value means
+	// mailmsg's defaults. A mail over them is answered, not read.
+	Mail mailmsg.Limits
 }
 
 // Service runs commands from mail. Its methods are safe for concurrent use;
@@ -76,7 +81,7 @@ func New(db *store.DB, cfg Config) *Service {
 		passwords: newPasswordCache(),
 		hashCost:  bcrypt.DefaultCost,
 	}
-	s.NewID = func() string { return NewMessageID(s.cfg.Domain) }
+	s.NewID = func() string { return mailmsg.NewMessageID(s.cfg.Domain) }
 	return s
 }
 
@@ -110,11 +115,14 @@ func (s *Service) DeliverAll(raws [][]byte) []error {
 func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 	ids := make([][]uint64, len(raws))
 	errs := make([]error, len(raws))
-	var mails []*Incoming
+	var mails []*mailmsg.Incoming
 	var index []int // index[k] is the position in raws of mails[k]
+	// tooLarge[k] says why mails[k] was not read, or is nil.
+	var tooLarge []*mailmsg.TooLargeError
 	for i, raw := range raws {
-		m, err := ReadMail(raw)
-		if err != nil {
+		m, err := s.cfg.Mail.ReadMail(raw)
+		var big *mailmsg.TooLargeError
+		if err != nil && !errors.As(err, &big) {
 			errs[i] = fmt.Errorf("reading mail: %w", err)
 			continue
 		}
@@ -124,6 +132,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 		}
 		mails = append(mails, m)
 		index = append(index, i)
+		tooLarge = append(tooLarge, big)
 	}
 	if len(mails) == 0 {
 		return ids, errs
@@ -145,7 +154,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 				continue
 			}
 			r := &request{s: s, tx: tx, mail: m, now: now}
-			if err := r.run(); err != nil {
+			if err := r.runOrRefuse(tooLarge[k]); err != nil {
 				return fmt.Errorf("mail %s: %w", m.Key, err)
 			}
 			for _, out := range r.out {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
@@ -93,7 +93,7 @@ func readMbox(t *testing.T, mbox []byte) []mailOut {
 	for _, part := range strings.Split(strings.TrimSuffix(string(mbox), "\n"), "\n\nFrom ") {
 		_, msg, _ := strings.Cut(part, "\n") // the "From " line
 		msg += "\n"
-		m, err := pbem.ReadMail([]byte(msg))
+		m, err := mailmsg.ReadMail([]byte(msg))
 		if err != nil {
 			t.Fatalf("reading a printed reply: %v", err)
 		}

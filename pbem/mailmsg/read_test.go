@@ -1,9 +1,9 @@
-package pbem
+package mailmsg
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"net/mail"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/pbemd/pbemd/pbem/mailmsg/mailmsgtest"
 )
 
 // readMailCorpus reads one mail of testdata/mail.
@@ -50,7 +52,7 @@ func TestReadMailCorpus(t *testing.T) {
 		from:     "bob@example.net",
 		fromName: "Bob Builder",
 		text:     "Am 21.11.26 um 22:31 schrieb pbemd:\n> Summary of Ultima Board 101\n>\n> It is alice's turn.\n>\n>  1. e7-e5        Black  bob\n>\n>    a b c d e f g h\n> 8 L K I W C I N R 8\n\nHa, we'll see about that. Your withdrawer looks lonely over there.\n",
-		// Bottom-posted: the comment ends at the first quote, as mail.md says.
+		// Bottom-posted: the comment ends at the first quote, as docs/commands.md says.
 		comment: "",
 	}, {
 		file:     "gmail-reply.eml",
@@ -293,120 +295,10 @@ func TestReadMailNotAMail(t *testing.T) {
 	}
 }
 
-func TestIgnore(t *testing.T) {
-	own := []string{"pbemd <pbem@example.org>", "games@example.org"}
-	tests := []struct {
-		name   string
-		header string
-		want   string // a word of the reason, "" for no reason
-	}{
-		{"plain mail", "From: alice@example.com\r\n", ""},
-		{"Auto-Submitted: no", "From: alice@example.com\r\nAuto-Submitted: no\r\n", ""},
-		{"Auto-Submitted: auto-generated", "From: alice@example.com\r\nAuto-Submitted: auto-generated\r\n", "Auto-Submitted"},
-		{"Auto-Submitted with a comment", "From: alice@example.com\r\nAuto-Submitted: auto-replied (vacation)\r\n", "Auto-Submitted"},
-		{"Auto-Submitted: No; x=y", "From: alice@example.com\r\nAuto-Submitted: No; x=y\r\n", ""},
-		{"Precedence bulk", "From: alice@example.com\r\nPrecedence: bulk\r\n", "Precedence"},
-		{"Precedence list", "From: alice@example.com\r\nPrecedence: List\r\n", "Precedence"},
-		{"Precedence junk", "From: alice@example.com\r\nPrecedence: junk\r\n", "Precedence"},
-		{"Precedence first-class", "From: alice@example.com\r\nPrecedence: first-class\r\n", ""},
-		{"List-Id", "From: alice@example.com\r\nList-Id: <x.example.com>\r\n", "List-Id"},
-		{"null return path", "Return-Path: <>\r\nFrom: alice@example.com\r\n", "return path"},
-		{"null return path with spaces", "Return-Path: < >\r\nFrom: alice@example.com\r\n", "return path"},
-		{"multipart/report", "From: alice@example.com\r\nContent-Type: multipart/report; report-type=disposition-notification; boundary=b\r\n", "multipart/report"},
-		{"MAILER-DAEMON", "From: Mail Delivery Subsystem <MAILER-DAEMON@example.com>\r\n", "MAILER-DAEMON"},
-		{"postmaster", "From: postmaster@example.com\r\n", "postmaster"},
-		{"noreply", "From: noreply@example.com\r\n", "noreply"},
-		{"no-reply with tag", "From: no-reply+abc@example.com\r\n", "no-reply"},
-		{"do-not-reply", "From: Shop <do-not-reply@shop.example>\r\n", "do-not-reply"},
-		{"donotreply", "From: DoNotReply@shop.example\r\n", "DoNotReply"},
-		{"a player named noreplyfan", "From: noreplyfan@example.com\r\n", ""},
-		{"bounce return path", "Return-Path: <MAILER-DAEMON@example.com>\r\nFrom: alice@example.com\r\n", "MAILER-DAEMON"},
-		{"own address", "From: pbemd <pbem@example.org>\r\n", "own"},
-		{"own address, other case", "From: PBEM@Example.ORG\r\n", "own"},
-		{"own second address", "From: games@example.org\r\n", "own"},
-		{"no From", "Subject: x\r\n", "From"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m, err := ReadMail([]byte(tt.header + "\r\nbody\r\n"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			why := m.Ignore(own)
-			if tt.want == "" && why != "" || tt.want != "" && !strings.Contains(why, tt.want) {
-				t.Errorf("Ignore = %q, want %q", why, tt.want)
-			}
-		})
-	}
-}
-
-func TestComment(t *testing.T) {
-	tests := []struct {
-		name, text, want string
-	}{
-		{"plain", "Good move.\n", "Good move."},
-		{"blank lines and trailing spaces", "\n\n  Good move.   \n\n  Really.\t\n\n\n", "  Good move.\n\n  Really."},
-		{"empty", "", ""},
-		{"quote without attribution", "Nice.\n> old text\nreply\n", "Nice."},
-		{"indented quote", "Nice.\n   > old text\n", "Nice."},
-		{"signature", "Nice.\n-- \nAlice\n", "Nice."},
-		{"signature without space", "Nice.\n--\nAlice\n", "Nice."},
-		{"dashes in text are no signature", "Nice --- really.\n---\nmore\n", "Nice --- really.\n---\nmore"},
-		{"Sent from my iPhone", "Nice.\n\nSent from my iPhone\n", "Nice."},
-		{"Sent from my Galaxy", "Nice.\nSent from my Galaxy\n", "Nice."},
-		{"Gmail attribution", "Nice.\n\nOn Sat, Nov 21, 2026 at 10:31 PM pbemd <pbem@example.org> wrote:\n\n> board\n", "Nice."},
-		{"Gmail attribution wrapped", "Nice.\n\nOn Sat, Nov 21, 2026 at 10:31 PM pbemd <\npbem@example.org> wrote:\n\n> board\n", "Nice."},
-		{"Thunderbird attribution", "Nice.\n\nOn 11/21/26 10:31 PM, pbemd wrote:\n> board\n", "Nice."},
-		{"name wrote", "Nice.\n\npbemd wrote:\n> board\n", "Nice."},
-		{"German Thunderbird", "Gut.\n\nAm 21.11.26 um 22:31 schrieb pbemd:\n> board\n", "Gut."},
-		{"French", "Bien.\n\nLe 21/11/2026 \u00e0 22:31, pbemd a \u00e9crit\u00a0:\n> board\n", "Bien."},
-		{"French ascii colon", "Bien.\n\nLe 21/11/2026 \u00e0 22:31, pbemd a \u00e9crit :\n> board\n", "Bien."},
-		{"Apple Mail at-time", "Nice.\n\nOn Nov 21, 2026, at 22:31, pbemd <pbem@example.org> wrote:\n\nSummary\n", "Nice."},
-		{"Apple Mail at-time quoted", "Nice.\n\n> On Nov 21, 2026, at 22:31, pbemd <pbem@example.org> wrote:\n>\n", "Nice."},
-		{"Outlook original message", "Nice.\n\n-----Original Message-----\nFrom: pbemd\nSent: today\n", "Nice."},
-		{"Outlook Express original message", "Nice.\n----- Original Message -----\nFrom: pbemd\n", "Nice."},
-		{"Outlook From Sent block", "Nice.\n\nFrom: pbemd <pbem@example.org>\nSent: Saturday, November 21, 2026 9:31 PM\nTo: Dave\nSubject: x\n\nSummary\n", "Nice."},
-		{"Outlook bold From Date block", "Nice.\n\n*From:* pbemd <pbem@example.org>\n*Date:* Saturday, November 21, 2026 9:31 PM\n", "Nice."},
-		{"Outlook underline block", "Nice.\n\n________________________________\nFrom: pbemd <pbem@example.org>\nSent: Saturday\n", "Nice."},
-		{"a line starting From: alone stays", "From: my heart\nGood game.\n", "From: my heart\nGood game."},
-		{"Gmail forward", "See this.\n\n---------- Forwarded message ---------\nFrom: x\n", "See this."},
-		{"Apple forward", "See this.\n\nBegin forwarded message:\n\nFrom: x\n", "See this."},
-		{"On in the text is no attribution", "On second thought, I resign.\nGood game.\n", "On second thought, I resign.\nGood game."},
-		{"colon line before quote is kept", "Look at this:\n> board\n", "Look at this:"},
-		{"CRLF", "Nice.\r\n\r\nBye.\r\n-- \r\nA\r\n", "Nice.\n\nBye."},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := Comment(tt.text); got != tt.want {
-				t.Errorf("Comment(%q) = %q, want %q", tt.text, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestCommandLines(t *testing.T) {
-	tests := []struct {
-		name, text string
-		want       []string
-	}{
-		{"lines", "ultima show 101\n  tanbo show 102  \n\n\ntobit games\n", []string{"ultima show 101", "tanbo show 102", "tobit games"}},
-		{"signature", "help\n-- \nalice\nhelp ultima\n", []string{"help"}},
-		{"mobile signature", "help\n\nSent from my iPhone\n", []string{"help"}},
-		{"quoted mail", "help\n\nOn Sat, Nov 21, 2026, pbemd wrote:\n> ultima move 101\n", []string{"help"}},
-		{"empty", "\n\n", nil},
-		{"CRLF", "help\r\nlist\r\n", []string{"help", "list"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := CommandLines(tt.text); !slices.Equal(got, tt.want) {
-				t.Errorf("CommandLines(%q) = %q, want %q", tt.text, got, tt.want)
-			}
-		})
-	}
-}
-
-// FuzzReadMail checks that no input makes ReadMail, Comment or CommandLines
-// panic, and that what ReadMail gives is valid UTF-8 with a one-line subject.
+// FuzzReadMail checks that no input makes ReadMail, Comment, CommandLines or
+// Excerpt panic, that what ReadMail gives is valid UTF-8 with a one-line
+// subject within the limits (the defaults, and small ones that the fuzzer
+// reaches), and that a refused mail comes with its header and no text.
 func FuzzReadMail(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "mail", "*.eml"))
 	for _, name := range files {
@@ -416,68 +308,45 @@ func FuzzReadMail(f *testing.F) {
 		}
 		f.Add(raw)
 	}
+	for _, c := range mailmsgtest.Hostile() {
+		f.Add(c.Raw[:min(len(c.Raw), 2000)])
+	}
 	f.Add([]byte("From: a@b\r\nContent-Type: multipart/alternative; boundary=x\r\n\r\n--x\r\nContent-Type: multipart/mixed; boundary=x\r\n\r\n--x--\r\n"))
 	f.Add([]byte("From: a@b\r\nContent-Type: text/html\r\n\r\n<blockquote><blockquote><pre>x</blockquote><script>"))
+	small := Limits{MaxMailBytes: 4000, MaxHeaderBytes: 1000, MaxHeaderFields: 12, MaxMIMEDepth: 3, MaxMIMEParts: 6, MaxTextBytes: 300, MaxQuoteDepth: 2}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		Comment(string(raw))
 		CommandLines(string(raw))
-		m, err := ReadMail(raw)
-		if err != nil {
-			return
+		if e := Excerpt(string(raw), 5, 200); len(e) > 200+60 {
+			t.Errorf("Excerpt of %d bytes", len(e))
 		}
-		if m.Key == "" {
-			t.Error("empty Key")
-		}
-		for name, s := range map[string]string{"Subject": m.Subject, "Text": m.Text, "FromName": m.FromName} {
-			if !utf8.ValidString(s) {
-				t.Errorf("%s %q is not valid UTF-8", name, s)
+		for _, lim := range []Limits{{}, small} {
+			m, err := lim.ReadMail(raw)
+			if errors.Is(err, ErrTooLarge) {
+				if m == nil || m.Text != "" {
+					t.Fatalf("refused mail gave %+v", m)
+				}
+			} else if err != nil {
+				continue
 			}
+			if m.Key == "" || len(m.Key) > len("id:")+MaxMsgIDLen {
+				t.Errorf("Key %q", m.Key)
+			}
+			for name, s := range map[string]string{"Subject": m.Subject, "Text": m.Text, "FromName": m.FromName} {
+				if !utf8.ValidString(s) {
+					t.Errorf("%s %q is not valid UTF-8", name, s)
+				}
+			}
+			if strings.ContainsAny(m.Subject, "\r\n") || strings.Contains(m.Text, "\r") {
+				t.Errorf("line breaks not normalized: Subject %q, Text %q", m.Subject, m.Text)
+			}
+			if l := lim.WithDefaults(); len(m.Text) > l.MaxTextBytes {
+				t.Errorf("text of %d bytes, over %d", len(m.Text), l.MaxTextBytes)
+			}
+			m.Ignore([]string{"pbem@example.org"})
+			Comment(m.Text)
 		}
-		if strings.ContainsAny(m.Subject, "\r\n") || strings.Contains(m.Text, "\r") {
-			t.Errorf("line breaks not normalized: Subject %q, Text %q", m.Subject, m.Text)
-		}
-		m.Ignore([]string{"pbem@example.org"})
-		Comment(m.Text)
 	})
-}
-
-// TestHTMLText reads HTML as clients write it when there is no plain text.
-func TestHTMLText(t *testing.T) {
-	tests := []struct{ name, html, text, comment string }{{
-		name:    "Gmail",
-		html:    `<div dir="ltr"><div>ultima move 101 carol secret b1-c3</div><div><br></div><div>Nice   opening.</div></div><br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">On Sat, Nov 21, 2026 at 10:31 PM pbemd &lt;<a href="mailto:pbem@example.org">pbem@example.org</a>&gt; wrote:<br></div><blockquote class="gmail_quote" style="margin:0px">Summary of Ultima Board 101<br><br>It is alice&#39;s turn.<br></blockquote></div>`,
-		text:    "ultima move 101 carol secret b1-c3\n\nNice opening.\n\nOn Sat, Nov 21, 2026 at 10:31 PM pbemd <pbem@example.org> wrote:\n> Summary of Ultima Board 101\n>\n> It is alice's turn.\n",
-		comment: "ultima move 101 carol secret b1-c3\n\nNice opening.",
-	}, {
-		name:    "Outlook",
-		html:    `<html><head><style><!-- p.MsoNormal {margin:0cm} --></style></head><body lang="EN-GB"><div class="WordSection1"><p class="MsoNormal">Well played.<o:p></o:p></p><p class="MsoNormal"><o:p>&nbsp;</o:p></p><div style="border:none;border-top:solid #E1E1E1 1.0pt"><p class="MsoNormal"><b>From:</b> pbemd &lt;pbem@example.org&gt;<br><b>Sent:</b> Saturday, November 21, 2026 9:31 PM<br><b>Subject:</b> Ultima Board 101</p></div></div></body></html>`,
-		text:    "Well played.\n\nFrom: pbemd <pbem@example.org>\nSent: Saturday, November 21, 2026 9:31 PM\nSubject: Ultima Board 101\n",
-		comment: "Well played.",
-	}, {
-		name:    "nested blockquotes and uppercase tags",
-		html:    "<P>Yes.</P><BLOCKQUOTE>one<BLOCKQUOTE>two</BLOCKQUOTE>back</BLOCKQUOTE><SCRIPT>alert(1)</SCRIPT>after",
-		text:    "Yes.\n\n> one\n>> two\n> back\nafter\n",
-		comment: "Yes.",
-	}, {
-		name: "unclosed tag",
-		html: "Hello <b",
-		text: "Hello\n",
-	}}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			raw := "From: a@example.com\r\nSubject: x\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + tt.html
-			m, err := ReadMail([]byte(raw))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if m.Text != tt.text {
-				t.Errorf("Text = %q\nwant   %q", m.Text, tt.text)
-			}
-			if tt.comment != "" && Comment(m.Text) != tt.comment {
-				t.Errorf("Comment = %q, want %q", Comment(m.Text), tt.comment)
-			}
-		})
-	}
 }
 
 func TestAlternativeBlankPlain(t *testing.T) {
@@ -490,19 +359,6 @@ func TestAlternativeBlankPlain(t *testing.T) {
 	}
 	if want := []string{"tanbo show 102"}; !slices.Equal(CommandLines(m.Text), want) {
 		t.Errorf("Text %q gives commands %q, want %q", m.Text, CommandLines(m.Text), want)
-	}
-}
-
-// TestIgnoreBuilt checks Ignore on an Incoming made by hand, as tests of the
-// command core make them: it reads only the exported fields.
-func TestIgnoreBuilt(t *testing.T) {
-	m := &Incoming{From: "alice@example.com", Header: mail.Header{"Content-Type": {`Multipart/Report; boundary="x"`}}}
-	if why := m.Ignore(nil); !strings.Contains(why, "multipart/report") {
-		t.Errorf("Ignore = %q, want multipart/report", why)
-	}
-	m = &Incoming{From: "alice@example.com"}
-	if why := m.Ignore(nil); why != "" {
-		t.Errorf("Ignore = %q, want the mail answered", why)
 	}
 }
 

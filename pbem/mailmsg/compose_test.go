@@ -1,8 +1,10 @@
-package pbem
+package mailmsg
 
 import (
 	"bytes"
 	"flag"
+	"mime"
+	"net/mail"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,15 +13,9 @@ import (
 	"time"
 )
 
-// updateMailGolden is -update: rewrite the golden files of testdata/mail. Other
-// test files of the package may define -update too; then both share it.
-var updateMailGolden = func() flag.Value {
-	if f := flag.Lookup("update"); f != nil {
-		return f.Value
-	}
-	flag.Bool("update", false, "rewrite golden files")
-	return flag.Lookup("update").Value
-}()
+// update is -update: rewrite the golden files of testdata/mail (read the
+// diff before committing it).
+var update = flag.Bool("update", false, "rewrite the golden files")
 
 var mailTestDate = time.Date(2026, 11, 22, 10, 15, 0, 0, time.FixedZone("CET", 3600))
 
@@ -86,7 +82,7 @@ func TestMailGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join("testdata", "mail", name+".golden")
-			if updateMailGolden.String() == "true" {
+			if *update {
 				if err := os.WriteFile(path, got, 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -294,8 +290,8 @@ func TestMailBytesErrors(t *testing.T) {
 		{"not an address", func(m *Mail) { m.To = "alice" }},
 		{"no Message-ID", func(m *Mail) { m.MessageID = "" }},
 		{"Message-ID in brackets", func(m *Mail) { m.MessageID = "<1@example.org>" }},
-		{"In-Reply-To with a space", func(m *Mail) { m.InReplyTo = "a b@example.org" }},
-		{"empty reference", func(m *Mail) { m.References = []string{""} }},
+		{"Message-ID with a control byte", func(m *Mail) { m.MessageID = "1\x01@example.org" }},
+		{"To with a bad domain", func(m *Mail) { m.To = "a@exa mple.com" }},
 		{"no Date", func(m *Mail) { m.Date = time.Time{} }},
 		{"no Auto-Submitted", func(m *Mail) { m.AutoSubmitted = "" }},
 		{"Auto-Submitted no", func(m *Mail) { m.AutoSubmitted = "no" }},
@@ -350,14 +346,99 @@ func BenchmarkMailBytes(b *testing.B) {
 	}
 }
 
-func BenchmarkReadMail(b *testing.B) {
-	raw := readMailCorpus(b, "gmail-reply.eml")
-	b.SetBytes(int64(len(raw)))
-	for b.Loop() {
-		m, err := ReadMail(raw)
-		if err != nil {
-			b.Fatal(err)
+// TestMailReceivedIDs checks that ids taken from a received mail never cost
+// the reply: an invalid one is left out of In-Reply-To and References, a
+// valid one is kept.
+func TestMailReceivedIDs(t *testing.T) {
+	bad := []string{
+		"a b@example.org", "", "ab\x01c@example.org", "j\u00f6rg@example.org", "noat.example.org",
+		"a@b@c", "@example.org", "a@", "<a@example.org>", "a@[x\\y]", "x" + strings.Repeat("y", MaxMsgIDLen) + "@example.org",
+		"a@example.org\r\nBcc: victim@example.com",
+	}
+	good := []string{"CAFx3y2ZtqP5wQ8n0=8uJcVbX2@mail.gmail.com", "a.b..c.@example.org", "x@[127.0.0.1]", "{a}~'b@example.org"}
+	for _, id := range bad {
+		if ValidMsgID(id) {
+			t.Errorf("ValidMsgID(%q) = true", id)
 		}
-		Comment(m.Text)
+		m := &Mail{From: "pbem@example.org", To: "a@example.com", Subject: "x", Body: "x\n",
+			MessageID: "1@example.org", InReplyTo: id, References: []string{"root@example.org", id},
+			Date: mailTestDate, AutoSubmitted: "auto-replied"}
+		b, err := m.Bytes()
+		if err != nil {
+			t.Errorf("In-Reply-To %q: %v; want the reply without it", id, err)
+			continue
+		}
+		h, _ := splitRendered(t, b)
+		if _, ok := h["In-Reply-To"]; ok {
+			t.Errorf("In-Reply-To %q written as %q", id, h["In-Reply-To"])
+		}
+		if h["References"] != "<root@example.org>" {
+			t.Errorf("References with %q written as %q, want <root@example.org>", id, h["References"])
+		}
+		checkSevenBitHeader(t, b)
+	}
+	for _, id := range good {
+		if !ValidMsgID(id) {
+			t.Errorf("ValidMsgID(%q) = false", id)
+		}
+		m := &Mail{From: "pbem@example.org", To: "a@example.com", MessageID: "1@example.org", InReplyTo: id,
+			References: []string{id, id}, Date: mailTestDate, AutoSubmitted: "auto-replied"}
+		b, err := m.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ := splitRendered(t, b)
+		if h["In-Reply-To"] != "<"+id+">" || h["References"] != "<"+id+">" {
+			t.Errorf("id %q written as In-Reply-To %q, References %q", id, h["In-Reply-To"], h["References"])
+		}
+	}
+}
+
+// checkSevenBitHeader fails the test unless every header byte of the mail is
+// printable ASCII or a line end.
+func checkSevenBitHeader(t *testing.T, b []byte) {
+	t.Helper()
+	h, _, _ := bytes.Cut(b, []byte("\r\n\r\n"))
+	for _, c := range h {
+		if (c < 0x20 && c != '\r' && c != '\n' && c != '\t') || c >= 0x7f {
+			t.Errorf("header byte %#x is not 7-bit text:\n%q", c, h)
+			return
+		}
+	}
+}
+
+// TestMailInternationalTo checks that a recipient with non-ASCII goes out
+// in a valid 7-bit To field that still names him.
+func TestMailInternationalTo(t *testing.T) {
+	tests := []struct{ to, header string }{
+		{"J\u00f6rg M\u00fcller <joerg@example.de>", "=?utf-8?q?J=C3=B6rg_M=C3=BCller?= <joerg@example.de>"},
+		{"joerg@b\u00fccher.example", "joerg@xn--bcher-kva.example"},
+		{"J\u00f6rg <joerg@B\u00dcCHER.example>", "=?utf-8?q?J=C3=B6rg?= <joerg@xn--bcher-kva.example>"},
+		{"j\u00fcrgen@x.test", "=?utf-8?b?asO8cmdlbkB4LnRlc3Q=?=:;"},
+		{"J\u00fcrgen <j\u00fcrgen@b\u00fccher.example>", "=?utf-8?b?asO8cmdlbkB4bi0tYmNoZXIta3ZhLmV4YW1wbGU=?=:;"},
+	}
+	for _, tt := range tests {
+		m := &Mail{From: "pbem@example.org", To: tt.to, Subject: "x", Body: "x\n", MessageID: "1@example.org",
+			Date: mailTestDate, AutoSubmitted: "auto-replied"}
+		b, err := m.Bytes()
+		if err != nil {
+			t.Errorf("To %q: %v", tt.to, err)
+			continue
+		}
+		checkSevenBitHeader(t, b)
+		h, _ := splitRendered(t, b)
+		if h["To"] != tt.header {
+			t.Errorf("To %q written as %q, want %q", tt.to, h["To"], tt.header)
+		}
+		// The field parses back: as the mailbox, or as an empty group
+		// whose decoded name is the address.
+		if strings.HasSuffix(h["To"], ":;") {
+			name, err := new(mime.WordDecoder).DecodeHeader(strings.TrimSuffix(h["To"], ":;"))
+			if err != nil || !strings.Contains(name, "@") {
+				t.Errorf("group name %q decodes to %q, %v", h["To"], name, err)
+			}
+		} else if _, err := mail.ParseAddress(h["To"]); err != nil {
+			t.Errorf("To %q does not parse: %v", h["To"], err)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package pbem
+package mailmsg
 
 import (
 	"bytes"
@@ -9,8 +9,11 @@ import (
 	"mime"
 	"mime/quotedprintable"
 	"net/mail"
+	"slices"
 	"strings"
 	"time"
+
+	"golang.org/x/net/idna"
 )
 
 // Mail is one outgoing mail.
@@ -39,6 +42,15 @@ const maxLineOctets = 998
 // Subject with non-ASCII is encoded per RFC 2047. A body that does not end in
 // a line break gets one. The same Mail always gives the same bytes.
 //
+// The header is always valid 7-bit ASCII. InReplyTo and References usually
+// come from a received mail: an id that is not a valid msg-id (RFC 5322
+// 3.6.4: printable ASCII, one "@", at most MaxMsgIDLen bytes) is left out,
+// never the mail. A non-ASCII display name is encoded per RFC 2047, a
+// non-ASCII domain is written as punycode (IDNA), and an address whose
+// local part is not ASCII, which no 7-bit header can hold, is written as
+// an empty group named by the encoded address ("=?utf-8?b?...?=:;"): the
+// reader still sees the address, and the envelope (SMTPUTF8) carries it.
+//
 // Bytes fails when a required field (From, To, MessageID, Date,
 // AutoSubmitted) is missing or malformed.
 func (m *Mail) Bytes() ([]byte, error) {
@@ -53,12 +65,14 @@ func (m *Mail) Bytes() ([]byte, error) {
 	if err := checkMsgID("Message-ID", m.MessageID, true); err != nil {
 		return nil, err
 	}
-	if err := checkMsgID("In-Reply-To", m.InReplyTo, false); err != nil {
-		return nil, err
+	inReplyTo := ""
+	if ValidMsgID(m.InReplyTo) {
+		inReplyTo = m.InReplyTo
 	}
+	var refs []string
 	for _, r := range m.References {
-		if err := checkMsgID("References", r, true); err != nil {
-			return nil, err
+		if ValidMsgID(r) && !slices.Contains(refs, r) {
+			refs = append(refs, r)
 		}
 	}
 	if m.Date.IsZero() {
@@ -80,11 +94,11 @@ func (m *Mail) Bytes() ([]byte, error) {
 	field("To", to)
 	field("Subject", encodeSubject(m.Subject))
 	field("Message-ID", "<"+m.MessageID+">")
-	if m.InReplyTo != "" {
-		field("In-Reply-To", "<"+m.InReplyTo+">")
+	if inReplyTo != "" {
+		field("In-Reply-To", "<"+inReplyTo+">")
 	}
-	if len(m.References) > 0 {
-		field("References", "<"+strings.Join(m.References, "> <")+">")
+	if len(refs) > 0 {
+		field("References", "<"+strings.Join(refs, "> <")+">")
 	}
 	field("Auto-Submitted", m.AutoSubmitted)
 	field("MIME-Version", "1.0")
@@ -139,8 +153,10 @@ func isSevenBit(body string) bool {
 }
 
 // formatAddress checks one mailbox ("Name <addr>" or "addr") and renders it
-// for a header: the address alone when there is no name, the name encoded per
-// RFC 2047 when it is not ASCII.
+// for a header in 7-bit ASCII: the address alone when there is no name, the
+// name encoded per RFC 2047 when it is not ASCII, a non-ASCII domain as
+// punycode, and a non-ASCII local part as an empty group named by the
+// address (see Bytes).
 func formatAddress(field, v string) (string, error) {
 	if strings.TrimSpace(v) == "" {
 		return "", fmt.Errorf("mail has no %s address", field)
@@ -149,6 +165,17 @@ func formatAddress(field, v string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s address %q is not an address like alice@example.org: %v", field, v, err)
 	}
+	local, domain, _ := cutLast(a.Address, "@")
+	if !isASCII(domain) {
+		ascii, err := idna.Lookup.ToASCII(domain)
+		if err != nil {
+			return "", fmt.Errorf("%s address %q has a domain that is no internationalized domain name: %v", field, v, err)
+		}
+		a.Address = local + "@" + ascii
+	}
+	if !isASCII(local) {
+		return mime.BEncoding.Encode("utf-8", a.Address) + ":;", nil
+	}
 	if a.Name == "" {
 		return a.Address, nil
 	}
@@ -156,6 +183,23 @@ func formatAddress(field, v string) (string, error) {
 		return a.Name + " <" + a.Address + ">", nil
 	}
 	return a.String(), nil // quoted or RFC 2047 encoded
+}
+
+// cutLast is strings.Cut at the last sep.
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // isPhrase reports whether a display name can go unquoted: ASCII letters,
@@ -173,6 +217,10 @@ func isPhrase(name string) bool {
 	return true
 }
 
+// MaxMsgIDLen is the longest message id, without brackets, that Bytes
+// writes in a header; real ids are well under 100 bytes.
+const MaxMsgIDLen = 250
+
 // checkMsgID checks a message id given without brackets.
 func checkMsgID(field, id string, required bool) error {
 	if id == "" {
@@ -181,15 +229,52 @@ func checkMsgID(field, id string, required bool) error {
 		}
 		return nil
 	}
-	if strings.ContainsAny(id, "<> \t\r\n") || !strings.Contains(id, "@") {
-		return fmt.Errorf("%s %q is not an id like abc@example.org (no brackets, no spaces)", field, id)
-	}
-	for i := 0; i < len(id); i++ {
-		if id[i] < 0x21 || id[i] > 0x7e {
-			return fmt.Errorf("%s %q has characters outside printable ASCII", field, id)
-		}
+	if !ValidMsgID(id) {
+		return fmt.Errorf("%s %q is not an id like abc@example.org (printable ASCII, no brackets, no spaces, at most %d bytes)", field, id, MaxMsgIDLen)
 	}
 	return nil
+}
+
+// ValidMsgID reports whether id, given without angle brackets, is a msg-id
+// of RFC 5322 (3.6.4) that Bytes can write: a left part of atext and dots,
+// "@", and a dot-atom domain or a [literal], at most MaxMsgIDLen bytes.
+// Dots are not checked for position, as many mailers put them anywhere.
+func ValidMsgID(id string) bool {
+	if id == "" || len(id) > MaxMsgIDLen {
+		return false
+	}
+	left, right, ok := strings.Cut(id, "@")
+	if !ok || left == "" || right == "" {
+		return false
+	}
+	for i := 0; i < len(left); i++ {
+		if !isAtext(left[i]) && left[i] != '.' {
+			return false
+		}
+	}
+	if len(right) >= 2 && right[0] == '[' && right[len(right)-1] == ']' {
+		for i := 1; i < len(right)-1; i++ {
+			if c := right[i]; c < 0x21 || c > 0x7e || c == '[' || c == ']' || c == '\\' {
+				return false
+			}
+		}
+		return true
+	}
+	for i := 0; i < len(right); i++ {
+		if !isAtext(right[i]) && right[i] != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// isAtext reports whether c is an atext character of RFC 5322 (3.2.3).
+func isAtext(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return c < 0x80 && strings.IndexByte("!#$%&'*+-/=?^_`{|}~", c) >= 0
 }
 
 // encodeSubject makes a subject safe for the header: control characters
