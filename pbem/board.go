@@ -348,16 +348,8 @@ func moveList(g rules.Game, rec *store.Game) string {
 		text string
 	}
 	var entries []entry
-	for _, m := range rec.Moves {
-		t := m.Text
-		if m.Auto {
-			t += " (Auto)"
-		}
-		if n := len(entries); n > 0 && entries[n-1].seat == m.Seat {
-			entries[n-1].text += " " + t
-			continue
-		}
-		entries = append(entries, entry{m.Seat, t})
+	for _, e := range moveEntries(rec) {
+		entries = append(entries, entry{e.seat, e.text()})
 	}
 	sides := g.Sides()
 	heads := [2]string{}

@@ -1,0 +1,375 @@
+package web
+
+import (
+	"fmt"
+	"html"
+	"strconv"
+	"strings"
+
+	"github.com/pbemd/pbemd/rules"
+)
+
+// Boards are drawn from the position format of each game (the one-line text
+// "pbemd rules -position" reads), so the drawing needs nothing of a game
+// beyond what its Position prints. Every piece or stone is one element of
+// class "piece" with a data-piece attribute holding its letter in the
+// position format, which is what tests and scripts count.
+
+// A drawer draws one game's positions as SVG.
+type drawer interface {
+	// draw writes the body of the SVG (inside its <svg> element) for the
+	// position text and returns the drawing's width and height.
+	draw(c *canvas, position string) (w, h int, err error)
+}
+
+// drawers are the drawers by game name.
+var drawers = map[string]drawer{
+	"ultima":   ultimaDrawer{},
+	"tanbo":    tanboDrawer{},
+	"taratibu": taratibuDrawer{},
+	"tobit":    tobitDrawer{},
+}
+
+// Colours shared by the drawings.
+const (
+	inkDark    = "#1f1f1f"
+	inkLight   = "#fbfaf5"
+	lightSq    = "#efe3c8"
+	darkSq     = "#b98f62"
+	labelColor = "#5a4a3a"
+	woodColor  = "#dcb46a"
+)
+
+// A canvas collects SVG elements.
+type canvas struct{ b strings.Builder }
+
+func (c *canvas) f(format string, args ...any) { fmt.Fprintf(&c.b, format, args...) }
+
+// text writes a text element centred on x, y.
+func (c *canvas) text(x, y float64, size int, fill, weight, s string) {
+	c.f(`<text x="%g" y="%g" font-size="%d" fill="%s" font-weight="%s" text-anchor="middle" dominant-baseline="central">%s</text>`,
+		x, y, size, fill, weight, html.EscapeString(s))
+}
+
+// boardSVG draws the position of game as a whole SVG document, with the text
+// diagram (as mails show it) as its title, the accessible name.
+func boardSVG(game rules.Game, pos rules.Position) (string, error) {
+	d, ok := drawers[game.Name()]
+	if !ok {
+		return "", fmt.Errorf("web: no drawing for the game %s", game.Name())
+	}
+	var c canvas
+	w, h, err := d.draw(&c, pos.String())
+	if err != nil {
+		return "", fmt.Errorf("web: drawing %s position %q: %w", game.Name(), pos.String(), err)
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 %d %d" width="%d" height="%d" role="img" font-family="DejaVu Sans, Verdana, Arial, sans-serif">`, w, h, w, h)
+	fmt.Fprintf(&out, "<title>%s</title>", html.EscapeString(strings.TrimRight(pos.Board(), "\n")))
+	out.WriteString(c.b.String())
+	out.WriteString("</svg>")
+	return out.String(), nil
+}
+
+// sideColors are the fill and the contrasting ink of a piece of a side:
+// seat 0 light, seat 1 dark in the chess-like games.
+func sideColors(white bool) (fill, ink string) {
+	if white {
+		return inkLight, inkDark
+	}
+	return inkDark, inkLight
+}
+
+// squareGrid reads a FEN-like position's board: ranks from the top, '/'
+// between them, each expanded to width points.
+func squareGrid(board string, rows, width int, pieces string) ([]string, error) {
+	ranks := strings.Split(board, "/")
+	if len(ranks) != rows {
+		return nil, fmt.Errorf("%d rows, want %d", len(ranks), rows)
+	}
+	for i, r := range ranks {
+		var err error
+		if ranks[i], err = rules.ExpandRow(r, width, pieces); err != nil {
+			return nil, err
+		}
+	}
+	return ranks, nil
+}
+
+// checkered draws an n by n board of squares of size sq at x0, y0, with file
+// and rank labels around it. files names the columns left to right, ranks
+// the rows top to bottom.
+func checkered(c *canvas, n, sq, x0, y0 int, files, ranks []string) {
+	c.f(`<rect x="%d" y="%d" width="%d" height="%d" fill="%s" rx="4"/>`, x0-4, y0-4, n*sq+8, n*sq+8, labelColor)
+	c.f(`<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>`, x0, y0, n*sq, n*sq, lightSq)
+	for r := 0; r < n; r++ {
+		for f := (r + 1) % 2; f < n; f += 2 {
+			c.f(`<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>`, x0+f*sq, y0+r*sq, sq, sq, darkSq)
+		}
+	}
+	mid := float64(sq) / 2
+	for f, name := range files {
+		x := float64(x0+f*sq) + mid
+		c.text(x, float64(y0)-14, 13, labelColor, "normal", name)
+		c.text(x, float64(y0+n*sq)+14, 13, labelColor, "normal", name)
+	}
+	for r, name := range ranks {
+		y := float64(y0+r*sq) + mid
+		c.text(float64(x0)-16, y, 13, labelColor, "normal", name)
+		c.text(float64(x0+n*sq)+16, y, 13, labelColor, "normal", name)
+	}
+}
+
+// ultimaDrawer draws Ultima: a chess board whose pieces each carry a symbol
+// of how they capture, so they tell apart at a glance without letters.
+type ultimaDrawer struct{}
+
+var ultimaNames = map[byte]string{
+	'K': "king", 'P': "pawn (pincer)", 'W': "withdrawer", 'L': "long leaper",
+	'C': "coordinator", 'I': "immobilizer", 'X': "chameleon",
+}
+
+func (ultimaDrawer) draw(c *canvas, position string) (int, int, error) {
+	board, _, _ := strings.Cut(position, " ")
+	rows, err := squareGrid(board, 8, 8, "KPWLCIXkpwlcix")
+	if err != nil {
+		return 0, 0, err
+	}
+	const sq, margin = 48, 30
+	files := strings.Split("a b c d e f g h", " ")
+	ranks := strings.Split("8 7 6 5 4 3 2 1", " ")
+	checkered(c, 8, sq, margin, margin, files, ranks)
+	for r, row := range rows {
+		for f := 0; f < 8; f++ {
+			p := row[f]
+			if p == '.' {
+				continue
+			}
+			white := p >= 'A' && p <= 'Z'
+			side := "Black"
+			if white {
+				side = "White"
+			}
+			x, y := margin+f*sq+sq/2, margin+r*sq+sq/2
+			c.f(`<g class="piece" data-piece="%c" transform="translate(%d %d)"><title>%s %s %s%s</title>`,
+				p, x, y, side, ultimaNames[upper(p)], files[f], ranks[r])
+			ultimaPiece(c, upper(p), white)
+			c.f(`</g>`)
+		}
+	}
+	return 8*sq + 2*margin, 8*sq + 2*margin, nil
+}
+
+func upper(b byte) byte {
+	if b >= 'a' && b <= 'z' {
+		return b - 'a' + 'A'
+	}
+	return b
+}
+
+// ultimaPiece draws one piece centred on the origin: a disc in the side's
+// colour and a symbol in the contrasting ink.
+func ultimaPiece(c *canvas, kind byte, white bool) {
+	fill, ink := sideColors(white)
+	r := 19
+	if kind == 'P' {
+		r = 13
+	}
+	c.f(`<circle r="%d" fill="%s" stroke="%s" stroke-width="2"/>`, r, fill, inkDark)
+	line := `fill="none" stroke="` + ink + `" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round"`
+	switch kind {
+	case 'K': // a crown
+		c.f(`<path d="M-11 7 L-11 -6 L-5.5 0 L0 -10 L5.5 0 L11 -6 L11 7 Z" fill="%s"/>`, ink)
+	case 'P': // a pincer's dot
+		c.f(`<circle r="4" fill="%s"/>`, ink)
+	case 'W': // withdrawing: an arrow away from the centre, both ways
+		c.f(`<path d="M0 -11 L0 11 M-6 -5 L0 -11 L6 -5 M-6 5 L0 11 L6 5" %s/>`, line)
+	case 'L': // leaping: a double chevron
+		c.f(`<path d="M-9 -1 L0 -10 L9 -1 M-9 9 L0 0 L9 9" %s/>`, line)
+	case 'C': // coordinating: cross-hairs
+		c.f(`<path d="M-12 0 L12 0 M0 -12 L0 12" %s/><circle r="5.5" %s/>`, line, line)
+	case 'I': // immobilizing: a solid block
+		c.f(`<rect x="-8" y="-8" width="16" height="16" rx="2" fill="%s"/>`, ink)
+	case 'X': // the chameleon: a many-pointed star, it takes every shape
+		c.f(`<path d="M0 -12 L3 -4 L11 -4 L5 1.5 L7.5 10 L0 5 L-7.5 10 L-5 1.5 L-11 -4 L-3 -4 Z" fill="%s"/>`, ink)
+	}
+}
+
+// tanboDrawer draws Tanbo: a Go grid of any size with black and white stones.
+type tanboDrawer struct{}
+
+func (tanboDrawer) draw(c *canvas, position string) (int, int, error) {
+	board, _, _ := strings.Cut(position, " ")
+	n := strings.Count(board, "/") + 1
+	if n < 5 || n > 19 {
+		return 0, 0, fmt.Errorf("%d rows, want 5 to 19", n)
+	}
+	rows, err := squareGrid(board, n, n, "bw")
+	if err != nil {
+		return 0, 0, err
+	}
+	step := 26
+	if n <= 13 {
+		step = 34
+	}
+	margin := 42
+	size := (n-1)*step + 2*margin
+	c.f(`<rect width="%d" height="%d" fill="%s" rx="6"/>`, size, size, woodColor)
+	for i := 0; i < n; i++ {
+		a := margin + i*step
+		c.f(`<path d="M%d %d H%d M%d %d V%d" stroke="#3b2f20" stroke-width="1.2"/>`,
+			margin, a, margin+(n-1)*step, a, margin, margin+(n-1)*step)
+	}
+	for i := 0; i < n; i++ {
+		file := string(rune('a' + i))
+		rank := strconv.Itoa(n - i)
+		a := float64(margin + i*step)
+		c.text(a, float64(margin)-28, 13, "#3b2f20", "normal", file)
+		c.text(a, float64(margin+(n-1)*step)+28, 13, "#3b2f20", "normal", file)
+		c.text(float64(margin)-28, a, 13, "#3b2f20", "normal", rank)
+		c.text(float64(margin+(n-1)*step)+28, a, 13, "#3b2f20", "normal", rank)
+	}
+	r := float64(step)*0.46 - 0.5
+	for y, row := range rows {
+		for x := 0; x < n; x++ {
+			p := row[x]
+			if p == '.' {
+				continue
+			}
+			fill, side := inkDark, "Black"
+			if p == 'w' {
+				fill, side = inkLight, "White"
+			}
+			c.f(`<circle class="piece" data-piece="%c" cx="%d" cy="%d" r="%.1f" fill="%s" stroke="%s" stroke-width="1.3"><title>%s %c%d</title></circle>`,
+				p, margin+x*step, margin+y*step, r, fill, inkDark, side, 'a'+x, n-y)
+		}
+	}
+	return size, size, nil
+}
+
+// taratibuDrawer draws Taratibu: the 7x7 board with every square's number
+// (file*10 + rank) and the pieces by their letters.
+type taratibuDrawer struct{}
+
+var taratibuNames = map[byte]string{
+	'S': "Sphinx", 'E': "Elk", 'B': "Bird", 'A': "Angel", 'F': "Fish",
+	'M': "Man", 'D': "Duck", 'C': "Captain", 'T': "Turtle", 'H': "Hero",
+}
+
+func (taratibuDrawer) draw(c *canvas, position string) (int, int, error) {
+	fields := strings.Fields(position)
+	if len(fields) == 0 {
+		return 0, 0, fmt.Errorf("empty position")
+	}
+	rows, err := squareGrid(fields[0], 7, 7, "SEBAFMDCTHsebafmdcth")
+	if err != nil {
+		return 0, 0, err
+	}
+	const sq, margin = 58, 30
+	var files, ranks []string
+	for i := 1; i <= 7; i++ {
+		files = append(files, strconv.Itoa(i*10))
+		ranks = append(ranks, strconv.Itoa(8-i))
+	}
+	checkered(c, 7, sq, margin, margin, files, ranks)
+	for r, row := range rows {
+		for f := 0; f < 7; f++ {
+			x, y := margin+f*sq, margin+r*sq
+			num := (f+1)*10 + 7 - r
+			c.f(`<text x="%d" y="%d" font-size="11" fill="%s" opacity="0.85">%d</text>`, x+3, y+11, labelColor, num)
+			p := row[f]
+			if p == '.' {
+				continue
+			}
+			white := p >= 'A' && p <= 'Z'
+			fill, ink := sideColors(white)
+			side := "Black"
+			if white {
+				side = "White"
+			}
+			cx, cy := x+sq/2, y+sq/2+3
+			c.f(`<g class="piece" data-piece="%c"><title>%s %s on %d</title><circle cx="%d" cy="%d" r="20" fill="%s" stroke="%s" stroke-width="2"/>`,
+				p, side, taratibuNames[upper(p)], num, cx, cy, fill, inkDark)
+			if upper(p) == 'M' { // the Man, whose loss counts towards defeat, ringed
+				c.f(`<circle cx="%d" cy="%d" r="15.5" fill="none" stroke="%s" stroke-width="1.5"/>`, cx, cy, ink)
+			}
+			c.text(float64(cx), float64(cy)+1, 19, ink, "bold", string(upper(p)))
+			c.f(`</g>`)
+		}
+	}
+	return 7*sq + 2*margin, 7*sq + 2*margin, nil
+}
+
+// tobitDrawer draws Tobit: five long lines crossing four transverse ones,
+// the 38 points numbered, huls as plain discs and tobits crowned.
+type tobitDrawer struct{}
+
+// tobitPoint is where point n (1 to 38) lies on a grid of 7 columns and 6
+// rows, row 0 at White's side.
+func tobitPoint(n int) (col, row int) {
+	switch {
+	case n <= 5:
+		return n, 0
+	case n >= 34:
+		return n - 33, 5
+	}
+	return (n - 6) % 7, (n-6)/7 + 1
+}
+
+func (tobitDrawer) draw(c *canvas, position string) (int, int, error) {
+	points, _, _ := strings.Cut(position, " ")
+	if len(points) != 38 {
+		return 0, 0, fmt.Errorf("%d points, want 38", len(points))
+	}
+	const step, margin = 64, 36
+	w, h := 6*step+2*margin, 5*step+2*margin
+	at := func(n int) (int, int) {
+		col, row := tobitPoint(n)
+		return margin + col*step, margin + (5-row)*step
+	}
+	c.f(`<rect width="%d" height="%d" fill="%s" rx="6"/>`, w, h, lightSq)
+	line := `stroke="` + labelColor + `" stroke-width="3" stroke-linecap="round"`
+	for row := 1; row <= 4; row++ {
+		y := margin + (5-row)*step
+		c.f(`<path d="M%d %d H%d" %s/>`, margin, y, margin+6*step, line)
+	}
+	for col := 1; col <= 5; col++ {
+		x := margin + col*step
+		c.f(`<path d="M%d %d V%d" %s/>`, x, margin, margin+5*step, line)
+	}
+	for n := 1; n <= 38; n++ {
+		x, y := at(n)
+		c.f(`<circle cx="%d" cy="%d" r="4" fill="%s"/>`, x, y, labelColor)
+	}
+	for n := 1; n <= 38; n++ {
+		p := points[n-1]
+		if p == '.' {
+			continue
+		}
+		if strings.IndexByte("wWbB", p) < 0 {
+			return 0, 0, fmt.Errorf("point %d holds %q; want w, W, b, B or '.'", n, p)
+		}
+		white := p == 'w' || p == 'W'
+		fill, ink := sideColors(white)
+		side, kind := "Black", "hul"
+		if white {
+			side = "White"
+		}
+		if p == 'W' || p == 'B' {
+			kind = "tobit"
+		}
+		x, y := at(n)
+		c.f(`<g class="piece" data-piece="%c"><title>%s %s on %d</title><circle cx="%d" cy="%d" r="17" fill="%s" stroke="%s" stroke-width="2"/>`,
+			p, side, kind, n, x, y, fill, inkDark)
+		if kind == "tobit" {
+			c.f(`<path transform="translate(%d %d)" d="M-9 5 L-9 -4 L-4.5 0.5 L0 -7 L4.5 0.5 L9 -4 L9 5 Z" fill="%s"/>`, x, y, ink)
+		}
+		c.f(`</g>`)
+	}
+	// The numbers last, over the pieces, so every point can be read.
+	for n := 1; n <= 38; n++ {
+		x, y := at(n)
+		c.f(`<text x="%d" y="%d" font-size="12" fill="#5b2c0c" font-weight="bold" stroke="%s" stroke-width="3" paint-order="stroke">%d</text>`, x+11, y-11, lightSq, n)
+	}
+	return w, h, nil
+}
