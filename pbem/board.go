@@ -262,6 +262,7 @@ type boardView struct {
 	Subscribers string
 	Comment     *store.Comment
 	Times       []string
+	Link        string // the board's web page, when the web view is public
 }
 
 func (r *request) boardView(b *board, comment *store.Comment, notices ...string) (*boardView, error) {
@@ -297,6 +298,7 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 	v.Ratings = ratingLines(b)
 	v.Subscribers = strings.Join(b.rec.Subscribers, " ")
 	v.Times = timeBlock(b.rec)
+	v.Link = r.s.boardLink(b.rec)
 	return v, nil
 }
 

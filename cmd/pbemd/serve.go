@@ -21,6 +21,7 @@ func runServe(args []string) int {
 	data := fs.String("data", "", "data `directory` (default: the config's, or ./pbem-data)")
 	imapAddr := fs.String("imap", "127.0.0.1:1143", "embedded default only: IMAP listen `address`")
 	smtpAddr := fs.String("smtp", "127.0.0.1:1587", "embedded default only: SMTP listen `address`")
+	httpAddr := fs.String("http", "", "web view listen `address`, or off (default: the config's http, else "+config.DefaultHTTP+")")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -28,7 +29,13 @@ func runServe(args []string) int {
 		fmt.Fprintf(os.Stderr, "pbemd serve: unexpected argument %q; want only flags\n", fs.Arg(0))
 		return 2
 	}
-	opts := daemon.Options{Data: *data, IMAPAddr: *imapAddr, SMTPAddr: *smtpAddr}
+	if *httpAddr != "" {
+		if err := config.CheckHTTP(*httpAddr); err != nil {
+			fmt.Fprintf(os.Stderr, "pbemd serve: -%v\n", err)
+			return 2
+		}
+	}
+	opts := daemon.Options{Data: *data, IMAPAddr: *imapAddr, SMTPAddr: *smtpAddr, HTTPAddr: *httpAddr}
 	if *configFile != "" {
 		cfg, err := config.Load(*configFile)
 		if err != nil {
