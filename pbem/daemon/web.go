@@ -54,7 +54,6 @@ func webAddr(opts Options, cfg *config.Config) string {
 	return cfg.HTTP
 }
 
-
 func orOff(url string) string {
 	if url == "" {
 		return "off"
