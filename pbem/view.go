@@ -31,6 +31,28 @@ func Replay(rec *store.Game, n int) (rules.Game, rules.Position, error) {
 	return g, pos, err
 }
 
+// Current returns the game of rec and its position after all its moves,
+// read from the position the record keeps rather than replayed, which is
+// what a view needs: the drawing, the side to move and the position text
+// (a replay would add only what the rules remember beyond the position,
+// such as Tobit's repetitions, which the record's result already tells).
+// A record without a readable position is replayed.
+func Current(rec *store.Game) (rules.Game, rules.Position, error) {
+	g, ok := catalog.Lookup(rec.Kind)
+	if !ok || rec.Position == "" {
+		return Replay(rec, len(rec.Moves))
+	}
+	opts, err := rules.ParseOptions(g, rec.Options)
+	if err != nil {
+		return Replay(rec, len(rec.Moves))
+	}
+	pos, err := g.ParsePosition(rec.Position, opts)
+	if err != nil {
+		return Replay(rec, len(rec.Moves))
+	}
+	return g, pos, nil
+}
+
 // A MoveRow is one numbered line of a board's move list: what each seat
 // played, as in the board mails, where a run of moves by one seat (a
 // Taratibu turn) is one entry.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"html"
 	"html/template"
 	"math"
 	"net/http"
@@ -44,7 +45,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	}
 	if path == "/style.css" {
 		w.Header().Set("Cache-Control", "public, max-age=86400")
-		s.send(w, r, page{styleCSS, "text/css; charset=utf-8"})
+		s.send(w, r, page{body: styleCSS, ctype: "text/css; charset=utf-8"})
 		return
 	}
 	if name, ok := strings.CutPrefix(path, "/users/"); ok {
@@ -103,11 +104,24 @@ type errorView struct {
 
 // html renders a page template into a page.
 func (s *Server) html(name string, data any) (page, error) {
-	var b bytes.Buffer
-	if err := s.render(&b, name, data); err != nil {
+	b := getBuffer()
+	if err := s.render(b, name, data); err != nil {
+		putBuffer(b)
 		return page{}, err
 	}
-	return page{b.Bytes(), "text/html; charset=utf-8"}, nil
+	return page{b.Bytes(), "text/html; charset=utf-8", b}, nil
+}
+
+// Page buffers are reused: a board page is some 30 kB, and growing a new
+// buffer to that size for every request is most of a request's garbage.
+var buffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 64<<10)) }}
+
+func getBuffer() *bytes.Buffer { b := buffers.Get().(*bytes.Buffer); b.Reset(); return b }
+
+func putBuffer(b *bytes.Buffer) {
+	if b != nil && b.Cap() <= 1<<20 {
+		buffers.Put(b)
+	}
 }
 
 // A boardRow is one board in a list: number, players, moves and state, as
@@ -220,8 +234,10 @@ func (s *Server) frontPage() (page, error) {
 	if err != nil {
 		return page{}, err
 	}
-	s.front.page, s.front.at = p, now
-	return p, nil
+	// The cached page outlives the request: it must not be a pooled buffer.
+	s.front.page, s.front.at = page{body: bytes.Clone(p.body), ctype: p.ctype}, now
+	putBuffer(p.buf)
+	return s.front.page, nil
 }
 
 type gameView struct {
@@ -332,7 +348,12 @@ func (s *Server) loadBoard(g rules.Game, text string, q url.Values) (*boardAt, e
 		}
 		b.past = b.at < len(rec.Moves)
 	}
-	if _, b.pos, err = pbem.Replay(rec, b.at); err != nil {
+	if b.past {
+		_, b.pos, err = pbem.Replay(rec, b.at)
+	} else {
+		_, b.pos, err = pbem.Current(rec)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -379,6 +400,8 @@ type boardView struct {
 	SVG         template.HTML
 	Text        string
 	Rows        []pbem.MoveRow
+	MoveRows    template.HTML // the rows of the move table
+	Legend      template.HTML // what the drawing's shapes and letters mean
 	At, Total   int
 	Past        bool
 	Prev, Next  int // -1 when there is none
@@ -411,6 +434,8 @@ func (s *Server) boardPage(g rules.Game, text string, q url.Values) (page, error
 		Prev: b.at - 1, Next: b.at + 1,
 		Subscribers: strings.Join(b.rec.Subscribers, " "),
 	}
+	v.MoveRows = moveRowsHTML(v.Rows, b.at)
+	v.Legend = legends[g.Name()]
 	if v.Next > v.Total {
 		v.Next = -1
 	}
@@ -437,8 +462,12 @@ func (s *Server) clocks(rec *store.Game) []string {
 	lines = append(lines, "Last move: "+rec.Updated.UTC().Format(timeLayout))
 	if !rec.TurnSince.IsZero() && !contains(rec.Seats, "") {
 		days := int(s.opts.Now().Sub(rec.TurnSince).Hours() / 24)
+		waited := "less than a day"
+		if days > 0 {
+			waited = plural(days, "day")
+		}
 		lines = append(lines, fmt.Sprintf("%s has had the move since %s (%s).",
-			seatName(rec, rec.ToMove), rec.TurnSince.UTC().Format(timeLayout), plural(max(days, 0), "day")))
+			seatName(rec, rec.ToMove), rec.TurnSince.UTC().Format(timeLayout), waited))
 	}
 	nag, forfeit := rec.Extra["nagtime"], rec.Extra["forfeittime"]
 	lines = append(lines, fmt.Sprintf("Reminder after %s days, forfeit after %s days without a move.",
@@ -486,11 +515,11 @@ func (s *Server) boardFile(g rules.Game, text string, q url.Values, kind string)
 		if err != nil {
 			return page{}, err
 		}
-		return page{[]byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + svg + "\n"), "image/svg+xml"}, nil
+		return page{body: []byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + svg + "\n"), ctype: "image/svg+xml"}, nil
 	}
-	var buf bytes.Buffer
-	writeJSON(&buf, boardJSON(b))
-	return page{buf.Bytes(), "application/json"}, nil
+	buf := getBuffer()
+	writeJSON(buf, boardJSON(b))
+	return page{body: buf.Bytes(), ctype: "application/json", buf: buf}, nil
 }
 
 type standingsView struct {
@@ -648,4 +677,38 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 	}
 	v.chrome = s.chrome(v.User)
 	return s.html("user", v)
+}
+
+// moveRowsHTML writes the rows of a board's move table, each move a link to
+// the board after it, the move shown marked. It is built here rather than
+// in the template because a long game has hundreds of moves and each
+// template action costs a reflective call; every text is escaped.
+func moveRowsHTML(rows []pbem.MoveRow, at int) template.HTML {
+	var b strings.Builder
+	for _, row := range rows {
+		fmt.Fprintf(&b, `<tr><td class="num">%d.</td>`, row.Number)
+		for _, cell := range row.Seats {
+			b.WriteString("<td>")
+			if cell == nil {
+				b.WriteString("…")
+			}
+			for i, m := range cell {
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				n := strconv.Itoa(m.Number)
+				b.WriteString(`<a href="?move=` + n + `"`)
+				if m.Number == at {
+					b.WriteString(` class="current" aria-current="step"`)
+				}
+				b.WriteString(` title="move #` + n + `">` + html.EscapeString(m.Text) + `</a>`)
+				if m.Auto {
+					b.WriteString(" <small>(Auto)</small>")
+				}
+			}
+			b.WriteString("</td>")
+		}
+		b.WriteString("</tr>\n")
+	}
+	return template.HTML(b.String())
 }

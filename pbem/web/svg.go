@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"html"
+	"html/template"
 	"strconv"
 	"strings"
 
@@ -40,16 +41,31 @@ const (
 	woodColor  = "#dcb46a"
 )
 
-// A canvas collects SVG elements.
-type canvas struct{ b strings.Builder }
+// A canvas collects SVG elements. The elements drawn many times a board are
+// written with s and n rather than f, which costs an allocation per
+// argument.
+type canvas struct{ b []byte }
 
-func (c *canvas) f(format string, args ...any) { fmt.Fprintf(&c.b, format, args...) }
+func (c *canvas) f(format string, args ...any) { c.b = fmt.Appendf(c.b, format, args...) }
 
-// text writes a text element centred on x, y.
-func (c *canvas) text(x, y float64, size int, fill, weight, s string) {
-	c.f(`<text x="%g" y="%g" font-size="%d" fill="%s" font-weight="%s" text-anchor="middle" dominant-baseline="central">%s</text>`,
-		x, y, size, fill, weight, html.EscapeString(s))
+func (c *canvas) s(text string) *canvas { c.b = append(c.b, text...); return c }
+
+func (c *canvas) n(i int) *canvas { c.b = strconv.AppendInt(c.b, int64(i), 10); return c }
+
+func (c *canvas) esc(text string) *canvas { return c.s(html.EscapeString(text)) }
+
+// labels starts a group of text labels of one size, colour and weight,
+// each centred on its point; end it with endGroup.
+func (c *canvas) labels(size int, fill, weight string) {
+	c.f(`<g font-size="%d" fill="%s" font-weight="%s" text-anchor="middle" dominant-baseline="central">`, size, fill, weight)
 }
+
+// label writes one label of the group labels started.
+func (c *canvas) label(x, y int, text string) {
+	c.s(`<text x="`).n(x).s(`" y="`).n(y).s(`">`).esc(text).s(`</text>`)
+}
+
+func (c *canvas) endGroup() { c.s("</g>") }
 
 // boardSVG draws the position of game as a whole SVG document, with the text
 // diagram (as mails show it) as its title, the accessible name.
@@ -58,15 +74,16 @@ func boardSVG(game rules.Game, pos rules.Position) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("web: no drawing for the game %s", game.Name())
 	}
-	var c canvas
+	c := canvas{b: make([]byte, 0, 24<<10)}
 	w, h, err := d.draw(&c, pos.String())
 	if err != nil {
 		return "", fmt.Errorf("web: drawing %s position %q: %w", game.Name(), pos.String(), err)
 	}
 	var out strings.Builder
+	out.Grow(len(c.b) + 1024)
 	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 %d %d" width="%d" height="%d" role="img" font-family="DejaVu Sans, Verdana, Arial, sans-serif">`, w, h, w, h)
 	fmt.Fprintf(&out, "<title>%s</title>", html.EscapeString(strings.TrimRight(pos.Board(), "\n")))
-	out.WriteString(c.b.String())
+	out.Write(c.b)
 	out.WriteString("</svg>")
 	return out.String(), nil
 }
@@ -104,20 +121,21 @@ func checkered(c *canvas, n, sq, x0, y0 int, files, ranks []string) {
 	c.f(`<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>`, x0, y0, n*sq, n*sq, lightSq)
 	for r := 0; r < n; r++ {
 		for f := (r + 1) % 2; f < n; f += 2 {
-			c.f(`<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>`, x0+f*sq, y0+r*sq, sq, sq, darkSq)
+			c.s(`<rect x="`).n(x0 + f*sq).s(`" y="`).n(y0 + r*sq).s(`" width="`).n(sq).s(`" height="`).n(sq).s(`" fill="` + darkSq + `"/>`)
 		}
 	}
-	mid := float64(sq) / 2
+	c.labels(13, labelColor, "normal")
 	for f, name := range files {
-		x := float64(x0+f*sq) + mid
-		c.text(x, float64(y0)-14, 13, labelColor, "normal", name)
-		c.text(x, float64(y0+n*sq)+14, 13, labelColor, "normal", name)
+		x := x0 + f*sq + sq/2
+		c.label(x, y0-14, name)
+		c.label(x, y0+n*sq+14, name)
 	}
 	for r, name := range ranks {
-		y := float64(y0+r*sq) + mid
-		c.text(float64(x0)-16, y, 13, labelColor, "normal", name)
-		c.text(float64(x0+n*sq)+16, y, 13, labelColor, "normal", name)
+		y := y0 + r*sq + sq/2
+		c.label(x0-16, y, name)
+		c.label(x0+n*sq+16, y, name)
 	}
+	c.endGroup()
 }
 
 // ultimaDrawer draws Ultima: a chess board whose pieces each carry a symbol
@@ -151,10 +169,10 @@ func (ultimaDrawer) draw(c *canvas, position string) (int, int, error) {
 				side = "White"
 			}
 			x, y := margin+f*sq+sq/2, margin+r*sq+sq/2
-			c.f(`<g class="piece" data-piece="%c" transform="translate(%d %d)"><title>%s %s %s%s</title>`,
-				p, x, y, side, ultimaNames[upper(p)], files[f], ranks[r])
+			c.s(`<g class="piece" data-piece="`).s(row[f : f+1]).s(`" transform="translate(`).n(x).s(" ").n(y).s(`)"><title>`)
+			c.s(side + " " + ultimaNames[upper(p)] + " " + files[f] + ranks[r] + "</title>")
 			ultimaPiece(c, upper(p), white)
-			c.f(`</g>`)
+			c.s(`</g>`)
 		}
 	}
 	return 8*sq + 2*margin, 8*sq + 2*margin, nil
@@ -175,23 +193,23 @@ func ultimaPiece(c *canvas, kind byte, white bool) {
 	if kind == 'P' {
 		r = 13
 	}
-	c.f(`<circle r="%d" fill="%s" stroke="%s" stroke-width="2"/>`, r, fill, inkDark)
+	c.s(`<circle r="`).n(r).s(`" fill="` + fill + `" stroke="` + inkDark + `" stroke-width="2"/>`)
 	line := `fill="none" stroke="` + ink + `" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round"`
 	switch kind {
 	case 'K': // a crown
-		c.f(`<path d="M-11 7 L-11 -6 L-5.5 0 L0 -10 L5.5 0 L11 -6 L11 7 Z" fill="%s"/>`, ink)
+		c.s(`<path d="M-11 7 L-11 -6 L-5.5 0 L0 -10 L5.5 0 L11 -6 L11 7 Z" fill="` + ink + `"/>`)
 	case 'P': // a pincer's dot
-		c.f(`<circle r="4" fill="%s"/>`, ink)
+		c.s(`<circle r="4" fill="` + ink + `"/>`)
 	case 'W': // withdrawing: an arrow away from the centre, both ways
-		c.f(`<path d="M0 -11 L0 11 M-6 -5 L0 -11 L6 -5 M-6 5 L0 11 L6 5" %s/>`, line)
+		c.s(`<path d="M0 -11 L0 11 M-6 -5 L0 -11 L6 -5 M-6 5 L0 11 L6 5" ` + line + `/>`)
 	case 'L': // leaping: a double chevron
-		c.f(`<path d="M-9 -1 L0 -10 L9 -1 M-9 9 L0 0 L9 9" %s/>`, line)
+		c.s(`<path d="M-9 -1 L0 -10 L9 -1 M-9 9 L0 0 L9 9" ` + line + `/>`)
 	case 'C': // coordinating: cross-hairs
-		c.f(`<path d="M-12 0 L12 0 M0 -12 L0 12" %s/><circle r="5.5" %s/>`, line, line)
+		c.s(`<path d="M-12 0 L12 0 M0 -12 L0 12" ` + line + `/><circle r="5.5" ` + line + `/>`)
 	case 'I': // immobilizing: a solid block
-		c.f(`<rect x="-8" y="-8" width="16" height="16" rx="2" fill="%s"/>`, ink)
+		c.s(`<rect x="-8" y="-8" width="16" height="16" rx="2" fill="` + ink + `"/>`)
 	case 'X': // the chameleon: a many-pointed star, it takes every shape
-		c.f(`<path d="M0 -12 L3 -4 L11 -4 L5 1.5 L7.5 10 L0 5 L-7.5 10 L-5 1.5 L-11 -4 L-3 -4 Z" fill="%s"/>`, ink)
+		c.s(`<path d="M0 -12 L3 -4 L11 -4 L5 1.5 L7.5 10 L0 5 L-7.5 10 L-5 1.5 L-11 -4 L-3 -4 Z" fill="` + ink + `"/>`)
 	}
 }
 
@@ -220,16 +238,18 @@ func (tanboDrawer) draw(c *canvas, position string) (int, int, error) {
 		c.f(`<path d="M%d %d H%d M%d %d V%d" stroke="#3b2f20" stroke-width="1.2"/>`,
 			margin, a, margin+(n-1)*step, a, margin, margin+(n-1)*step)
 	}
+	c.labels(13, "#3b2f20", "normal")
 	for i := 0; i < n; i++ {
 		file := string(rune('a' + i))
 		rank := strconv.Itoa(n - i)
-		a := float64(margin + i*step)
-		c.text(a, float64(margin)-28, 13, "#3b2f20", "normal", file)
-		c.text(a, float64(margin+(n-1)*step)+28, 13, "#3b2f20", "normal", file)
-		c.text(float64(margin)-28, a, 13, "#3b2f20", "normal", rank)
-		c.text(float64(margin+(n-1)*step)+28, a, 13, "#3b2f20", "normal", rank)
+		a := margin + i*step
+		c.label(a, margin-28, file)
+		c.label(a, margin+(n-1)*step+28, file)
+		c.label(margin-28, a, rank)
+		c.label(margin+(n-1)*step+28, a, rank)
 	}
-	r := float64(step)*0.46 - 0.5
+	c.endGroup()
+	r := strconv.FormatFloat(float64(step)*0.46-0.5, 'f', 1, 64)
 	for y, row := range rows {
 		for x := 0; x < n; x++ {
 			p := row[x]
@@ -240,8 +260,9 @@ func (tanboDrawer) draw(c *canvas, position string) (int, int, error) {
 			if p == 'w' {
 				fill, side = inkLight, "White"
 			}
-			c.f(`<circle class="piece" data-piece="%c" cx="%d" cy="%d" r="%.1f" fill="%s" stroke="%s" stroke-width="1.3"><title>%s %c%d</title></circle>`,
-				p, margin+x*step, margin+y*step, r, fill, inkDark, side, 'a'+x, n-y)
+			c.s(`<circle class="piece" data-piece="`).s(row[x : x+1]).s(`" cx="`).n(margin + x*step).s(`" cy="`).n(margin + y*step)
+			c.s(`" r="` + r + `" fill="` + fill + `" stroke="` + inkDark + `" stroke-width="1.3"><title>` + side + " ")
+			c.s(string(rune('a' + x))).n(n - y).s(`</title></circle>`)
 		}
 	}
 	return size, size, nil
@@ -272,11 +293,17 @@ func (taratibuDrawer) draw(c *canvas, position string) (int, int, error) {
 		ranks = append(ranks, strconv.Itoa(8-i))
 	}
 	checkered(c, 7, sq, margin, margin, files, ranks)
+	c.s(`<g font-size="11" fill="` + labelColor + `" opacity="0.85">`)
+	for r := range rows {
+		for f := 0; f < 7; f++ {
+			c.s(`<text x="`).n(margin + f*sq + 3).s(`" y="`).n(margin + r*sq + 11).s(`">`).n((f+1)*10 + 7 - r).s(`</text>`)
+		}
+	}
+	c.endGroup()
 	for r, row := range rows {
 		for f := 0; f < 7; f++ {
 			x, y := margin+f*sq, margin+r*sq
 			num := (f+1)*10 + 7 - r
-			c.f(`<text x="%d" y="%d" font-size="11" fill="%s" opacity="0.85">%d</text>`, x+3, y+11, labelColor, num)
 			p := row[f]
 			if p == '.' {
 				continue
@@ -288,13 +315,15 @@ func (taratibuDrawer) draw(c *canvas, position string) (int, int, error) {
 				side = "White"
 			}
 			cx, cy := x+sq/2, y+sq/2+3
-			c.f(`<g class="piece" data-piece="%c"><title>%s %s on %d</title><circle cx="%d" cy="%d" r="20" fill="%s" stroke="%s" stroke-width="2"/>`,
-				p, side, taratibuNames[upper(p)], num, cx, cy, fill, inkDark)
+			c.s(`<g class="piece" data-piece="`).s(row[f : f+1]).s(`"><title>` + side + " " + taratibuNames[upper(p)] + " on ").n(num)
+			c.s(`</title><circle cx="`).n(cx).s(`" cy="`).n(cy).s(`" r="20" fill="` + fill + `" stroke="` + inkDark + `" stroke-width="2"/>`)
 			if upper(p) == 'M' { // the Man, whose loss counts towards defeat, ringed
 				c.f(`<circle cx="%d" cy="%d" r="15.5" fill="none" stroke="%s" stroke-width="1.5"/>`, cx, cy, ink)
 			}
-			c.text(float64(cx), float64(cy)+1, 19, ink, "bold", string(upper(p)))
-			c.f(`</g>`)
+			c.labels(19, ink, "bold")
+			c.label(cx, cy+1, string(upper(p)))
+			c.endGroup()
+			c.s(`</g>`)
 		}
 	}
 	return 7*sq + 2*margin, 7*sq + 2*margin, nil
@@ -337,10 +366,12 @@ func (tobitDrawer) draw(c *canvas, position string) (int, int, error) {
 		x := margin + col*step
 		c.f(`<path d="M%d %d V%d" %s/>`, x, margin, margin+5*step, line)
 	}
+	c.s(`<g fill="` + labelColor + `">`)
 	for n := 1; n <= 38; n++ {
 		x, y := at(n)
-		c.f(`<circle cx="%d" cy="%d" r="4" fill="%s"/>`, x, y, labelColor)
+		c.s(`<circle cx="`).n(x).s(`" cy="`).n(y).s(`" r="4"/>`)
 	}
+	c.endGroup()
 	for n := 1; n <= 38; n++ {
 		p := points[n-1]
 		if p == '.' {
@@ -359,17 +390,59 @@ func (tobitDrawer) draw(c *canvas, position string) (int, int, error) {
 			kind = "tobit"
 		}
 		x, y := at(n)
-		c.f(`<g class="piece" data-piece="%c"><title>%s %s on %d</title><circle cx="%d" cy="%d" r="17" fill="%s" stroke="%s" stroke-width="2"/>`,
-			p, side, kind, n, x, y, fill, inkDark)
+		c.s(`<g class="piece" data-piece="`).s(points[n-1 : n]).s(`"><title>` + side + " " + kind + " on ").n(n)
+		c.s(`</title><circle cx="`).n(x).s(`" cy="`).n(y).s(`" r="17" fill="` + fill + `" stroke="` + inkDark + `" stroke-width="2"/>`)
 		if kind == "tobit" {
 			c.f(`<path transform="translate(%d %d)" d="M-9 5 L-9 -4 L-4.5 0.5 L0 -7 L4.5 0.5 L9 -4 L9 5 Z" fill="%s"/>`, x, y, ink)
 		}
-		c.f(`</g>`)
+		c.s(`</g>`)
 	}
 	// The numbers last, over the pieces, so every point can be read.
+	c.s(`<g font-size="12" fill="#5b2c0c" font-weight="bold" stroke="` + lightSq + `" stroke-width="3" paint-order="stroke">`)
 	for n := 1; n <= 38; n++ {
 		x, y := at(n)
-		c.f(`<text x="%d" y="%d" font-size="12" fill="#5b2c0c" font-weight="bold" stroke="%s" stroke-width="3" paint-order="stroke">%d</text>`, x+11, y-11, lightSq, n)
+		c.s(`<text x="`).n(x + 11).s(`" y="`).n(y - 11).s(`">`).n(n).s(`</text>`)
 	}
+	c.endGroup()
 	return w, h, nil
+}
+
+// legends explain a game's drawing under the board, made once.
+var legends = map[string]template.HTML{
+	"ultima":   ultimaLegend(),
+	"taratibu": letterLegend("SEBAFMDCTH", taratibuNames, "the Man is ringed; numbers are the squares as moves name them"),
+	"tobit":    template.HTML(`<p class="legend">A plain disc is a hul, a crowned one a tobit; the numbers are the points as moves name them.</p>`),
+}
+
+// ultimaLegend shows each Ultima piece as drawn, with its name and how it
+// captures.
+func ultimaLegend() template.HTML {
+	how := map[byte]string{
+		'K': "steps one square, takes by landing", 'P': "takes by custody", 'W': "takes by moving away",
+		'L': "takes by jumping", 'C': "takes on its king's lines", 'I': "freezes its neighbours",
+		'X': "takes each piece in its own way",
+	}
+	var c canvas
+	c.s(`<ul class="legend">`)
+	for _, k := range []byte("KPWLCIX") {
+		c.s(`<li><svg viewBox="-21 -21 42 42" width="26" height="26" aria-hidden="true">`)
+		ultimaPiece(&c, k, true)
+		c.s(`</svg> <b>` + string(k) + `</b> ` + ultimaNames[k] + `: ` + how[k] + `</li>`)
+	}
+	c.s(`</ul>`)
+	return template.HTML(c.b)
+}
+
+// letterLegend names the letters of a game's pieces.
+func letterLegend(letters string, names map[byte]string, note string) template.HTML {
+	var c canvas
+	c.s(`<p class="legend">`)
+	for i := 0; i < len(letters); i++ {
+		if i > 0 {
+			c.s(" · ")
+		}
+		c.s(`<b>` + letters[i:i+1] + `</b> ` + names[letters[i]])
+	}
+	c.s(`; ` + html.EscapeString(note) + `.</p>`)
+	return template.HTML(c.b)
 }

@@ -136,6 +136,7 @@ func clientKey(r *http.Request) string {
 type page struct {
 	body  []byte
 	ctype string
+	buf   *bytes.Buffer // the pooled buffer holding body, if any
 }
 
 // send writes p with an ETag of its content, or 304 Not Modified when the
@@ -189,6 +190,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, p page, err erro
 	switch {
 	case err == nil:
 		s.send(w, r, p)
+		putBuffer(p.buf)
 	case errors.As(err, &he):
 		s.fail(w, r, he.status, he.msg)
 	default:
