@@ -372,6 +372,14 @@ func (b *boardAt) result() rules.Result {
 	return rules.Ongoing
 }
 
+// lastMove is the move that led to the position shown, "" at the start.
+func (b *boardAt) lastMove() string {
+	if b.at == 0 {
+		return ""
+	}
+	return b.rec.Moves[b.at-1].Text
+}
+
 // open reports whether the board waits for a player to take a seat.
 func (b *boardAt) open() bool { return !b.rec.Over && contains(b.rec.Seats, "") }
 
@@ -421,7 +429,7 @@ func (s *Server) boardPage(g rules.Game, text string, q url.Values) (page, error
 	if err != nil {
 		return page{}, err
 	}
-	svg, err := boardSVG(g, b.pos)
+	svg, err := boardSVG(g, b.pos, b.lastMove())
 	if err != nil {
 		return page{}, err
 	}
@@ -511,7 +519,7 @@ func (s *Server) boardFile(g rules.Game, text string, q url.Values, kind string)
 		return page{}, err
 	}
 	if kind == "svg" {
-		svg, err := boardSVG(g, b.pos)
+		svg, err := boardSVG(g, b.pos, b.lastMove())
 		if err != nil {
 			return page{}, err
 		}

@@ -19,8 +19,9 @@ import (
 // A drawer draws one game's positions as SVG.
 type drawer interface {
 	// draw writes the body of the SVG (inside its <svg> element) for the
-	// position text and returns the drawing's width and height.
-	draw(c *canvas, position string) (w, h int, err error)
+	// position text, marking where the last move (in canonical notation,
+	// "" for none) went, and returns the drawing's width and height.
+	draw(c *canvas, position, last string) (w, h int, err error)
 }
 
 // drawers are the drawers by game name.
@@ -68,14 +69,15 @@ func (c *canvas) label(x, y int, text string) {
 func (c *canvas) endGroup() { c.s("</g>") }
 
 // boardSVG draws the position of game as a whole SVG document, with the text
-// diagram (as mails show it) as its title, the accessible name.
-func boardSVG(game rules.Game, pos rules.Position) (string, error) {
+// diagram (as mails show it) as its title, the accessible name. last is the
+// move that led to it, marked on the board; "" for none.
+func boardSVG(game rules.Game, pos rules.Position, last string) (string, error) {
 	d, ok := drawers[game.Name()]
 	if !ok {
 		return "", fmt.Errorf("web: no drawing for the game %s", game.Name())
 	}
 	c := canvas{b: make([]byte, 0, 24<<10)}
-	w, h, err := d.draw(&c, pos.String())
+	w, h, err := d.draw(&c, pos.String(), last)
 	if err != nil {
 		return "", fmt.Errorf("web: drawing %s position %q: %w", game.Name(), pos.String(), err)
 	}
@@ -86,6 +88,14 @@ func boardSVG(game rules.Game, pos rules.Position) (string, error) {
 	out.Write(c.b)
 	out.WriteString("</svg>")
 	return out.String(), nil
+}
+
+// markColor marks where the last move went.
+const markColor = "#f2c94c"
+
+// markSquare marks a square of a board the last move left or reached.
+func markSquare(c *canvas, x, y, sq int) {
+	c.s(`<rect class="last" x="`).n(x).s(`" y="`).n(y).s(`" width="`).n(sq).s(`" height="`).n(sq).s(`" fill="` + markColor + `" opacity="0.7"/>`)
 }
 
 // sideColors are the fill and the contrasting ink of a piece of a side:
@@ -147,7 +157,7 @@ var ultimaNames = map[byte]string{
 	'C': "coordinator", 'I': "immobilizer", 'X': "chameleon",
 }
 
-func (ultimaDrawer) draw(c *canvas, position string) (int, int, error) {
+func (ultimaDrawer) draw(c *canvas, position, last string) (int, int, error) {
 	board, _, _ := strings.Cut(position, " ")
 	rows, err := squareGrid(board, 8, 8, "KPWLCIXkpwlcix")
 	if err != nil {
@@ -157,6 +167,12 @@ func (ultimaDrawer) draw(c *canvas, position string) (int, int, error) {
 	files := strings.Split("a b c d e f g h", " ")
 	ranks := strings.Split("8 7 6 5 4 3 2 1", " ")
 	checkered(c, 8, sq, margin, margin, files, ranks)
+	// The squares the last move left and reached: "Pe2-e5", "Lc5-off".
+	for i := 0; i+1 < len(last); i++ {
+		if f, r := last[i], last[i+1]; f >= 'a' && f <= 'h' && r >= '1' && r <= '8' {
+			markSquare(c, margin+int(f-'a')*sq, margin+int('8'-r)*sq, sq)
+		}
+	}
 	for r, row := range rows {
 		for f := 0; f < 8; f++ {
 			p := row[f]
@@ -216,7 +232,7 @@ func ultimaPiece(c *canvas, kind byte, white bool) {
 // tanboDrawer draws Tanbo: a Go grid of any size with black and white stones.
 type tanboDrawer struct{}
 
-func (tanboDrawer) draw(c *canvas, position string) (int, int, error) {
+func (tanboDrawer) draw(c *canvas, position, last string) (int, int, error) {
 	board, _, _ := strings.Cut(position, " ")
 	n := strings.Count(board, "/") + 1
 	if n < 5 || n > 19 {
@@ -265,6 +281,12 @@ func (tanboDrawer) draw(c *canvas, position string) (int, int, error) {
 			c.s(string(rune('a' + x))).n(n - y).s(`</title></circle>`)
 		}
 	}
+	// The stone just placed: "d5".
+	if len(last) >= 2 && last[0] >= 'a' && int(last[0]-'a') < n {
+		if rank, err := strconv.Atoi(last[1:]); err == nil && rank >= 1 && rank <= n {
+			c.s(`<circle class="last" cx="`).n(margin + int(last[0]-'a')*step).s(`" cy="`).n(margin + (n-rank)*step).s(`" r="4.5" fill="#d9412b"/>`)
+		}
+	}
 	return size, size, nil
 }
 
@@ -277,7 +299,7 @@ var taratibuNames = map[byte]string{
 	'M': "Man", 'D': "Duck", 'C': "Captain", 'T': "Turtle", 'H': "Hero",
 }
 
-func (taratibuDrawer) draw(c *canvas, position string) (int, int, error) {
+func (taratibuDrawer) draw(c *canvas, position, last string) (int, int, error) {
 	fields := strings.Fields(position)
 	if len(fields) == 0 {
 		return 0, 0, fmt.Errorf("empty position")
@@ -293,6 +315,15 @@ func (taratibuDrawer) draw(c *canvas, position string) (int, int, error) {
 		ranks = append(ranks, strconv.Itoa(8-i))
 	}
 	checkered(c, 7, sq, margin, margin, files, ranks)
+	// The squares of the last single move: "7264" is 72 to 64.
+	if len(last) == 4 {
+		for _, d := range []string{last[:2], last[2:]} {
+			f, r := int(d[0]-'0'), int(d[1]-'0')
+			if f >= 1 && f <= 7 && r >= 1 && r <= 7 {
+				markSquare(c, margin+(f-1)*sq, margin+(7-r)*sq, sq)
+			}
+		}
+	}
 	c.s(`<g font-size="11" fill="` + labelColor + `" opacity="0.85">`)
 	for r := range rows {
 		for f := 0; f < 7; f++ {
@@ -345,7 +376,7 @@ func tobitPoint(n int) (col, row int) {
 	return (n - 6) % 7, (n-6)/7 + 1
 }
 
-func (tobitDrawer) draw(c *canvas, position string) (int, int, error) {
+func (tobitDrawer) draw(c *canvas, position, last string) (int, int, error) {
 	points, _, _ := strings.Cut(position, " ")
 	if len(points) != 38 {
 		return 0, 0, fmt.Errorf("%d points, want 38", len(points))
@@ -372,6 +403,13 @@ func (tobitDrawer) draw(c *canvas, position string) (int, int, error) {
 		c.s(`<circle cx="`).n(x).s(`" cy="`).n(y).s(`" r="4"/>`)
 	}
 	c.endGroup()
+	// Every point the last move touched: "9-16", "14x16x30".
+	for _, p := range strings.FieldsFunc(last, func(r rune) bool { return r == '-' || r == 'x' }) {
+		if n, err := strconv.Atoi(p); err == nil && n >= 1 && n <= 38 {
+			x, y := at(n)
+			c.s(`<circle class="last" cx="`).n(x).s(`" cy="`).n(y).s(`" r="22" fill="` + markColor + `" opacity="0.8"/>`)
+		}
+	}
 	for n := 1; n <= 38; n++ {
 		p := points[n-1]
 		if p == '.' {

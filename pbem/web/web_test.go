@@ -327,6 +327,20 @@ func TestSVGPieces(t *testing.T) {
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("%s after move %d: the SVG draws %v, the position %q holds %v", kind, n, got, doc.Position, want)
 			}
+			// The last move is marked: its two squares, its stone, or
+			// every point of a Tobit path.
+			marks, wantMarks := strings.Count(svg, `class="last"`), 0
+			if n > 0 {
+				move := rec.Moves[n-1].Text
+				wantMarks = map[string]int{"ultima": 2, "tanbo": 1, "taratibu": 2,
+					"tobit": len(strings.FieldsFunc(move, func(r rune) bool { return r == '-' || r == 'x' }))}[kind]
+				if strings.HasSuffix(move, "-off") {
+					wantMarks = 1
+				}
+			}
+			if marks != wantMarks {
+				t.Errorf("%s after move %d: %d marks of the last move, want %d", kind, n, marks, wantMarks)
+			}
 		}
 	}
 }
