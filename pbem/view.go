@@ -156,3 +156,16 @@ func (s *Service) boardLink(rec *store.Game) string {
 	}
 	return fmt.Sprintf("%s/%s/%d", strings.TrimRight(s.cfg.PublicURL, "/"), rec.Kind, rec.Board)
 }
+
+// RatingLines are the rating changes of a finished game as its final mail
+// shows them, after the heading "Rating changes:"; none for a game not
+// (yet) rated.
+func RatingLines(rec *store.Game) []string {
+	var lines []string
+	for i, l := range ratingLines(&board{rec: rec}) {
+		if i > 0 {
+			lines = append(lines, strings.TrimSpace(l))
+		}
+	}
+	return lines
+}

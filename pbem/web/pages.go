@@ -454,7 +454,7 @@ func (s *Server) boardPage(g rules.Game, text string, q url.Values) (page, error
 	}
 	if !b.past {
 		v.Clocks = s.clocks(b.rec)
-		v.Ratings = ratingLines(b.rec)
+		v.Ratings = pbem.RatingLines(b.rec)
 	}
 	return s.html("board", v)
 }
@@ -497,20 +497,6 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// ratingLines are the rating changes of a finished game, as its final mail
-// shows them.
-func ratingLines(rec *store.Game) []string {
-	var lines []string
-	for _, c := range rec.Ratings {
-		o, n := math.Round(c.Old), math.Round(c.New)
-		line := fmt.Sprintf("%s: %.0f → %.0f (%+.0f)", c.User, o, n, n-o)
-		if c.Provisional {
-			line += ", provisional"
-		}
-		lines = append(lines, line)
-	}
-	return lines
-}
 
 // boardFile is the board as SVG or JSON.
 func (s *Server) boardFile(g rules.Game, text string, q url.Values, kind string) (page, error) {

@@ -357,3 +357,36 @@ func pieceCounts(kind, position string) map[string]int {
 	}
 	return counts
 }
+
+// Over a real connection, HEAD gives a page's headers without its body, and
+// the rating changes of a finished game are those of its final mail.
+func TestHeadAndRatings(t *testing.T) {
+	p := sharedPlayed(t)
+	ts := httptest.NewServer(newTestServer(p))
+	defer ts.Close()
+	target := fmt.Sprintf("%s/ultima/%d", ts.URL, p.games["ultima"])
+	r, err := http.Head(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	if r.StatusCode != 200 || len(b) != 0 || r.Header.Get("ETag") == "" || r.ContentLength <= 0 {
+		t.Errorf("HEAD %s: %d, %d bytes of body, ETag %q, length %d", target, r.StatusCode, len(b), r.Header.Get("ETag"), r.ContentLength)
+	}
+	r, err = http.Get(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := body(t, r)
+	rec := p.game(t, "ultima", p.games["ultima"])
+	if len(rec.Ratings) != 2 {
+		t.Fatalf("the finished game has rating changes %+v", rec.Ratings)
+	}
+	for _, c := range rec.Ratings {
+		want := regexp.MustCompile(fmt.Sprintf(`<li>%s +%.0f -&gt; %.0f \((&#43;|-)\d+\)`, c.User, c.Old, c.New))
+		if !want.MatchString(page) {
+			t.Errorf("the board page lacks the rating change of %s (%v)", c.User, want)
+		}
+	}
+}
