@@ -497,7 +497,6 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-
 // boardFile is the board as SVG or JSON.
 func (s *Server) boardFile(g rules.Game, text string, q url.Values, kind string) (page, error) {
 	b, err := s.loadBoard(g, text, q)
