@@ -543,9 +543,7 @@ func viewRating(r *store.Rating) ratingView {
 		Won: r.Won, Lost: r.Lost, Drawn: r.Drawn}
 }
 
-// standingsPage ranks the rated players of a game, a hundred a page. It
-// reads every account, as the mail command does: the store keeps no index
-// by rating.
+// standingsPage ranks the rated players of a game, a hundred a page.
 func (s *Server) standingsPage(g rules.Game, q url.Values) (page, error) {
 	if err := onlyParams(q, "page"); err != nil {
 		return page{}, err
@@ -558,21 +556,9 @@ func (s *Server) standingsPage(g rules.Game, q url.Values) (page, error) {
 		}
 		v.Page = n
 	}
-	var rows []standingRow
-	err := s.db.View(func(tx *store.Tx) error {
-		return tx.Users(func(u *store.User) error {
-			if r, ok := u.Ratings[g.Name()]; ok && r != nil && r.Games > 0 {
-				rows = append(rows, standingRow{User: u.ID, ratingView: viewRating(r)})
-			}
-			return nil
-		})
-	})
+	rows, err := s.standings.get(s, g.Name())
 	if err != nil {
 		return page{}, err
-	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].exact > rows[j].exact })
-	for i := range rows {
-		rows[i].Rank = i + 1
 	}
 	from := (v.Page - 1) * standingsPage
 	if from > 0 && from >= len(rows) {
@@ -704,4 +690,50 @@ func moveRowsHTML(rows []pbem.MoveRow, at int) template.HTML {
 		b.WriteString("</tr>\n")
 	}
 	return template.HTML(b.String())
+}
+
+// standingsCache keeps each game's ranking a while: making it reads every
+// account, as the mail command does, since the store keeps no index by
+// rating; so it is made at most once in standingsCacheFor per game, however
+// many ask.
+type standingsCache struct {
+	mu    sync.Mutex
+	kinds map[string]rankedAt
+}
+
+type rankedAt struct {
+	at   time.Time
+	rows []standingRow
+}
+
+const standingsCacheFor = 30 * time.Second
+
+func (c *standingsCache) get(s *Server, kind string) ([]standingRow, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := s.opts.Now()
+	if r, ok := c.kinds[kind]; ok && now.Sub(r.at) < standingsCacheFor && !now.Before(r.at) {
+		return r.rows, nil
+	}
+	var rows []standingRow
+	err := s.db.View(func(tx *store.Tx) error {
+		return tx.Users(func(u *store.User) error {
+			if r, ok := u.Ratings[kind]; ok && r != nil && r.Games > 0 {
+				rows = append(rows, standingRow{User: u.ID, ratingView: viewRating(r)})
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].exact > rows[j].exact })
+	for i := range rows {
+		rows[i].Rank = i + 1
+	}
+	if c.kinds == nil {
+		c.kinds = map[string]rankedAt{}
+	}
+	c.kinds[kind] = rankedAt{now, rows}
+	return rows, nil
 }

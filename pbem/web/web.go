@@ -47,10 +47,11 @@ const (
 
 // Server serves the pages. It is an http.Handler.
 type Server struct {
-	db      *store.DB
-	opts    Options
-	limiter *limiter
-	front   frontCache
+	db        *store.DB
+	opts      Options
+	limiter   *limiter
+	front     frontCache
+	standings standingsCache
 }
 
 // New returns a Server reading db.
