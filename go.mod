@@ -3,6 +3,7 @@ module github.com/pbemd/pbemd
 go 1.26.8
 
 require (
+	github.com/chromedp/chromedp v0.23.0
 	github.com/emersion/go-imap/v2 v2.0.0-beta.8
 	github.com/emersion/go-message v0.18.2
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6
@@ -14,4 +15,8 @@ require (
 	golang.org/x/text v0.43.0
 )
 
-require golang.org/x/sys v0.49.0 // indirect
+require (
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+)

@@ -49,6 +49,7 @@ type boardView struct {
 	Subscribers string
 	Comment     *store.Comment
 	Times       []string
+	Link        string // the board's web page, when the web view is public
 }
 
 func (r *request) boardView(b *board, comment *store.Comment, notices ...string) (*boardView, error) {
@@ -84,6 +85,7 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 	v.Ratings = ratingLines(b)
 	v.Subscribers = strings.Join(b.rec.Subscribers, " ")
 	v.Times = timeBlock(b.rec)
+	v.Link = r.s.boardLink(b.rec)
 	return v, nil
 }
 
@@ -135,16 +137,8 @@ func moveList(g rules.Game, rec *store.Game) string {
 		text string
 	}
 	var entries []entry
-	for _, m := range rec.Moves {
-		t := m.Text
-		if m.Auto {
-			t += " (Auto)"
-		}
-		if n := len(entries); n > 0 && entries[n-1].seat == m.Seat {
-			entries[n-1].text += " " + t
-			continue
-		}
-		entries = append(entries, entry{m.Seat, t})
+	for _, e := range moveEntries(rec) {
+		entries = append(entries, entry{e.seat, e.text()})
 	}
 	sides := g.Sides()
 	heads := [2]string{}

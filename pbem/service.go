@@ -25,6 +25,10 @@ type Config struct {
 	Domain  string           // for Message-IDs; default the Address's domain
 	Now     func() time.Time // the clock; nil means time.Now
 	Log     *slog.Logger     // nil means slog.Default()
+	// PublicURL is where the web view is reached, e.g.
+	// "https://pbem.example.org"; when set, board mails link to their
+	// board's page under it.
+	PublicURL string
 	// OnMoves, when set, is told after each commit how many game moves it
 	// stored (a Taratibu turn counts its single moves); for counters.
 	OnMoves func(n int)

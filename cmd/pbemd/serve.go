@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/pbemd/pbemd/pbem/config"
 	"github.com/pbemd/pbemd/pbem/daemon"
 )
 
@@ -16,14 +17,20 @@ func runServe(c *invocation) error {
 	where := c.dataFlags("run the embedded mail server")
 	imapAddr := c.flags.String("imap", "127.0.0.1:1143", "embedded default only: IMAP listen `address`")
 	smtpAddr := c.flags.String("smtp", "127.0.0.1:1587", "embedded default only: SMTP listen `address`")
+	httpAddr := c.flags.String("http", "", "web view listen `address`, or off (default: the config's http, else "+config.DefaultHTTP+")")
 	if _, err := c.parse(0, "only flags"); err != nil {
 		return err
+	}
+	if *httpAddr != "" {
+		if err := config.CheckHTTP(*httpAddr); err != nil {
+			return usageError("-" + err.Error())
+		}
 	}
 	cfg, err := where.loadConfig()
 	if err != nil {
 		return err
 	}
-	opts := daemon.Options{Data: where.data, IMAPAddr: *imapAddr, SMTPAddr: *smtpAddr, Logger: cfg.Log.Logger(c.stderr)}
+	opts := daemon.Options{Data: where.data, IMAPAddr: *imapAddr, SMTPAddr: *smtpAddr, HTTPAddr: *httpAddr, Logger: cfg.Log.Logger(c.stderr)}
 	if where.config != "" {
 		opts.Config = cfg
 	}

@@ -160,7 +160,17 @@ type Config struct {
 	// /debug/vars; empty means off.
 	Metrics string `yaml:"metrics"`
 	Log     Log    `yaml:"log"`
+	// HTTP is the host:port of the read-only web view of the games, or
+	// "off". The default, DefaultHTTP, falls back to a free port when
+	// another program holds it.
+	HTTP string `yaml:"http"`
+	// PublicURL is where players reach the web view, e.g.
+	// https://pbem.example.org; when set, board mails link to their board.
+	PublicURL string `yaml:"public_url"`
 }
+
+// DefaultHTTP is where the web view listens unless told otherwise.
+const DefaultHTTP = "127.0.0.1:8025"
 
 // Default returns the configuration used for every key a file leaves out.
 func Default() *Config {
@@ -186,6 +196,7 @@ func Default() *Config {
 		Limits:        defaultLimits(),
 		SweepInterval: time.Hour,
 		Log:           Log{Level: "info", Format: "text"},
+		HTTP:          DefaultHTTP,
 	}
 }
 
@@ -332,6 +343,9 @@ func (c *Config) Validate() error {
 		if !mailconn.IsLoopback(host) {
 			return fmt.Errorf("metrics %q is not a loopback address; the counters are served only locally, e.g. 127.0.0.1:8025", c.Metrics)
 		}
+	}
+	if err := c.validateWeb(); err != nil {
+		return err
 	}
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":

@@ -155,3 +155,31 @@ func TestLimits(t *testing.T) {
 		t.Errorf("recipients 0: %v", err)
 	}
 }
+
+func TestWebSettings(t *testing.T) {
+	base := "address: pbem@example.org\nimap: {host: imap.example.org, username: u, password: p}\nsmtp: {host: smtp.example.org}\n"
+	c, err := Parse([]byte(base), env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTP != DefaultHTTP || c.PublicURL != "" {
+		t.Errorf("defaults: http %q public_url %q; want %q and none", c.HTTP, c.PublicURL, DefaultHTTP)
+	}
+	for _, ok := range []string{"http: off", "http: 0.0.0.0:80", "http: '[::1]:8080'", "public_url: https://pbem.example.org/games"} {
+		if _, err := Parse([]byte(base+ok+"\n"), env(nil)); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for bad, want := range map[string]string{
+		"http: 8080":                    `http "8080" is not host:port`,
+		"http: on":                      `http "on" is not host:port`,
+		"public_url: pbem.example.org":  "is not a web address",
+		"public_url: ftp://example.org": "is not a web address",
+		"public_url: https://x.org/?a":  "is not a web address",
+	} {
+		_, err := Parse([]byte(base+bad+"\n"), env(nil))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error with %q", bad, err, want)
+		}
+	}
+}

@@ -48,6 +48,10 @@ type Options struct {
 	// (defaults 127.0.0.1:1143 and 127.0.0.1:1587).
 	IMAPAddr, SMTPAddr string
 
+	// HTTPAddr is where the web view listens, or "off"; empty means the
+	// configuration's http setting.
+	HTTPAddr string
+
 	Stdout io.Writer    // where the embedded default prints how to use it; default os.Stdout
 	Logger *slog.Logger // default: as Config.Log says, on standard error
 }
@@ -141,7 +145,12 @@ func Run(ctx context.Context, opts Options) error {
 
 	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log,
 		Limits:  cfg.Limits.Service(),
-		OnMoves: func(n int) { moves.Add(int64(n)) }})
+		OnMoves: func(n int) { moves.Add(int64(n)) }, PublicURL: cfg.PublicURL})
+	webURL, stopWeb, err := startWeb(webAddr(opts, cfg), db, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer stopWeb()
 
 	var (
 		watch     mailbox.Config
@@ -161,7 +170,7 @@ func Run(ctx context.Context, opts Options) error {
 			IdleTimeout: time.Minute, // bounds the race noted at devmail's Idle
 		}
 		transport = dm.Transport()
-		printWelcome(stdout, dm, cfg)
+		printWelcome(stdout, dm, cfg, webURL)
 	} else {
 		if watch, err = watchConfig(cfg); err != nil {
 			return err
@@ -196,7 +205,7 @@ func Run(ctx context.Context, opts Options) error {
 	watch.OnReconnect = func() { reconnects.Add(1) }
 	watcher := mailbox.New(watch, handler{svc, sender})
 
-	log.Info("pbemd serving", "address", cfg.Address, "data", cfg.Data, "imap", watch.Addr)
+	log.Info("pbemd serving", "address", cfg.Address, "data", cfg.Data, "imap", watch.Addr, "web", webURL)
 	var wg sync.WaitGroup
 	wg.Go(func() { sender.Run(ctx) })
 	wg.Go(func() { watcher.Run(ctx) })
@@ -318,12 +327,13 @@ func randomSecret() string {
 }
 
 // printWelcome tells how to use the embedded default.
-func printWelcome(w io.Writer, dm *devmail.Server, cfg *config.Config) {
+func printWelcome(w io.Writer, dm *devmail.Server, cfg *config.Config, webURL string) {
 	fmt.Fprintf(w, `pbemd is running with its embedded mail server (nothing leaves this machine).
 Game data in %s; the game server's address is %s.
 
   IMAP  %s  no TLS; user name: your address (any name@localhost), password: %s
   SMTP  %s  no TLS, no login needed
+  Web   %s  the games and boards, read-only
 
 Point a mail client at these, or send the first mail from a shell:
 
@@ -336,6 +346,6 @@ EOF
 
 The reply lands in alice@localhost's INBOX. Then mail "help", or sign up bob
 and challenge him: "ultima challenge alice bob". Stop with Ctrl-C.
-`, cfg.Data, cfg.Address, dm.IMAPAddr, devmail.DefaultPassword, dm.SMTPAddr,
+`, cfg.Data, cfg.Address, dm.IMAPAddr, devmail.DefaultPassword, dm.SMTPAddr, orOff(webURL),
 		dm.SMTPAddr, cfg.Address, cfg.Address)
 }

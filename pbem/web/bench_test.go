@@ -1,0 +1,123 @@
+package web
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/store"
+)
+
+// benchGames is how many boards the benchmarks' store holds.
+const benchGames = 100_000
+
+var big struct {
+	once  sync.Once
+	db    *store.DB
+	kinds []string
+	per   int // boards per kind
+}
+
+// bigStore is a store of benchGames boards, a quarter of each game, made
+// through the store's API from the games newPlayed played by mail: each
+// board is the first 40 moves (or all, when fewer) of one of them, so every
+// board replays and draws as a real one does.
+func bigStore(b *testing.B) *store.DB {
+	big.once.Do(func() {
+		p := newPlayed(&onceTB{TB: b})
+		dir := (&onceTB{TB: b}).TempDir()
+		db, err := store.Open(filepath.Join(dir, "big.db"), &store.Options{NoSync: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		cleanups = append(cleanups, func() { db.Close() })
+		var models []*store.Game
+		for kind, board := range p.games {
+			big.kinds = append(big.kinds, kind)
+			rec := p.game(b, kind, board)
+			if len(rec.Moves) > 40 {
+				rec.Moves = rec.Moves[:40]
+				rec.Over = false
+				_, pos, err := pbem.Replay(rec, len(rec.Moves))
+				if err != nil {
+					b.Fatal(err)
+				}
+				rec.Position, rec.ToMove = pos.String(), pos.ToMove()
+			}
+			models = append(models, rec)
+		}
+		big.per = benchGames / len(models)
+		const perTx = 1000
+		for start := 0; start < benchGames; start += perTx {
+			err := db.Update(func(tx *store.Tx) error {
+				for i := start; i < start+perTx; i++ {
+					g := *models[i%len(models)]
+					n, err := tx.NextBoard(g.Kind)
+					if err != nil {
+						return err
+					}
+					g.Board = n
+					if err := tx.PutGame(&g); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		big.db = db
+	})
+	if big.db == nil {
+		b.Fatal("the benchmark store could not be built")
+	}
+	return big.db
+}
+
+// BenchmarkBoardPage serves the page of a random board among benchGames:
+// the store read, the replay, the SVG and the template, as one request.
+func BenchmarkBoardPage(b *testing.B) {
+	benchPages(b, "")
+}
+
+// BenchmarkBoardJSON is the same for the board's JSON.
+func BenchmarkBoardJSON(b *testing.B) {
+	benchPages(b, ".json")
+}
+
+func benchPages(b *testing.B, suffix string) {
+	db := bigStore(b)
+	s := New(db, Options{Rate: 1e9, Burst: 1e9})
+	rng := rand.New(rand.NewPCG(1, 2))
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for b.Loop() {
+		kind := big.kinds[rng.IntN(len(big.kinds))]
+		target := fmt.Sprintf("/%s/%d%s", kind, 101+rng.IntN(big.per), suffix)
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest("GET", target, nil))
+		if w.Code != 200 {
+			b.Fatalf("GET %s: %d %s", target, w.Code, w.Body)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+	// The machine is shared: CPU time per request tells the cost where
+	// the wall clock tells how busy the neighbours were.
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// cpuTime is the CPU time the process has used, user and system, on all
+// threads (the garbage collector's included).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,186 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/pbemd/pbemd/rules/catalog"
+)
+
+// findChromium returns the path of Debian's Chromium, or skips the test
+// when there is none, except in CI (CI=true), where the browser test must
+// run.
+func findChromium(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"chromium", "/usr/bin/chromium", "chromium-browser"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no chromium in PATH or /usr/bin; CI must install it (apt-get install chromium)")
+	}
+	t.Skip("no chromium here; install Debian's chromium package to run the browser test")
+	return ""
+}
+
+// newBrowser starts a headless Chromium on a fresh profile.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	path := findChromium(t)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1200, 900),
+	}
+	for _, f := range []string{"headless", "no-sandbox", "disable-gpu", "disable-background-networking",
+		"disable-component-update", "disable-sync", "no-first-run", "hide-scrollbars", "mute-audio",
+		"no-default-browser-check", "disable-dev-shm-usage"} {
+		opts = append(opts, chromedp.Flag(f, true))
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancelTime(); cancel(); cancelAlloc() })
+	return ctx
+}
+
+// screenshotDir is where the browser test saves its screenshots:
+// $PBEMD_SCREENSHOTS, or the test's temporary directory.
+func screenshotDir(t *testing.T) string {
+	dir := os.Getenv("PBEMD_SCREENSHOTS")
+	if dir == "" {
+		return t.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestBrowser loads every page of a played game of each kind in Chromium,
+// checks what it draws against the board's position, and saves
+// screenshots: at a desktop width, and the board pages also at a phone's.
+func TestBrowser(t *testing.T) {
+	p := sharedPlayed(t)
+	ctx := newBrowser(t)
+	ts := httptest.NewServer(newTestServer(p))
+	defer ts.Close()
+	dir := screenshotDir(t)
+	t.Logf("screenshots in %s", dir)
+
+	shoot := func(name string) {
+		t.Helper()
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatalf("screenshot %s: %v", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	load := func(path string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+path), chromedp.WaitVisible("footer")); err != nil {
+			t.Fatalf("load %s: %v", path, err)
+		}
+		// The style sheet applies under the page's CSP.
+		bg, err := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector("header")).backgroundColor`))
+		if err != nil || bg != "rgb(59, 47, 32)" {
+			t.Errorf("%s: the header's background is %q (%v); the style sheet did not apply", path, bg, err)
+		}
+	}
+	desktop := chromedp.EmulateViewport(1100, 800)
+	phone := chromedp.EmulateViewport(390, 800, chromedp.EmulateScale(2), chromedp.EmulateMobile)
+
+	if err := chromedp.Do(ctx, desktop); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/", "/users/alice"} {
+		load(path)
+		shoot(map[string]string{"/": "front", "/users/alice": "user"}[path])
+	}
+	for _, g := range catalog.All() {
+		kind, board := g.Name(), p.games[g.Name()]
+		load("/" + kind + "/")
+		shoot(kind + "-boards")
+		load("/" + kind + "/standings")
+		shoot(kind + "-standings")
+		rec := p.game(t, kind, board)
+		for _, n := range []int{0, len(rec.Moves) / 2, len(rec.Moves)} {
+			path := fmt.Sprintf("/%s/%d?move=%d", kind, board, n)
+			load(path)
+			checkDrawn(t, ctx, ts.URL, kind, board, n)
+			if n == len(rec.Moves)/2 {
+				shoot(fmt.Sprintf("%s-board-%d", kind, n))
+				// Following "next" shows the board after the next move.
+				if err := chromedp.Do(ctx, chromedp.Click(`a[rel="next"]`), chromedp.WaitVisible("footer")); err != nil {
+					t.Fatal(err)
+				}
+				checkDrawn(t, ctx, ts.URL, kind, board, n+1)
+			}
+		}
+		if err := chromedp.Do(ctx, phone); err != nil {
+			t.Fatal(err)
+		}
+		load(fmt.Sprintf("/%s/%d", kind, p.live[kind]))
+		width, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`))
+		if err != nil || width > 390 {
+			t.Errorf("%s on a phone: the page is %v pixels wide (%v); want no sideways scrolling", kind, width, err)
+		}
+		shoot(kind + "-phone")
+		if err := chromedp.Do(ctx, desktop); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// checkDrawn compares the pieces in the page's SVG, as the browser parsed
+// it, with the position the board's JSON gives after move n, and checks the
+// page marks move n as the current one.
+func checkDrawn(t *testing.T, ctx context.Context, base, kind string, board, n int) {
+	t.Helper()
+	r, err := http.Get(fmt.Sprintf("%s/%s/%d.json?move=%d", base, kind, board, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc boardDoc
+	err = json.NewDecoder(r.Body).Decode(&doc)
+	r.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]int](`(() => {
+		const counts = {};
+		for (const p of document.querySelectorAll("figure svg.board .piece")) {
+			counts[p.dataset.piece] = (counts[p.dataset.piece] || 0) + 1;
+		}
+		return counts;
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := pieceCounts(kind, doc.Position)
+	if fmt.Sprint(drawn) != fmt.Sprint(want) {
+		t.Errorf("%s %d after move %d: the page draws %v; the position %q holds %v", kind, board, n, drawn, doc.Position, want)
+	}
+	title, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("figure svg.board > title").textContent`))
+	if err != nil || !strings.Contains(title, "\n") {
+		t.Errorf("%s after move %d: the SVG's title is %q (%v); want the text board", kind, n, title, err)
+	}
+	status, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector(".steps b").textContent`))
+	if err != nil || status != fmt.Sprintf("after move %d", n) {
+		t.Errorf("%s: the page says %q (%v), want after move %d", kind, status, err, n)
+	}
+}

@@ -1,0 +1,85 @@
+package web
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+
+	"github.com/pbemd/pbemd/rules"
+)
+
+// boardDoc is a board as /GAME/BOARD.json gives it. to_move and result name
+// sides in lower case, as "pbemd rules -json" does; position is in the
+// game's position format, after move at_move of the moves listed.
+type boardDoc struct {
+	Game     string     `json:"game"`
+	Board    int        `json:"board"`
+	Options  []string   `json:"options"`
+	Players  []playerJS `json:"players"`
+	ToMove   string     `json:"to_move"`
+	Status   string     `json:"status"` // "open", "playing" or "over"
+	Result   string     `json:"result"`
+	Reason   string     `json:"reason,omitempty"`
+	AtMove   int        `json:"at_move"`
+	Moves    []moveJS   `json:"moves"`
+	Position string     `json:"position"`
+}
+
+type playerJS struct {
+	Side string `json:"side"`
+	User string `json:"user"` // "" for an open seat
+}
+
+type moveJS struct {
+	Number   int      `json:"number"` // as in "plays move #n"
+	Side     string   `json:"side"`
+	Move     string   `json:"move"`
+	Captured []string `json:"captured,omitempty"`
+	Auto     bool     `json:"auto,omitempty"`
+}
+
+func boardJSON(b *boardAt) boardDoc {
+	sides := b.game.Sides()
+	d := boardDoc{
+		Game: b.game.Name(), Board: b.rec.Board, Options: b.rec.Options,
+		AtMove: b.at, Position: b.pos.String(), Status: "playing",
+		Players: []playerJS{}, Moves: []moveJS{},
+	}
+	if d.Options == nil {
+		d.Options = []string{}
+	}
+	for i, side := range sides {
+		d.Players = append(d.Players, playerJS{Side: strings.ToLower(side), User: seatAt(b.rec.Seats, i)})
+	}
+	for i, m := range b.rec.Moves {
+		d.Moves = append(d.Moves, moveJS{Number: i + 1, Side: strings.ToLower(sides[m.Seat&1]), Move: m.Text, Captured: m.Captured, Auto: m.Auto})
+	}
+	res := b.result()
+	switch {
+	case res.Over:
+		d.Status, d.Reason = "over", res.Reason
+		d.Result = "draw"
+		if res.Winner != rules.Draw {
+			d.Result = strings.ToLower(sides[res.Winner])
+		}
+	case b.open():
+		d.Status = "open"
+		d.ToMove = strings.ToLower(sides[b.pos.ToMove()])
+	default:
+		d.ToMove = strings.ToLower(sides[b.pos.ToMove()])
+	}
+	return d
+}
+
+func seatAt(seats []string, i int) string {
+	if i < len(seats) {
+		return seats[i]
+	}
+	return ""
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}

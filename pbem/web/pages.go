@@ -1,0 +1,739 @@
+package web
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html"
+	"html/template"
+	"math"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/rules/catalog"
+	"github.com/pbemd/pbemd/store"
+)
+
+// How much one page shows, which bounds what it reads.
+const (
+	boardsPerPage   = 50  // boards on a game's page and a player's page
+	frontBoards     = 8   // boards in play per game on the front page
+	frontResults    = 5   // recent results per game on the front page
+	frontScan       = 40  // newest boards read per game to find them
+	standingsPage   = 100 // players per standings page
+	frontCacheFor   = 5 * time.Second
+	timeLayout      = "2006-01-02 15:04 MST"
+	defaultNagDays  = "7"
+	defaultFairDays = "21"
+)
+
+// route dispatches on the path: /, /style.css, /users/NAME, /GAME/,
+// /GAME/standings, /GAME/BOARD, /GAME/BOARD.svg, /GAME/BOARD.json.
+func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.Path
+	if path == "/" {
+		p, err := s.frontPage()
+		s.answer(w, r, p, err)
+		return
+	}
+	if path == "/style.css" {
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		s.send(w, r, page{body: styleCSS, ctype: "text/css; charset=utf-8"})
+		return
+	}
+	if name, ok := strings.CutPrefix(path, "/users/"); ok {
+		p, err := s.userPage(name, r.URL.Query())
+		s.answer(w, r, p, err)
+		return
+	}
+	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	g, ok := catalog.Lookup(parts[0])
+	if !ok || len(parts) > 2 {
+		s.answer(w, r, page{}, notFound("There is no page %s here; the games are %s.", path, strings.Join(catalog.Names(), ", ")))
+		return
+	}
+	if len(parts) == 1 || parts[0] != g.Name() {
+		// "/ultima" and "/baroque/" lead to the game's own address.
+		target := "/" + g.Name() + "/" + strings.Join(parts[1:], "/")
+		if r.URL.RawQuery != "" {
+			target += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, target, http.StatusMovedPermanently)
+		return
+	}
+	var p page
+	var err error
+	switch rest := parts[1]; {
+	case rest == "":
+		p, err = s.gamePage(g, r.URL.Query())
+	case rest == "standings":
+		p, err = s.standingsPage(g, r.URL.Query())
+	case strings.HasSuffix(rest, ".svg"):
+		p, err = s.boardFile(g, strings.TrimSuffix(rest, ".svg"), r.URL.Query(), "svg")
+	case strings.HasSuffix(rest, ".json"):
+		p, err = s.boardFile(g, strings.TrimSuffix(rest, ".json"), r.URL.Query(), "json")
+	default:
+		p, err = s.boardPage(g, rest, r.URL.Query())
+	}
+	s.answer(w, r, p, err)
+}
+
+// chrome is what every page's frame shows.
+type chrome struct {
+	Site  string
+	Title string
+	Games []rules.Game
+}
+
+func (s *Server) chrome(title string) chrome {
+	return chrome{Site: s.opts.Name, Title: title, Games: catalog.All()}
+}
+
+type errorView struct {
+	chrome
+	Status  int
+	Message string
+}
+
+// html renders a page template into a page.
+func (s *Server) html(name string, data any) (page, error) {
+	b := getBuffer()
+	if err := s.render(b, name, data); err != nil {
+		putBuffer(b)
+		return page{}, err
+	}
+	return page{b.Bytes(), "text/html; charset=utf-8", b}, nil
+}
+
+// Page buffers are reused: a board page is some 30 kB, and growing a new
+// buffer to that size for every request is most of a request's garbage.
+var buffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 64<<10)) }}
+
+func getBuffer() *bytes.Buffer { b := buffers.Get().(*bytes.Buffer); b.Reset(); return b }
+
+func putBuffer(b *bytes.Buffer) {
+	if b != nil && b.Cap() <= 1<<20 {
+		buffers.Put(b)
+	}
+}
+
+// A boardRow is one board in a list: number, players, moves and state, as
+// the mails' games list shows it, read from the record alone.
+type boardRow struct {
+	Kind    string
+	Board   int
+	Players []string // user ids in seat order, "" for an open seat
+	Sides   [2]string
+	Moves   int
+	State   string
+	Ended   string // date, for finished boards
+}
+
+func rowOf(g rules.Game, rec *store.Game) boardRow {
+	row := boardRow{Kind: rec.Kind, Board: rec.Board, Players: rec.Seats, Sides: g.Sides(), Moves: len(rec.Moves)}
+	switch {
+	case !rec.Over && contains(rec.Seats, ""):
+		row.State = "open seat"
+	case !rec.Over:
+		row.State = "to move: " + seatName(rec, rec.ToMove)
+	case rec.Winner == rules.Draw:
+		row.State = "tie (" + rec.EndReason + ")"
+	default:
+		row.State = "won by " + seatName(rec, rec.Winner) + " (" + rec.EndReason + ")"
+	}
+	if rec.Over {
+		row.Ended = rec.Updated.UTC().Format("2006-01-02")
+	}
+	return row
+}
+
+func seatName(rec *store.Game, seat int) string {
+	if seat < 0 || seat >= len(rec.Seats) || rec.Seats[seat] == "" {
+		return "?"
+	}
+	return rec.Seats[seat]
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// frontCache keeps the front page a few seconds: it reads the newest boards
+// of every game, the most any page reads.
+type frontCache struct {
+	mu   sync.Mutex
+	at   time.Time
+	page page
+}
+
+type frontView struct {
+	chrome
+	Mail  string
+	Kinds []frontKind
+}
+
+type frontKind struct {
+	Game    rules.Game
+	Running int
+	Boards  []boardRow
+	Results []boardRow
+}
+
+func (s *Server) frontPage() (page, error) {
+	s.front.mu.Lock()
+	defer s.front.mu.Unlock()
+	now := s.opts.Now()
+	if s.front.page.body != nil && now.Sub(s.front.at) < frontCacheFor && now.After(s.front.at) {
+		return s.front.page, nil
+	}
+	v := frontView{chrome: s.chrome("Games"), Mail: s.opts.Mail}
+	err := s.db.View(func(tx *store.Tx) error {
+		for _, g := range catalog.All() {
+			k := frontKind{Game: g}
+			running, err := tx.RunningBoards(g.Name())
+			if err != nil {
+				return err
+			}
+			k.Running = len(running)
+			for i := len(running) - 1; i >= 0 && len(k.Boards) < frontBoards; i-- {
+				rec, err := tx.Game(g.Name(), running[i])
+				if err != nil {
+					return err
+				}
+				k.Boards = append(k.Boards, rowOf(g, rec))
+			}
+			recent, err := tx.GamesBefore(g.Name(), tx.LastBoard(g.Name())+1, frontScan)
+			if err != nil {
+				return err
+			}
+			for _, rec := range recent {
+				if rec.Over && len(k.Results) < frontResults {
+					k.Results = append(k.Results, rowOf(g, rec))
+				}
+			}
+			v.Kinds = append(v.Kinds, k)
+		}
+		return nil
+	})
+	if err != nil {
+		return page{}, err
+	}
+	p, err := s.html("front", v)
+	if err != nil {
+		return page{}, err
+	}
+	// The cached page outlives the request: it must not be a pooled buffer.
+	s.front.page, s.front.at = page{body: bytes.Clone(p.body), ctype: p.ctype}, now
+	putBuffer(p.buf)
+	return s.front.page, nil
+}
+
+type gameView struct {
+	chrome
+	Game   rules.Game
+	Rows   []boardRow
+	Older  int // the ?before= of the next page, 0 when none
+	Paged  bool
+	Newest int
+}
+
+// gamePage lists a game's boards newest first, a page at a time:
+// ?before=N shows the boards numbered below N.
+func (s *Server) gamePage(g rules.Game, q url.Values) (page, error) {
+	if err := onlyParams(q, "before"); err != nil {
+		return page{}, err
+	}
+	v := gameView{chrome: s.chrome(g.Title() + " boards"), Game: g}
+	err := s.db.View(func(tx *store.Tx) error {
+		last := tx.LastBoard(g.Name())
+		v.Newest = last
+		before := last + 1
+		if q.Has("before") {
+			n, err := number(q.Get("before"), "before", 1, math.MaxInt32)
+			if err != nil {
+				return err
+			}
+			before, v.Paged = n, true
+		}
+		recs, err := tx.GamesBefore(g.Name(), before, boardsPerPage)
+		if err != nil {
+			return err
+		}
+		for _, rec := range recs {
+			v.Rows = append(v.Rows, rowOf(g, rec))
+		}
+		if len(recs) == boardsPerPage && recs[len(recs)-1].Board > 1 {
+			v.Older = recs[len(recs)-1].Board
+		}
+		return nil
+	})
+	if err != nil {
+		return page{}, err
+	}
+	return s.html("game", v)
+}
+
+// onlyParams refuses a query with parameters other than those named, or a
+// parameter given twice: a page means one thing.
+func onlyParams(q url.Values, names ...string) error {
+	for k, v := range q {
+		if !contains(names, k) {
+			if len(names) == 0 {
+				return badRequest("This page takes no parameters, not %q.", k)
+			}
+			return badRequest("This page takes only %s, not %q.", strings.Join(names, " and "), k)
+		}
+		if len(v) > 1 {
+			return badRequest("The parameter %s is given %d times; give it once.", k, len(v))
+		}
+	}
+	return nil
+}
+
+// number reads a parameter that must be a whole number from lo to hi.
+func number(text, name string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(text)
+	if err != nil || n < lo || n > hi {
+		return 0, badRequest("%s=%q is not a number from %d to %d.", name, text, lo, hi)
+	}
+	return n, nil
+}
+
+// boardAt is a board and its position after a number of its moves.
+type boardAt struct {
+	game rules.Game
+	rec  *store.Game
+	at   int // moves played in the position shown
+	pos  rules.Position
+	past bool // at is before the last move
+}
+
+// loadBoard reads the board named by text ("101") and its position after
+// ?move=N (default: all its moves).
+func (s *Server) loadBoard(g rules.Game, text string, q url.Values) (*boardAt, error) {
+	if err := onlyParams(q, "move"); err != nil {
+		return nil, err
+	}
+	num, err := strconv.Atoi(text)
+	if err != nil || num <= 0 || text[0] == '0' && len(text) > 1 || len(text) > 9 {
+		return nil, notFound("There is no %s board %q; boards are numbered from 101, see /%s/ for those there are.", g.Title(), text, g.Name())
+	}
+	var rec *store.Game
+	err = s.db.View(func(tx *store.Tx) error {
+		rec, err = tx.Game(g.Name(), num)
+		return err
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, notFound("There is no %s board %d; see /%s/ for the boards there are.", g.Title(), num, g.Name())
+	}
+	if err != nil {
+		return nil, err
+	}
+	b := &boardAt{game: g, rec: rec, at: len(rec.Moves)}
+	if q.Has("move") {
+		if b.at, err = number(q.Get("move"), "move", 0, len(rec.Moves)); err != nil {
+			return nil, badRequest("%s Board %d has moves 0 to %d; move=%q is none of them.", g.Title(), num, len(rec.Moves), q.Get("move"))
+		}
+		b.past = b.at < len(rec.Moves)
+	}
+	if b.past {
+		_, b.pos, err = pbem.Replay(rec, b.at)
+	} else {
+		_, b.pos, err = pbem.Current(rec)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// result is the board's result at the position shown: the record's when
+// the last move is shown (it knows of resignations, forfeits and agreed
+// draws), the position's before.
+func (b *boardAt) result() rules.Result {
+	if b.past {
+		return b.pos.Result()
+	}
+	if b.rec.Over {
+		return rules.Result{Over: true, Winner: b.rec.Winner, Reason: b.rec.EndReason}
+	}
+	return rules.Ongoing
+}
+
+// lastMove is the move that led to the position shown, "" at the start.
+func (b *boardAt) lastMove() string {
+	if b.at == 0 {
+		return ""
+	}
+	return b.rec.Moves[b.at-1].Text
+}
+
+// open reports whether the board waits for a player to take a seat.
+func (b *boardAt) open() bool { return !b.rec.Over && contains(b.rec.Seats, "") }
+
+// status is the board's state in a sentence, as the board mails put it.
+func (b *boardAt) status() string {
+	sides := b.game.Sides()
+	res := b.result()
+	switch {
+	case res.Over && res.Winner == rules.Draw:
+		return "Game was a tie (" + res.Reason + ")."
+	case res.Over:
+		return fmt.Sprintf("Game won by %s, %s (%s).", seatName(b.rec, res.Winner), sides[res.Winner], res.Reason)
+	case b.open():
+		return fmt.Sprintf("Waiting for an opponent; anyone may take the open seat by mail: %s join %d userid password", b.game.Name(), b.rec.Board)
+	}
+	seat := b.pos.ToMove()
+	return fmt.Sprintf("It is %s's turn: %s plays move #%d.", seatName(b.rec, seat), sides[seat], b.at+1)
+}
+
+type boardView struct {
+	chrome
+	Game        rules.Game
+	Rec         *store.Game
+	Status      string
+	Players     []playerView
+	SVG         template.HTML
+	Text        string
+	Rows        []pbem.MoveRow
+	MoveRows    template.HTML // the rows of the move table
+	Legend      template.HTML // what the drawing's shapes and letters mean
+	At, Total   int
+	Past        bool
+	Prev, Next  int // -1 when there is none
+	Clocks      []string
+	Ratings     []string
+	Subscribers string
+}
+
+type playerView struct {
+	Side, User string
+	ToMove     bool
+}
+
+// boardPage is the board drawn, its players, whose turn, clocks and moves.
+func (s *Server) boardPage(g rules.Game, text string, q url.Values) (page, error) {
+	b, err := s.loadBoard(g, text, q)
+	if err != nil {
+		return page{}, err
+	}
+	svg, err := boardSVG(g, b.pos, b.lastMove())
+	if err != nil {
+		return page{}, err
+	}
+	v := boardView{
+		chrome: s.chrome(fmt.Sprintf("%s Board %d", g.Title(), b.rec.Board)),
+		Game:   g, Rec: b.rec, Status: b.status(),
+		SVG:  template.HTML(svg), // built by boardSVG, every text escaped
+		Text: strings.TrimRight(b.pos.Board(), "\n"),
+		Rows: pbem.MoveRows(b.rec), At: b.at, Total: len(b.rec.Moves), Past: b.past,
+		Prev: b.at - 1, Next: b.at + 1,
+		Subscribers: strings.Join(b.rec.Subscribers, " "),
+	}
+	v.MoveRows = moveRowsHTML(v.Rows, b.at)
+	v.Legend = legends[g.Name()]
+	if v.Next > v.Total {
+		v.Next = -1
+	}
+	res := b.result()
+	for i, side := range g.Sides() {
+		v.Players = append(v.Players, playerView{Side: side, User: seatName(b.rec, i),
+			ToMove: !res.Over && !b.open() && b.pos.ToMove() == i})
+	}
+	if !b.past {
+		v.Clocks = s.clocks(b.rec)
+		v.Ratings = pbem.RatingLines(b.rec)
+	}
+	return s.html("board", v)
+}
+
+// clocks tells when the game started, when it last moved, since when the
+// player to move has had the turn, and the board's reminder and forfeit
+// times: what the board mails tell.
+func (s *Server) clocks(rec *store.Game) []string {
+	lines := []string{"Started: " + rec.Created.UTC().Format(timeLayout)}
+	if rec.Over {
+		return append(lines, "Ended: "+rec.Updated.UTC().Format(timeLayout))
+	}
+	lines = append(lines, "Last move: "+rec.Updated.UTC().Format(timeLayout))
+	if !rec.TurnSince.IsZero() && !contains(rec.Seats, "") {
+		days := int(s.opts.Now().Sub(rec.TurnSince).Hours() / 24)
+		waited := "less than a day"
+		if days > 0 {
+			waited = plural(days, "day")
+		}
+		lines = append(lines, fmt.Sprintf("%s has had the move since %s (%s).",
+			seatName(rec, rec.ToMove), rec.TurnSince.UTC().Format(timeLayout), waited))
+	}
+	nag, forfeit := rec.Extra["nagtime"], rec.Extra["forfeittime"]
+	lines = append(lines, fmt.Sprintf("Reminder after %s days, forfeit after %s days without a move.",
+		orDefault(nag, defaultNagDays), orDefault(forfeit, defaultFairDays)))
+	return lines
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// boardFile is the board as SVG or JSON.
+func (s *Server) boardFile(g rules.Game, text string, q url.Values, kind string) (page, error) {
+	b, err := s.loadBoard(g, text, q)
+	if err != nil {
+		return page{}, err
+	}
+	if kind == "svg" {
+		svg, err := boardSVG(g, b.pos, b.lastMove())
+		if err != nil {
+			return page{}, err
+		}
+		return page{body: []byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + svg + "\n"), ctype: "image/svg+xml"}, nil
+	}
+	buf := getBuffer()
+	writeJSON(buf, boardJSON(b))
+	return page{body: buf.Bytes(), ctype: "application/json", buf: buf}, nil
+}
+
+type standingsView struct {
+	chrome
+	Game       rules.Game
+	Rows       []standingRow
+	Page       int
+	Prev, Next int // 0 when none
+}
+
+type standingRow struct {
+	Rank int
+	User string
+	ratingView
+}
+
+// ratingView is a rating as the standings print it: rounded, with the
+// provisional mark and the games won, lost and drawn.
+type ratingView struct {
+	exact            float64
+	Rating           int
+	Provisional      bool
+	Won, Lost, Drawn int
+}
+
+func viewRating(r *store.Rating) ratingView {
+	return ratingView{exact: r.Rating, Rating: int(math.Round(r.Rating)), Provisional: pbem.Provisional(*r),
+		Won: r.Won, Lost: r.Lost, Drawn: r.Drawn}
+}
+
+// standingsPage ranks the rated players of a game, a hundred a page.
+func (s *Server) standingsPage(g rules.Game, q url.Values) (page, error) {
+	if err := onlyParams(q, "page"); err != nil {
+		return page{}, err
+	}
+	v := standingsView{chrome: s.chrome(g.Title() + " standings"), Game: g, Page: 1}
+	if q.Has("page") {
+		n, err := number(q.Get("page"), "page", 1, math.MaxInt32)
+		if err != nil {
+			return page{}, err
+		}
+		v.Page = n
+	}
+	rows, err := s.standings.get(s, g.Name())
+	if err != nil {
+		return page{}, err
+	}
+	from := (v.Page - 1) * standingsPage
+	if from > 0 && from >= len(rows) {
+		return page{}, notFound("The %s standings have %d pages; there is no page %d.", g.Title(), (len(rows)+standingsPage-1)/standingsPage, v.Page)
+	}
+	v.Rows = rows[from:min(len(rows), from+standingsPage)]
+	if v.Page > 1 {
+		v.Prev = v.Page - 1
+	}
+	if from+standingsPage < len(rows) {
+		v.Next = v.Page + 1
+	}
+	return s.html("standings", v)
+}
+
+type userView struct {
+	chrome
+	User    string
+	Ratings []userRating
+	Rows    []boardRow
+	Page    int
+	Prev    int
+	Next    int
+	Total   int
+}
+
+type userRating struct {
+	Game rules.Game
+	ratingView
+}
+
+// userPage is a player's ratings and boards (newest first, a page at a
+// time), never his addresses.
+func (s *Server) userPage(name string, q url.Values) (page, error) {
+	if err := onlyParams(q, "page"); err != nil {
+		return page{}, err
+	}
+	if name == "" || strings.ContainsAny(name, "/\x00") || len(name) > 64 {
+		return page{}, notFound("There is no user %q; user ids are what players signed up with.", name)
+	}
+	v := userView{Page: 1}
+	if q.Has("page") {
+		n, err := number(q.Get("page"), "page", 1, math.MaxInt32)
+		if err != nil {
+			return page{}, err
+		}
+		v.Page = n
+	}
+	err := s.db.View(func(tx *store.Tx) error {
+		u, err := tx.User(name)
+		if errors.Is(err, store.ErrNotFound) {
+			return notFound("There is no user %q; user ids are what players signed up with.", name)
+		}
+		if err != nil {
+			return err
+		}
+		v.User = u.ID
+		for _, g := range catalog.All() {
+			if r, ok := u.Ratings[g.Name()]; ok && r != nil && r.Games > 0 {
+				v.Ratings = append(v.Ratings, userRating{Game: g, ratingView: viewRating(r)})
+			}
+		}
+		refs, err := tx.GamesOf(u.ID)
+		if err != nil {
+			return err
+		}
+		v.Total = len(refs)
+		// Newest first: the index orders by kind, then board.
+		sort.SliceStable(refs, func(i, j int) bool { return refs[i].Board > refs[j].Board })
+		from := (v.Page - 1) * boardsPerPage
+		if from > 0 && from >= len(refs) {
+			return notFound("%s has %d boards; there is no page %d of them.", u.ID, len(refs), v.Page)
+		}
+		for _, ref := range refs[from:min(len(refs), from+boardsPerPage)] {
+			g, ok := catalog.Lookup(ref.Kind)
+			if !ok {
+				continue
+			}
+			rec, err := tx.Game(ref.Kind, ref.Board)
+			if err != nil {
+				return err
+			}
+			v.Rows = append(v.Rows, rowOf(g, rec))
+		}
+		if v.Page > 1 {
+			v.Prev = v.Page - 1
+		}
+		if from+boardsPerPage < len(refs) {
+			v.Next = v.Page + 1
+		}
+		return nil
+	})
+	if err != nil {
+		return page{}, err
+	}
+	v.chrome = s.chrome(v.User)
+	return s.html("user", v)
+}
+
+// moveRowsHTML writes the rows of a board's move table, each move a link to
+// the board after it, the move shown marked. It is built here rather than
+// in the template because a long game has hundreds of moves and each
+// template action costs a reflective call; every text is escaped.
+func moveRowsHTML(rows []pbem.MoveRow, at int) template.HTML {
+	var b strings.Builder
+	for _, row := range rows {
+		fmt.Fprintf(&b, `<tr><td class="num">%d.</td>`, row.Number)
+		for _, cell := range row.Seats {
+			b.WriteString("<td>")
+			if cell == nil {
+				b.WriteString("…")
+			}
+			for i, m := range cell {
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				n := strconv.Itoa(m.Number)
+				b.WriteString(`<a href="?move=` + n + `"`)
+				if m.Number == at {
+					b.WriteString(` class="current" aria-current="step"`)
+				}
+				b.WriteString(` title="move #` + n + `">` + html.EscapeString(m.Text) + `</a>`)
+				if m.Auto {
+					b.WriteString(" <small>(Auto)</small>")
+				}
+			}
+			b.WriteString("</td>")
+		}
+		b.WriteString("</tr>\n")
+	}
+	return template.HTML(b.String())
+}
+
+// standingsCache keeps each game's ranking a while: making it reads every
+// account, as the mail command does, since the store keeps no index by
+// rating; so it is made at most once in standingsCacheFor per game, however
+// many ask.
+type standingsCache struct {
+	mu    sync.Mutex
+	kinds map[string]rankedAt
+}
+
+type rankedAt struct {
+	at   time.Time
+	rows []standingRow
+}
+
+const standingsCacheFor = 30 * time.Second
+
+func (c *standingsCache) get(s *Server, kind string) ([]standingRow, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := s.opts.Now()
+	if r, ok := c.kinds[kind]; ok && now.Sub(r.at) < standingsCacheFor && !now.Before(r.at) {
+		return r.rows, nil
+	}
+	var rows []standingRow
+	err := s.db.View(func(tx *store.Tx) error {
+		return tx.Users(func(u *store.User) error {
+			if r, ok := u.Ratings[kind]; ok && r != nil && r.Games > 0 {
+				rows = append(rows, standingRow{User: u.ID, ratingView: viewRating(r)})
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].exact > rows[j].exact })
+	for i := range rows {
+		rows[i].Rank = i + 1
+	}
+	if c.kinds == nil {
+		c.kinds = map[string]rankedAt{}
+	}
+	c.kinds[kind] = rankedAt{now, rows}
+	return rows, nil
+}

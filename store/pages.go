@@ -1,0 +1,33 @@
+package store
+
+import "bytes"
+
+// GamesBefore returns at most n boards of the kind whose numbers are below
+// before, highest first, for pages that show a kind's boards newest first
+// a page at a time. It reads only the records it returns.
+func (tx *Tx) GamesBefore(kind string, before, n int) ([]*Game, error) {
+	if n <= 0 || before <= 0 {
+		return nil, nil
+	}
+	prefix := []byte(kind + "\x00")
+	c := tx.bucket(bucketGames).Cursor()
+	k, v := c.Seek(gameKey(kind, before))
+	if k == nil {
+		k, v = c.Last()
+	} else {
+		k, v = c.Prev()
+	}
+	var out []*Game
+	for ; k != nil && bytes.HasPrefix(k, prefix) && len(out) < n; k, v = c.Prev() {
+		g, err := decodeGame(v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// LastBoard returns the highest board number given out of the kind, or 0
+// when it has none.
+func (tx *Tx) LastBoard(kind string) int { return tx.lastBoard(kind) }

@@ -1,0 +1,73 @@
+package store
+
+import (
+	"fmt"
+	"testing"
+)
+
+// GamesBefore pages through one kind's boards newest first, never into the
+// boards of the kinds beside it.
+func TestGamesBefore(t *testing.T) {
+	db := openTest(t)
+	err := db.Update(func(tx *Tx) error {
+		for _, kind := range []string{"tanbo", "taratibu", "tobit"} {
+			for i := 0; i < 5; i++ {
+				n, err := tx.NextBoard(kind)
+				if err != nil {
+					return err
+				}
+				if err := tx.PutGame(&Game{Kind: kind, Board: n, Seats: []string{"a", "b"}}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	boards := func(kind string, before, n int) string {
+		var got []int
+		err := db.View(func(tx *Tx) error {
+			gs, err := tx.GamesBefore(kind, before, n)
+			for _, g := range gs {
+				if g.Kind != kind {
+					t.Errorf("GamesBefore(%s) returned a %s board", kind, g.Kind)
+				}
+				got = append(got, g.Board)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(got)
+	}
+	for _, c := range []struct {
+		kind      string
+		before, n int
+		want      string
+	}{
+		{"taratibu", 106, 3, "[105 104 103]"},
+		{"taratibu", 103, 3, "[102 101]"},
+		{"taratibu", 101, 3, "[]"},
+		{"taratibu", 1 << 40, 10, "[105 104 103 102 101]"},
+		{"tobit", 1000, 2, "[105 104]"}, // the last kind in the bucket
+		{"tanbo", 1000, 9, "[105 104 103 102 101]"},
+		{"ultima", 1000, 9, "[]"},
+		{"taratibu", 105, 0, "[]"},
+	} {
+		if got := boards(c.kind, c.before, c.n); got != c.want {
+			t.Errorf("GamesBefore(%s, %d, %d) = %s, want %s", c.kind, c.before, c.n, got, c.want)
+		}
+	}
+	db.View(func(tx *Tx) error {
+		if n := tx.LastBoard("tobit"); n != 105 {
+			t.Errorf("LastBoard(tobit) = %d, want 105", n)
+		}
+		if n := tx.LastBoard("ultima"); n != 0 {
+			t.Errorf("LastBoard(ultima) = %d, want 0", n)
+		}
+		return nil
+	})
+}
