@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbemd/pbemd/rules/rulestool"
 	"github.com/pbemd/pbemd/rules/catalog"
+	"github.com/pbemd/pbemd/rules/rulestool"
 	"github.com/pbemd/pbemd/store"
 )
 
