@@ -40,6 +40,8 @@ var commands = []command{
 			"a running daemon (which holds the database) sends the copy itself."},
 	{name: "sweep", args: "[-config FILE] [-data DIR] [-print] [-now RFC3339]",
 		summary: "send the reminders and forfeits due", run: runSweep},
+	{name: "populate", args: "-data DIR -games N [-players M] [-seed S]",
+		summary: "fill a new store with a realistic mix of games, to try it at scale", run: runPopulate},
 }
 
 func main() {
