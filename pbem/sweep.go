@@ -40,7 +40,7 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 	var after []func()
 	err := s.db.Update(func(tx *store.Tx) error {
 		ids, after = nil, nil
-		n, err := tx.PruneProcessed(now.Add(-keepProcessed))
+		n, err := tx.PruneProcessed(now.Add(-keepProcessed), 0)
 		if err != nil {
 			return err
 		}

@@ -152,8 +152,8 @@ func decodeGame(v []byte) (*Game, error) {
 	return g, nil
 }
 
-// PutGame stores g under its kind and board, and updates the seat index
-// for the seats that changed. Storing a board number NextBoard has not
+// PutGame stores g under its kind and board, and updates the indexes
+// (index.go) where they changed. Storing a board number NextBoard has not
 // given out moves the counter past it.
 func (tx *Tx) PutGame(g *Game) error {
 	if err := checkKey("game kind", g.Kind); err != nil {
@@ -184,33 +184,7 @@ func (tx *Tx) PutGame(g *Game) error {
 		}
 	}
 
-	running := tx.bucket(bucketRunning)
-	if g.Over {
-		err = running.Delete(gameKey(g.Kind, g.Board))
-	} else {
-		err = running.Put(gameKey(g.Kind, g.Board), nil)
-	}
-	if err != nil {
-		return err
-	}
-
-	seated := seatSet(g.Seats)
-	seats := tx.bucket(bucketSeats)
-	if old != nil {
-		for u := range seatSet(old.Seats) {
-			if !seated[u] {
-				if err := seats.Delete(seatKey(u, g.Kind, g.Board)); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	for u := range seated {
-		if err := seats.Put(seatKey(u, g.Kind, g.Board), nil); err != nil {
-			return err
-		}
-	}
-	return nil
+	return tx.reindex(tx.gameEntries(old), tx.gameEntries(g))
 }
 
 // seatSet returns the lower-case ids of the taken seats.
@@ -252,18 +226,6 @@ func (tx *Tx) RunningBoards(kind string) ([]int, error) {
 		boards = append(boards, int(binary.BigEndian.Uint64(k[len(prefix):])))
 	}
 	return boards, nil
-}
-
-// reindexRunning builds the index of running games from the games.
-func (tx *Tx) reindexRunning() error {
-	running := tx.bucket(bucketRunning)
-	return tx.bucket(bucketGames).ForEach(func(k, v []byte) error {
-		g, err := decodeGame(v)
-		if err != nil || g.Over {
-			return err
-		}
-		return running.Put(append([]byte(nil), k...), nil)
-	})
 }
 
 // GamesOf returns the boards where the user, in any case, holds a seat,

@@ -320,8 +320,14 @@ func TestRunningBoards(t *testing.T) {
 		t.Errorf("running tobit boards %v; want [101]", got)
 	}
 
-	// A file without the index gets it at the next open.
-	if err := db.bolt.Update(func(btx *bolt.Tx) error { return btx.DeleteBucket(bucketRunning) }); err != nil {
+	// A file without the indexes gets them at the next open.
+	err = db.bolt.Update(func(btx *bolt.Tx) error {
+		if err := btx.Bucket(bucketMeta).Delete(keyIndexes); err != nil {
+			return err
+		}
+		return btx.DeleteBucket(bucketRunning)
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

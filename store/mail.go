@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -24,28 +25,38 @@ func (tx *Tx) MarkProcessed(key string, at time.Time) error {
 	if key == "" {
 		return fmt.Errorf("store: empty processed-mail key")
 	}
-	v := binary.BigEndian.AppendUint64(nil, uint64(at.UnixNano()))
-	return tx.bucket(bucketProcessed).Put([]byte(key), v)
+	b := tx.bucket(bucketProcessed)
+	byTime := tx.index(bucketProcessedAt)
+	if old := b.Get([]byte(key)); old != nil {
+		if err := byTime.Delete(append(append([]byte(nil), old...), key...)); err != nil {
+			return err
+		}
+	}
+	v := timeBytes(at)
+	if err := b.Put([]byte(key), v); err != nil {
+		return err
+	}
+	return byTime.Put(append(v, key...), nil)
 }
 
-// PruneProcessed forgets the keys handled before the given time and
-// returns how many it forgot.
-func (tx *Tx) PruneProcessed(before time.Time) (int, error) {
+// PruneProcessed forgets up to max keys (0: no limit) handled before the
+// given time, the oldest first, and returns how many it forgot. It reads
+// the keys it forgets and no other.
+func (tx *Tx) PruneProcessed(before time.Time, max int) (int, error) {
 	b := tx.bucket(bucketProcessed)
-	limit := before.UnixNano()
+	byTime := tx.index(bucketProcessedAt)
+	limit := timeBytes(before)
 	var old [][]byte
-	err := b.ForEach(func(k, v []byte) error {
-		if len(v) != 8 || int64(binary.BigEndian.Uint64(v)) < limit {
-			old = append(old, append([]byte(nil), k...))
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, err
+	c := byTime.Cursor()
+	for k, _ := c.First(); k != nil && len(k) >= 8 && bytes.Compare(k[:8], limit) < 0 && (max <= 0 || len(old) < max); k, _ = c.Next() {
+		old = append(old, append([]byte(nil), k...))
 	}
 	// Deleting while a cursor walks the bucket can skip keys; delete after.
 	for _, k := range old {
-		if err := b.Delete(k); err != nil {
+		if err := b.Delete(k[8:]); err != nil {
+			return 0, err
+		}
+		if err := byTime.Delete(k); err != nil {
 			return 0, err
 		}
 	}

@@ -48,7 +48,7 @@ func TestProcessedAndPrune(t *testing.T) {
 
 	var n int
 	update(t, db, func(tx *Tx) (err error) {
-		n, err = tx.PruneProcessed(t0.Add(-24 * time.Hour))
+		n, err = tx.PruneProcessed(t0.Add(-24*time.Hour), 0)
 		return err
 	})
 	if n != 2 {
@@ -64,7 +64,7 @@ func TestProcessedAndPrune(t *testing.T) {
 	// Marking again moves the time: a key seen again recently is kept.
 	update(t, db, func(tx *Tx) error { return tx.MarkProcessed("<c@x>", t0.Add(time.Hour)) })
 	update(t, db, func(tx *Tx) (err error) {
-		n, err = tx.PruneProcessed(t0)
+		n, err = tx.PruneProcessed(t0, 0)
 		return err
 	})
 	if n != 1 || !processed("<c@x>") || processed("sha256:abcdef") {
@@ -89,7 +89,7 @@ func TestPruneManyKeys(t *testing.T) {
 	})
 	var pruned, left int
 	update(t, db, func(tx *Tx) (err error) {
-		pruned, err = tx.PruneProcessed(t0)
+		pruned, err = tx.PruneProcessed(t0, 0)
 		return err
 	})
 	db.View(func(tx *Tx) error {

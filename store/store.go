@@ -78,8 +78,10 @@ type Options struct {
 // A DB is an open database. It is safe for concurrent use; bbolt allows
 // one read-write transaction at a time and any number of readers.
 type DB struct {
-	bolt *bolt.DB
-	path string
+	bolt     *bolt.DB
+	path     string
+	readOnly bool
+	due      func(*Game) time.Time // see SetDeadline; set before use
 }
 
 // lockedError is the error of Open when the file is locked.
@@ -122,7 +124,7 @@ func Open(path string, opts *Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	db := &DB{bolt: bdb, path: path}
+	db := &DB{bolt: bdb, path: path, readOnly: o.ReadOnly}
 	if o.ReadOnly {
 		err = bdb.View(func(btx *bolt.Tx) error { return db.checkSchema(btx, false) })
 	} else {
@@ -161,17 +163,14 @@ func (db *DB) checkSchema(btx *bolt.Tx, create bool) error {
 		}
 		return nil
 	}
-	indexRunning := btx.Bucket(bucketRunning) == nil
 	for _, name := range allBuckets {
 		if _, err := btx.CreateBucketIfNotExists(name); err != nil {
 			return fmt.Errorf("store: create bucket %s: %w", name, err)
 		}
 	}
-	if indexRunning {
-		// A file written before the index of running games had one.
-		if err := (&Tx{btx}).reindexRunning(); err != nil {
-			return err
-		}
+	// A file written before the indexes has them built here, once.
+	if err := (&Tx{btx: btx}).buildIndexes(); err != nil {
+		return err
 	}
 	meta = btx.Bucket(bucketMeta)
 	if meta.Get(keySchema) == nil {
@@ -191,19 +190,20 @@ func (db *DB) Path() string { return db.path }
 // by its methods are copies and stay valid after the transaction.
 type Tx struct {
 	btx *bolt.Tx
+	due func(*Game) time.Time
 }
 
 // Update runs fn in a read-write transaction and commits it when fn
 // returns nil, with an fsync unless the database was opened with NoSync.
 // When fn returns an error nothing it did is kept.
 func (db *DB) Update(fn func(*Tx) error) error {
-	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx, due: db.due}) })
 }
 
 // View runs fn in a read-only transaction that sees one consistent state.
 // Do not call View or Update from inside fn.
 func (db *DB) View(fn func(*Tx) error) error {
-	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx, due: db.due}) })
 }
 
 func (tx *Tx) bucket(name []byte) *bolt.Bucket {

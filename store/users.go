@@ -127,7 +127,7 @@ func (tx *Tx) PutUser(u *User) error {
 			return err
 		}
 	}
-	return nil
+	return tx.reindex(userEntries(old), userEntries(u))
 }
 
 // DeleteUser removes the user and its addresses from the index. It returns
@@ -142,6 +142,9 @@ func (tx *Tx) DeleteUser(id string) error {
 		if err := addrs.Delete(addrKey(normAddr(a), u.ID)); err != nil {
 			return err
 		}
+	}
+	if err := tx.reindex(userEntries(u), nil); err != nil {
+		return err
 	}
 	return tx.bucket(bucketUsers).Delete([]byte(u.ID))
 }

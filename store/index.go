@@ -1,0 +1,438 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The indexes let every list read only what it shows. Each is a bucket of
+// keys (and, for the seats, a one-byte value) kept in the same transaction
+// as the record it is about, by PutGame, PutUser, DeleteUser and
+// MarkProcessed. A write touches only the index entries that changed, so
+// a move rewrites no index page but its own board's.
+//
+//	seats         user \0 kind \0 board -> seat flags (over, open, to move)
+//	running       kind \0 board, every board not over
+//	open-boards   kind \0 board, running boards with an open seat
+//	finished      kind \0 end time \0 board, boards over, by when they ended
+//	due           time \0 kind \0 board, when the sweep must look at a board
+//	ratings       kind \0 rank \0 user, rated players best first
+//	notify-kinds  kind \0 user, who hears of the end of every board of a kind
+//	processed-at  time \0 mail key, to forget old mail keys in time order
+var (
+	bucketOpen        = []byte("open-boards")
+	bucketFinished    = []byte("finished")
+	bucketDue         = []byte("due")
+	bucketRatings     = []byte("ratings")
+	bucketNotifyKinds = []byte("notify-kinds")
+	bucketProcessedAt = []byte("processed-at")
+
+	indexBuckets = [][]byte{bucketOpen, bucketFinished, bucketDue, bucketRatings,
+		bucketNotifyKinds, bucketProcessedAt}
+)
+
+// keyIndexes records in the meta bucket the version of the indexes built;
+// a file without it (written before them) has them built once by Open.
+var keyIndexes = []byte("indexes")
+
+const indexVersion = "1"
+
+// Seat flags: what a user's entry in the seat index says of the board.
+const (
+	seatOver   = 1 << iota // the game is over
+	seatOpen               // a seat waits for a player
+	seatToMove             // it is this user's turn
+)
+
+// A SeatState is what the seat index tells of one board of a user without
+// reading the board.
+type SeatState struct {
+	Over, Open, ToMove bool
+}
+
+func seatFlags(g *Game, user string) byte {
+	var f byte
+	open := false
+	for _, s := range g.Seats {
+		open = open || s == ""
+	}
+	switch {
+	case g.Over:
+		f |= seatOver
+	case open:
+		f |= seatOpen
+	case g.ToMove >= 0 && g.ToMove < len(g.Seats) && strings.EqualFold(g.Seats[g.ToMove], user):
+		f |= seatToMove
+	}
+	return f
+}
+
+func seatState(v []byte) SeatState {
+	var f byte
+	if len(v) > 0 {
+		f = v[0]
+	}
+	return SeatState{Over: f&seatOver != 0, Open: f&seatOpen != 0, ToMove: f&seatToMove != 0}
+}
+
+func timeBytes(t time.Time) []byte {
+	return binary.BigEndian.AppendUint64(nil, uint64(t.UnixNano()))
+}
+
+// An entry is one key of one index.
+type entry struct {
+	bucket []byte
+	key    string
+	value  byte
+}
+
+// gameEntries are the index entries of g; a nil g has none.
+func (tx *Tx) gameEntries(g *Game) []entry {
+	if g == nil {
+		return nil
+	}
+	var es []entry
+	for u := range seatSet(g.Seats) {
+		es = append(es, entry{bucketSeats, string(seatKey(u, g.Kind, g.Board)), seatFlags(g, u)})
+	}
+	k := string(gameKey(g.Kind, g.Board))
+	open := false
+	for _, s := range g.Seats {
+		open = open || s == ""
+	}
+	switch {
+	case g.Over:
+		end := append(append([]byte(g.Kind+"\x00"), timeBytes(g.Updated)...), 0)
+		es = append(es, entry{bucket: bucketFinished, key: string(append(end, boardBytes(g.Board)...))})
+	case open:
+		es = append(es, entry{bucket: bucketRunning, key: k}, entry{bucket: bucketOpen, key: k})
+	default:
+		es = append(es, entry{bucket: bucketRunning, key: k})
+	}
+	if tx.due != nil {
+		if t := tx.due(g); !t.IsZero() {
+			es = append(es, entry{bucket: bucketDue, key: string(timeBytes(t)) + k})
+		}
+	}
+	return es
+}
+
+// userEntries are the index entries of u; a nil u has none.
+func userEntries(u *User) []entry {
+	if u == nil {
+		return nil
+	}
+	var es []entry
+	for kind, r := range u.Ratings {
+		if r != nil && r.Games > 0 {
+			es = append(es, entry{bucket: bucketRatings, key: string(ratingKey(kind, r.Rating, u.ID))})
+		}
+	}
+	for _, kind := range u.NotifyKinds {
+		es = append(es, entry{bucket: bucketNotifyKinds, key: kind + "\x00" + u.ID})
+	}
+	return es
+}
+
+// ratingKey sorts the best rating first: the rating's bits, inverted.
+func ratingKey(kind string, rating float64, user string) []byte {
+	k := []byte(kind + "\x00")
+	k = binary.BigEndian.AppendUint64(k, ^sortableFloat(rating))
+	return append(append(k, 0), user...)
+}
+
+// sortableFloat maps a float to a uint64 of the same order.
+func sortableFloat(f float64) uint64 {
+	b := math.Float64bits(f)
+	if b&(1<<63) != 0 {
+		return ^b
+	}
+	return b | 1<<63
+}
+
+// reindex replaces the entries old had by those now has, writing only the
+// ones that differ.
+func (tx *Tx) reindex(old, now []entry) error {
+	had := make(map[string]byte, len(old))
+	for _, e := range old {
+		had[string(e.bucket)+"/"+e.key] = e.value
+	}
+	keep := make(map[string]bool, len(now))
+	for _, e := range now {
+		id := string(e.bucket) + "/" + e.key
+		keep[id] = true
+		if v, ok := had[id]; ok && v == e.value {
+			continue
+		}
+		var val []byte
+		if e.value != 0 {
+			val = []byte{e.value}
+		}
+		if err := tx.index(e.bucket).Put([]byte(e.key), val); err != nil {
+			return err
+		}
+	}
+	for _, e := range old {
+		if !keep[string(e.bucket)+"/"+e.key] {
+			if err := tx.index(e.bucket).Delete([]byte(e.key)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// index returns an index bucket. Open makes them all in a file it may
+// write; a read-only file from before them lacks them, and reads of a
+// missing index find nothing (see each).
+func (tx *Tx) index(name []byte) *bolt.Bucket { return tx.btx.Bucket(name) }
+
+// buildIndexes makes the indexes of a file written before them.
+func (tx *Tx) buildIndexes() error {
+	for _, name := range indexBuckets {
+		if _, err := tx.btx.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
+	}
+	meta := tx.bucket(bucketMeta)
+	if string(meta.Get(keyIndexes)) == indexVersion {
+		return nil
+	}
+	err := tx.bucket(bucketGames).ForEach(func(k, v []byte) error {
+		g, err := decodeGame(v)
+		if err != nil {
+			return err
+		}
+		return tx.reindex(nil, tx.gameEntries(g))
+	})
+	if err != nil {
+		return err
+	}
+	err = tx.Users(func(u *User) error { return tx.reindex(nil, userEntries(u)) })
+	if err != nil {
+		return err
+	}
+	at := tx.index(bucketProcessedAt)
+	err = tx.bucket(bucketProcessed).ForEach(func(k, v []byte) error {
+		return at.Put(append(append([]byte(nil), v...), k...), nil)
+	})
+	if err != nil {
+		return err
+	}
+	return meta.Put(keyIndexes, []byte(indexVersion))
+}
+
+// SetDeadline tells the store when the periodic sweep must next look at a
+// board (zero: never), so that the sweep reads only the boards due
+// (DueBoards). The store keeps that time in its deadline index with every
+// PutGame; the policy is the caller's. Boards stored before are indexed
+// anew the first time a function is set on a file, in one transaction.
+func (db *DB) SetDeadline(due func(*Game) time.Time) error {
+	db.due = due
+	if db.readOnly {
+		return nil
+	}
+	var built bool
+	if err := db.View(func(tx *Tx) error {
+		built = tx.bucket(bucketMeta).Get(keyDueIndex) != nil
+		return nil
+	}); err != nil || built {
+		return err
+	}
+	return db.Update(func(tx *Tx) error {
+		due := tx.index(bucketDue)
+		var old [][]byte
+		if err := due.ForEach(func(k, _ []byte) error { old = append(old, append([]byte(nil), k...)); return nil }); err != nil {
+			return err
+		}
+		if err := deleteKeys(due, old); err != nil {
+			return err
+		}
+		c := tx.bucket(bucketRunning).Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			g, err := decodeGame(tx.bucket(bucketGames).Get(k))
+			if err != nil {
+				return err
+			}
+			if t := db.due(g); !t.IsZero() {
+				if err := due.Put(append(timeBytes(t), k...), nil); err != nil {
+					return err
+				}
+			}
+		}
+		return tx.bucket(bucketMeta).Put(keyDueIndex, []byte("1"))
+	})
+}
+
+var keyDueIndex = []byte("due-index")
+
+// DueBoards returns up to n boards whose sweep time is not after until,
+// the earliest first. It reads the deadline index only.
+func (tx *Tx) DueBoards(until time.Time, n int) []GameRef {
+	b := tx.index(bucketDue)
+	if b == nil || n <= 0 {
+		return nil
+	}
+	limit := timeBytes(until)
+	var refs []GameRef
+	c := b.Cursor()
+	for k, _ := c.First(); k != nil && len(refs) < n && bytes.Compare(k[:8], limit) <= 0; k, _ = c.Next() {
+		if ref, ok := refOfGameKey(k[8:]); ok {
+			refs = append(refs, ref)
+		}
+	}
+	return refs
+}
+
+func refOfGameKey(k []byte) (GameRef, bool) {
+	i := bytes.IndexByte(k, 0)
+	if i < 0 || len(k)-i-1 != 8 {
+		return GameRef{}, false
+	}
+	return GameRef{Kind: string(k[:i]), Board: int(binary.BigEndian.Uint64(k[i+1:]))}, true
+}
+
+// A Page is a part of a list: up to Size items after the first Skip.
+type Page struct {
+	Skip, Size int
+}
+
+// walk goes over the keys of b under prefix, forward or backward, and
+// hands take the keys of the page among those match accepts (nil match:
+// all); it reports whether accepted keys remain after the page. Keys
+// skipped or refused are read as keys only.
+func walk(b *bolt.Bucket, prefix []byte, back bool, p Page, match func(k, v []byte) bool, take func(k, v []byte)) (more bool) {
+	if b == nil || p.Size <= 0 {
+		return false
+	}
+	c := b.Cursor()
+	var k, v []byte
+	if back {
+		k, v = c.Seek(append(append([]byte(nil), prefix...), 0xff))
+		if k == nil {
+			k, v = c.Last()
+		} else {
+			k, v = c.Prev()
+		}
+	} else {
+		k, v = c.Seek(prefix)
+	}
+	skip, n := p.Skip, 0
+	for ; k != nil && bytes.HasPrefix(k, prefix); k, v = step(c, back) {
+		if match != nil && !match(k, v) {
+			continue
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		if n == p.Size {
+			return true
+		}
+		n++
+		take(k, v)
+	}
+	return false
+}
+
+func step(c *bolt.Cursor, back bool) ([]byte, []byte) {
+	if back {
+		return c.Prev()
+	}
+	return c.Next()
+}
+
+// BoardState chooses boards in the lists of a kind.
+type BoardState int
+
+const (
+	AllBoards      BoardState = iota // every board, by number
+	RunningBoards                    // boards not over, by number
+	OpenBoards                       // running boards with an open seat, by number
+	FinishedBoards                   // boards over, the last ended first
+)
+
+// KindBoards returns the numbers of the page of the kind's boards in the
+// state, and whether more follow. It reads index keys only.
+func (tx *Tx) KindBoards(kind string, state BoardState, p Page) ([]int, bool) {
+	prefix := []byte(kind + "\x00")
+	b, back := tx.index(bucketRunning), false
+	switch state {
+	case AllBoards:
+		// Board numbers run from 101 to the last one given out.
+		last := tx.lastBoard(kind)
+		var nums []int
+		for n := firstBoard + p.Skip; n <= last && len(nums) < p.Size; n++ {
+			nums = append(nums, n)
+		}
+		return nums, p.Size > 0 && firstBoard+p.Skip+len(nums) <= last
+	case OpenBoards:
+		b = tx.index(bucketOpen)
+	case FinishedBoards:
+		b, back = tx.index(bucketFinished), true
+	}
+	var nums []int
+	more := walk(b, prefix, back, p, nil, func(k, _ []byte) {
+		nums = append(nums, int(binary.BigEndian.Uint64(k[len(k)-8:])))
+	})
+	return nums, more
+}
+
+// UserBoards returns the page of the boards of kind ("" for every kind)
+// where the user holds a seat and which want accepts, ordered by kind and
+// board, or the newest first when back; and whether more follow. It reads
+// the seat index only.
+func (tx *Tx) UserBoards(user, kind string, want func(SeatState) bool, back bool, p Page) ([]GameRef, bool) {
+	prefix := []byte(strings.ToLower(user) + "\x00")
+	if user == "" {
+		return nil, false
+	}
+	if kind != "" {
+		prefix = append(prefix, kind+"\x00"...)
+	}
+	var refs []GameRef
+	match := func(k, v []byte) bool { return want == nil || want(seatState(v)) }
+	more := walk(tx.bucket(bucketSeats), prefix, back, p, match, func(k, _ []byte) {
+		u := bytes.IndexByte(k, 0)
+		if ref, ok := refOfGameKey(k[u+1:]); ok {
+			refs = append(refs, ref)
+		}
+	})
+	return refs, more
+}
+
+// ActiveCount counts the boards of kind where the user holds a seat and
+// the game is not over, from the seat index.
+func (tx *Tx) ActiveCount(user, kind string) int {
+	n := 0
+	walk(tx.bucket(bucketSeats), []byte(strings.ToLower(user)+"\x00"+kind+"\x00"), false, Page{Size: math.MaxInt},
+		func(_, v []byte) bool { return !seatState(v).Over }, func(_, _ []byte) { n++ })
+	return n
+}
+
+// RatedUsers returns the ids of the page of the players rated in the kind,
+// the best first, and whether more follow. It reads the rating index only.
+func (tx *Tx) RatedUsers(kind string, p Page) ([]string, bool) {
+	var ids []string
+	prefix := []byte(kind + "\x00")
+	more := walk(tx.index(bucketRatings), prefix, false, p, nil, func(k, _ []byte) {
+		ids = append(ids, string(k[len(prefix)+9:]))
+	})
+	return ids, more
+}
+
+// NotifyUsers returns the ids of the users told of the end of every board
+// of the kind.
+func (tx *Tx) NotifyUsers(kind string) []string {
+	var ids []string
+	prefix := []byte(kind + "\x00")
+	walk(tx.index(bucketNotifyKinds), prefix, false, Page{Size: math.MaxInt}, nil, func(k, _ []byte) {
+		ids = append(ids, string(k[len(prefix):]))
+	})
+	return ids
+}

@@ -1,0 +1,208 @@
+package store
+
+import (
+	"reflect"
+	"testing"
+	"time"
+)
+
+// The indexes follow every change of a board in the same transaction: a
+// list by state, a user's boards with their state, the finished boards by
+// end time, each a page at a time.
+func TestBoardIndexes(t *testing.T) {
+	db := openTest(t)
+	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	put := func(g *Game) {
+		t.Helper()
+		if err := db.Update(func(tx *Tx) error { return tx.PutGame(g) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := func(board int, seats ...string) *Game {
+		return &Game{Kind: "tanbo", Board: board, Seats: seats, Updated: t0.Add(time.Duration(board) * time.Hour)}
+	}
+	put(g(101, "ann", "bob"))
+	put(g(102, "ann", ""))
+	put(g(103, "bob", "cy"))
+	over := g(104, "cy", "ann")
+	over.Over, over.Updated = true, t0.Add(500*time.Hour)
+	put(over)
+	over = g(105, "ann", "bob")
+	over.Over = true
+	put(over)
+	moved := g(101, "ann", "bob")
+	moved.ToMove = 1
+	put(moved)
+
+	view := func(fn func(tx *Tx)) {
+		db.View(func(tx *Tx) error { fn(tx); return nil })
+	}
+	view(func(tx *Tx) {
+		for _, c := range []struct {
+			state BoardState
+			p     Page
+			want  []int
+			more  bool
+		}{
+			{AllBoards, Page{0, 10}, []int{101, 102, 103, 104, 105}, false},
+			{AllBoards, Page{1, 2}, []int{102, 103}, true},
+			{RunningBoards, Page{0, 10}, []int{101, 102, 103}, false},
+			{RunningBoards, Page{0, 2}, []int{101, 102}, true},
+			{RunningBoards, Page{2, 2}, []int{103}, false},
+			{OpenBoards, Page{0, 10}, []int{102}, false},
+			{FinishedBoards, Page{0, 10}, []int{104, 105}, false}, // 104 ended last
+			{FinishedBoards, Page{0, 1}, []int{104}, true},
+		} {
+			got, more := tx.KindBoards("tanbo", c.state, c.p)
+			if !reflect.DeepEqual(got, c.want) || more != c.more {
+				t.Errorf("KindBoards(%d, %+v) = %v, %v; want %v, %v", c.state, c.p, got, more, c.want, c.more)
+			}
+		}
+		if got, _ := tx.KindBoards("tobit", RunningBoards, Page{0, 10}); len(got) != 0 {
+			t.Errorf("tobit boards %v; want none", got)
+		}
+		refs := func(user string, want func(SeatState) bool, back bool, p Page) []int {
+			rs, _ := tx.UserBoards(user, "tanbo", want, back, p)
+			var nums []int
+			for _, r := range rs {
+				nums = append(nums, r.Board)
+			}
+			return nums
+		}
+		active := func(s SeatState) bool { return !s.Over }
+		next := func(s SeatState) bool { return s.ToMove }
+		if got := refs("ANN", nil, false, Page{0, 10}); !reflect.DeepEqual(got, []int{101, 102, 104, 105}) {
+			t.Errorf("ann's boards %v", got)
+		}
+		if got := refs("ann", active, false, Page{0, 10}); !reflect.DeepEqual(got, []int{101, 102}) {
+			t.Errorf("ann's active boards %v", got)
+		}
+		if got := refs("ann", nil, true, Page{1, 2}); !reflect.DeepEqual(got, []int{104, 102}) {
+			t.Errorf("ann's boards newest first, second page of 2: %v", got)
+		}
+		// After the move on 101 it is bob's turn there, and still his on 103.
+		if got := refs("bob", next, false, Page{0, 10}); !reflect.DeepEqual(got, []int{101, 103}) {
+			t.Errorf("boards where it is bob's turn: %v", got)
+		}
+		if got := refs("ann", next, false, Page{0, 10}); len(got) != 0 {
+			t.Errorf("boards where it is ann's turn: %v; want none", got)
+		}
+		if n := tx.ActiveCount("ann", "tanbo"); n != 2 {
+			t.Errorf("ann's active count %d; want 2", n)
+		}
+	})
+}
+
+// The rating index orders players best first and forgets a deleted one;
+// the notify index lists who hears of every end.
+func TestUserIndexes(t *testing.T) {
+	db := openTest(t)
+	users := []*User{
+		{ID: "ann", Ratings: map[string]*Rating{"tanbo": {Rating: 1500, Games: 3}}},
+		{ID: "bob", Ratings: map[string]*Rating{"tanbo": {Rating: 1720, Games: 1}, "tobit": {Rating: 1600, Games: 1}}},
+		{ID: "cy", Ratings: map[string]*Rating{"tanbo": {Rating: 1600, Games: 0}}, NotifyKinds: []string{"tanbo"}},
+		{ID: "dee", Ratings: map[string]*Rating{"tanbo": {Rating: -20, Games: 9}}},
+	}
+	err := db.Update(func(tx *Tx) error {
+		for _, u := range users {
+			if err := tx.PutUser(u); err != nil {
+				return err
+			}
+		}
+		users[0].Ratings["tanbo"].Rating = 1800 // ann wins a game
+		return tx.PutUser(users[0])
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		if got, more := tx.RatedUsers("tanbo", Page{0, 10}); !reflect.DeepEqual(got, []string{"ann", "bob", "dee"}) || more {
+			t.Errorf("tanbo standings %v, %v; want ann, bob, dee (cy has no rated game)", got, more)
+		}
+		if got, more := tx.RatedUsers("tanbo", Page{1, 1}); !reflect.DeepEqual(got, []string{"bob"}) || !more {
+			t.Errorf("tanbo standings page 2 of 1: %v, %v", got, more)
+		}
+		if got := tx.NotifyUsers("tanbo"); !reflect.DeepEqual(got, []string{"cy"}) {
+			t.Errorf("told of every tanbo end: %v", got)
+		}
+		return nil
+	})
+	if err := db.Update(func(tx *Tx) error { return tx.DeleteUser("bob") }); err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		if got, _ := tx.RatedUsers("tanbo", Page{0, 10}); !reflect.DeepEqual(got, []string{"ann", "dee"}) {
+			t.Errorf("tanbo standings after bob left %v", got)
+		}
+		if got, _ := tx.RatedUsers("tobit", Page{0, 10}); len(got) != 0 {
+			t.Errorf("tobit standings after bob left %v", got)
+		}
+		return nil
+	})
+}
+
+// The deadline index holds what the function SetDeadline gives, follows
+// each change, and is built for boards stored before the function was set.
+func TestDueBoards(t *testing.T) {
+	db := openTest(t)
+	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	put := func(g *Game) {
+		t.Helper()
+		if err := db.Update(func(tx *Tx) error { return tx.PutGame(g) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(&Game{Kind: "tanbo", Board: 101, Seats: []string{"a", "b"}, TurnSince: t0})
+	if err := db.SetDeadline(func(g *Game) time.Time {
+		if g.Over {
+			return time.Time{}
+		}
+		return g.TurnSince.Add(7 * 24 * time.Hour)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	put(&Game{Kind: "tobit", Board: 101, Seats: []string{"a", "b"}, TurnSince: t0.Add(-24 * time.Hour)})
+	put(&Game{Kind: "tanbo", Board: 102, Seats: []string{"a", "b"}, TurnSince: t0.Add(3 * 24 * time.Hour)})
+	due := func(at time.Time, n int) []GameRef {
+		var refs []GameRef
+		db.View(func(tx *Tx) error { refs = tx.DueBoards(at, n); return nil })
+		return refs
+	}
+	week := t0.Add(7 * 24 * time.Hour)
+	if got, want := due(week, 10), []GameRef{{"tobit", 101}, {"tanbo", 101}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("due in a week %v; want %v", got, want)
+	}
+	if got := due(week, 1); len(got) != 1 {
+		t.Errorf("due, at most 1: %v", got)
+	}
+	put(&Game{Kind: "tobit", Board: 101, Seats: []string{"a", "b"}, Over: true})
+	put(&Game{Kind: "tanbo", Board: 101, Seats: []string{"a", "b"}, TurnSince: week})
+	if got := due(week, 10); len(got) != 0 {
+		t.Errorf("due in a week after a move and an end: %v; want none", got)
+	}
+}
+
+// Old mail keys are forgotten oldest first, at most as many as asked.
+func TestPruneProcessedBounded(t *testing.T) {
+	db := openTest(t)
+	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	db.Update(func(tx *Tx) error {
+		for i, k := range []string{"c", "a", "b", "d"} {
+			tx.MarkProcessed(k, t0.Add(time.Duration(i)*time.Hour))
+		}
+		return tx.MarkProcessed("c", t0.Add(10*time.Hour)) // seen again later
+	})
+	var n int
+	db.Update(func(tx *Tx) error { n, _ = tx.PruneProcessed(t0.Add(5*time.Hour), 2); return nil })
+	if n != 2 {
+		t.Fatalf("pruned %d; want 2", n)
+	}
+	db.View(func(tx *Tx) error {
+		for k, want := range map[string]bool{"a": false, "b": false, "c": true, "d": true} {
+			if got, _ := tx.Processed(k); got != want {
+				t.Errorf("Processed(%q) = %v; want %v", k, got, want)
+			}
+		}
+		return nil
+	})
+}
