@@ -473,8 +473,8 @@ func TestOnMovesCountsGameMoves(t *testing.T) {
 	}
 }
 
-// "list" shows at most listMost boards of a game and says how many more
-// there are; "games" lists them all, each with who is to move.
+// "list" shows at most listMost boards of a game and says there are more;
+// "games" lists them a page at a time, each with who is to move.
 func TestListIsBounded(t *testing.T) {
 	h := twoPlayers(t) // board 101
 	for i := 0; i < listMost+1; i++ {
@@ -484,14 +484,21 @@ func TestListIsBounded(t *testing.T) {
 	if n := strings.Count(r.Body, "  to move: "); n != listMost {
 		t.Errorf("list shows %d boards; want %d", n, listMost)
 	}
-	if !strings.Contains(r.Body, `  and 2 more: send "tanbo games" for them all`) {
-		t.Errorf("list does not say how many more:\n%s", r.Body)
+	if !strings.Contains(r.Body, `  and more: send "tanbo games" for them, a page at a time`) {
+		t.Errorf("list does not say there are more:\n%s", r.Body)
 	}
 	r = one(t, h.send("carol@example.org", "tanbo games", ""), "carol@example.org")
-	if n := strings.Count(r.Body, "  to move: bob"); n != listMost+1 {
-		t.Errorf("games shows %d of bob's boards; want %d", n, listMost+1)
+	if n := strings.Count(r.Body, "  to move: "); n != pageRows {
+		t.Errorf("games shows %d boards on its first page; want %d", n, pageRows)
 	}
 	if !strings.Contains(r.Body, "  101  alice - bob                     0  to move: alice") {
 		t.Errorf("games lacks board 101:\n%s", r.Body)
+	}
+	if !strings.HasSuffix(r.Body, "\nMore follow. For the next page send: tanbo games active page 2\n") {
+		t.Errorf("games does not say how to ask for the next page:\n%s", r.Body)
+	}
+	r = one(t, h.send("carol@example.org", "tanbo games active page 2", ""), "carol@example.org")
+	if n := strings.Count(r.Body, "  to move: bob"); n != listMost+2-pageRows || strings.Contains(r.Body, "More follow") {
+		t.Errorf("games page 2 shows %d boards; want the last %d and no next page:\n%s", n, listMost+2-pageRows, r.Body)
 	}
 }

@@ -85,19 +85,13 @@ func (c *cmd) list(args []string) error {
 		Title, Name string
 		Aliases     []string
 		Rows        []string
-		More        int // boards in play beyond listMost
+		More        bool // boards in play beyond listMost
 	}
 	var sections []section
 	for _, g := range games {
 		s := section{Title: g.Title(), Name: g.Name(), Aliases: g.Aliases()}
-		running, err := c.r.tx.RunningBoards(g.Name())
-		if err != nil {
-			return err
-		}
-		if len(running) > listMost {
-			s.More = len(running) - listMost
-			running = running[:listMost]
-		}
+		running, more := c.r.tx.KindBoards(g.Name(), store.RunningBoards, store.Page{Size: listMost})
+		s.More = more
 		for _, num := range running {
 			rec, err := c.r.tx.Game(g.Name(), num)
 			if err != nil {
@@ -112,28 +106,6 @@ func (c *cmd) list(args []string) error {
 		return err
 	}
 	c.r.replyText(c.r.sender(), "pbemd: games offered", body)
-	return nil
-}
-
-// eachGame calls fn for the boards of a kind in order: only the running
-// ones (read through the store's index) when running is true, else all.
-func (r *request) eachGame(kind string, running bool, fn func(*store.Game) error) error {
-	if !running {
-		return r.tx.Games(kind, fn)
-	}
-	nums, err := r.tx.RunningBoards(kind)
-	if err != nil {
-		return err
-	}
-	for _, num := range nums {
-		rec, err := r.tx.Game(kind, num)
-		if err != nil {
-			return err
-		}
-		if err := fn(rec); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
@@ -179,13 +151,18 @@ func (c *cmd) message(args []string) error {
 	return nil
 }
 
-// all show userid [all|active|inactive|next]: a user's boards in every game.
+// all show userid [all|active|inactive|next] [page N]: a user's boards in
+// every game, a page of boards at a time.
 func (c *cmd) all(args []string) error {
-	const form = "all show userid [all|active|inactive|next]"
+	const form = "all show userid [all|active|inactive|next] [page N]"
 	if len(args) < 2 || !strings.EqualFold(args[0], "show") {
 		return c.usage(form)
 	}
-	ids, filter := splitFilter(args[1:], "active")
+	rest, pg, err := splitPage(args[1:])
+	if err != nil {
+		return err
+	}
+	ids, filter := splitFilter(rest, "active")
 	if len(ids) != 1 {
 		return c.usage(form)
 	}
@@ -196,10 +173,7 @@ func (c *cmd) all(args []string) error {
 	if err != nil {
 		return err
 	}
-	refs, err := c.r.tx.GamesOf(u.ID)
-	if err != nil {
-		return err
-	}
+	refs, more := c.r.tx.UserBoards(u.ID, "", seatFilter(filter), false, page(pg, allBoards))
 	var boards []*board
 	for _, ref := range refs {
 		if _, ok := catalog.Lookup(ref.Kind); !ok {
@@ -209,22 +183,23 @@ func (c *cmd) all(args []string) error {
 		if err != nil {
 			return err
 		}
-		if keep(b.rec, filter, u.ID) {
-			boards = append(boards, b)
-		}
+		boards = append(boards, b)
 	}
-	const most = 10
-	switch {
-	case len(boards) == 0:
+	if len(boards) == 0 && pg == 1 {
 		return fail("%s has no %s boards in any game; try 'all show %s all'", u.ID, filter, u.ID)
-	case len(boards) > most:
-		return fail("%s has %d %s boards, more than the %d one mail shows; send 'GAME games %s %s' for a list of each game's",
-			u.ID, len(boards), filter, most, u.ID, filter)
+	}
+	if len(boards) == 0 {
+		return fail("%s has no %s boards on page %d; 'all show %s %s' shows the first page", u.ID, filter, pg, u.ID, filter)
 	}
 	for _, b := range boards {
 		if err := c.sendBoard(b); err != nil {
 			return err
 		}
+	}
+	if more {
+		c.r.replyText(c.r.sender(), fmt.Sprintf("pbemd: more boards of %s", u.ID),
+			fmt.Sprintf("%s has more %s boards than the %d of this page.\n%s\n", u.ID, filter, allBoards,
+				nextPage(command("all show", u.ID, filter), pg, true)))
 	}
 	return nil
 }

@@ -410,7 +410,7 @@ func TestAllShow(t *testing.T) {
 	errorReply(t, h.send("carol@example.org", "all show zed", ""), "carol@example.org",
 		`There is no user "zed"; user ids are what players signed up with.`)
 	errorReply(t, h.send("carol@example.org", "all games alice", ""), "carol@example.org",
-		"The command has the wrong number of words; write it as: all show userid [all|active|inactive|next].")
+		"The command has the wrong number of words; write it as: all show userid [all|active|inactive|next] [page N].")
 }
 
 func TestNotify(t *testing.T) {

@@ -86,6 +86,10 @@ func New(db *store.DB, cfg Config) *Service {
 		hashCost:  bcrypt.DefaultCost,
 	}
 	s.NewID = func() string { return mailmsg.NewMessageID(s.cfg.Domain) }
+	if err := db.SetDeadline(deadline); err != nil {
+		// The sweep then finds no board due until the next start.
+		s.log.Error("indexing the boards' deadlines", "err", err)
+	}
 	return s
 }
 

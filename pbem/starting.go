@@ -194,24 +194,7 @@ func (c *cmd) underLimit(u *store.User, instead string) error {
 // activeGames counts the boards of kind where id holds a seat and the game
 // is not over, open seat boards included.
 func (r *request) activeGames(id, kind string) (int, error) {
-	refs, err := r.tx.GamesOf(id)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, ref := range refs {
-		if ref.Kind != kind {
-			continue
-		}
-		g, err := r.tx.Game(ref.Kind, ref.Board)
-		if err != nil {
-			return 0, err
-		}
-		if !g.Over {
-			n++
-		}
-	}
-	return n, nil
+	return r.tx.ActiveCount(id, kind), nil
 }
 
 // maxLimit is the highest limit of active games a user may set.

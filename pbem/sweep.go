@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/rules"
-	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -33,27 +32,75 @@ func (s *Service) Sweep(now time.Time) error {
 
 // SweepIDs is Sweep that also returns the outbox ids of the mails it queued,
 // for "pbemd sweep -print".
+//
+// The sweep reads the store's deadline index, not the boards, and works in
+// short transactions of a few boards each, taking the mail path's lock for
+// one transaction at a time: mail is answered while a long sweep runs.
 func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	var ids []uint64
-	var after []func()
-	err := s.db.Update(func(tx *store.Tx) error {
-		ids, after = nil, nil
-		n, err := tx.PruneProcessed(now.Add(-keepProcessed), 0)
-		if err != nil {
-			return err
-		}
+	n, err := s.sweepStep(now, &ids, func(tx *store.Tx, _ *request) (int, error) {
+		n, err := tx.PruneCounters(now)
 		if n > 0 {
-			s.log.Info("sweep: forgot old mail keys", "count", n)
-		}
-		if n, err := tx.PruneCounters(now); err != nil {
-			return err
-		} else if n > 0 {
 			s.log.Info("sweep: forgot expired limit counters", "count", n)
 		}
+		return 0, err
+	})
+	if err != nil {
+		return ids, err
+	}
+	for forgot := 0; ; forgot += n {
+		n, err = s.sweepStep(now, &ids, func(tx *store.Tx, _ *request) (int, error) {
+			return tx.PruneProcessed(now.Add(-keepProcessed), 1000)
+		})
+		if err != nil {
+			return ids, err
+		}
+		if n < 1000 {
+			if forgot+n > 0 {
+				s.log.Info("sweep: forgot old mail keys", "count", forgot+n)
+			}
+			break
+		}
+	}
+	// Boards due that stay due (their player is away) are passed over.
+	for passed := 0; ; {
+		var seen int
+		_, err := s.sweepStep(now, &ids, func(tx *store.Tx, r *request) (int, error) {
+			refs := tx.DueBoards(now, store.Page{Skip: passed, Size: sweepBatch})
+			seen = len(refs)
+			for _, ref := range refs {
+				acted, err := r.remindBoard(ref.Kind, ref.Board)
+				if err != nil {
+					return 0, err
+				}
+				if !acted {
+					passed++
+				}
+			}
+			return 0, nil
+		})
+		if err != nil {
+			return ids, err
+		}
+		if seen < sweepBatch {
+			return ids, nil
+		}
+	}
+}
+
+// sweepStep runs one short transaction of the sweep under the mail path's
+// lock and queues the mails it made.
+func (s *Service) sweepStep(now time.Time, ids *[]uint64, fn func(*store.Tx, *request) (int, error)) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var n int
+	var after []func()
+	var queued []uint64
+	err := s.db.Update(func(tx *store.Tx) error {
+		queued, after = nil, nil
 		r := &request{s: s, tx: tx, now: now}
-		if err := r.remind(); err != nil {
+		var err error
+		if n, err = fn(tx, r); err != nil {
 			return err
 		}
 		if err := r.compose(); err != nil {
@@ -63,18 +110,19 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 			if err := tx.Enqueue(out); err != nil {
 				return err
 			}
-			ids = append(ids, out.ID)
+			queued = append(queued, out.ID)
 		}
 		after = r.after
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
+	*ids = append(*ids, queued...)
 	for _, f := range after {
 		f()
 	}
-	return ids, nil
+	return n, nil
 }
 
 // boardDays are a board's nag and forfeit times.
@@ -101,52 +149,31 @@ func turnSince(rec *store.Game) time.Time {
 	return rec.Created
 }
 
-// remind sends the reminders and forfeits due on every running board.
+// remindBoard sends the reminder or the forfeit due on a board, and
+// reports whether it did either.
 //
 // The clock of a board counts the time since its player to move got the
 // turn, less the time he was on vacation. A player on vacation now is not
 // reminded and does not forfeit. Reminders go at most once per nag time:
 // after 7 and 14 days with the defaults, then the forfeit at 21.
-func (r *request) remind() error {
-	for _, g := range catalog.All() {
-		var due []*store.Game
-		err := r.tx.Games(g.Name(), func(rec *store.Game) error {
-			nag, _ := boardDays(rec)
-			if !rec.Over && len(rec.Seats) == 2 && rec.Seats[0] != "" && rec.Seats[1] != "" &&
-				r.now.Sub(turnSince(rec)) >= time.Duration(nag)*day {
-				due = append(due, rec)
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		// Boards change only after the walk: bbolt must not be written
-		// while a cursor runs over it.
-		for _, rec := range due {
-			if err := r.remindBoard(rec.Kind, rec.Board); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func (r *request) remindBoard(kind string, num int) error {
+func (r *request) remindBoard(kind string, num int) (bool, error) {
 	b, err := r.loadBoard(kind, num)
 	if err != nil {
-		return err
+		return false, err
+	}
+	if b.rec.Over || b.open() {
+		return false, nil
 	}
 	id := b.toMove()
 	u, err := r.tx.User(id)
 	if errNotFound(err) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	if _, away := onVacation(u, r.now); away {
-		return nil
+		return false, nil
 	}
 	nagDays, forfeitDays := boardDays(b.rec)
 	nag, forfeit := time.Duration(nagDays)*day, time.Duration(forfeitDays)*day
@@ -156,16 +183,16 @@ func (r *request) remindBoard(kind string, num int) error {
 	case waited >= forfeit:
 		seat := b.pos.ToMove()
 		b.end(r.now, rules.Win(1-seat, fmt.Sprintf("%s did not move for %d days", id, forfeitDays)))
-		return r.saveAndAnnounce(b, nil, fmt.Sprintf("%s forfeits: no move for %d days.", id, forfeitDays))
+		return true, r.saveAndAnnounce(b, nil, fmt.Sprintf("%s forfeits: no move for %d days.", id, forfeitDays))
 	case waited >= nag && (b.rec.Nagged.Before(since) || r.now.Sub(b.rec.Nagged) >= nag):
 		b.rec.Nagged = r.now
 		if err := r.tx.PutGame(b.rec); err != nil {
-			return err
+			return false, err
 		}
 		deadline := r.now.Add(forfeit - waited)
 		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d for %d days. Without a move by %s, %s forfeits the game. Away? Send: vacation %s PASSWORD DAYS",
 			id, b.game.Title(), b.rec.Board, int(waited/day), deadline.UTC().Format(timeFormat), id, id)
-		return r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
+		return true, r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
 	}
-	return nil
+	return false, nil
 }

@@ -30,16 +30,16 @@ func (c *cmd) show(args []string) error {
 			}
 			continue
 		}
-		refs, err := c.userBoards(w, filter)
+		refs, more, err := c.userBoards(w, filter, store.Page{Size: most})
 		if err != nil {
 			return err
 		}
 		if len(refs) == 0 {
 			return c.fail("%s has no %s %s boards; try '%s show %s all'", w, filter, c.game.Title(), c.game.Name(), w)
 		}
-		if len(refs) > most {
-			return c.fail("%s has %d %s %s boards, more than the %d one mail shows; send '%s games %s %s' for a list",
-				w, len(refs), filter, c.game.Title(), most, c.game.Name(), w, filter)
+		if more {
+			return c.fail("%s has more %s %s boards than the %d one mail shows; send '%s games %s %s' for a list",
+				w, filter, c.game.Title(), most, c.game.Name(), w, filter)
 		}
 		for _, b := range refs {
 			if err := c.sendBoard(b); err != nil {
@@ -142,60 +142,68 @@ func keep(rec *store.Game, filter, user string) bool {
 	return true
 }
 
-// userBoards are the boards of this game where user id holds a seat.
-func (c *cmd) userBoards(id, filter string) ([]*board, error) {
+// userBoards are the page of the boards of this game where user id holds
+// a seat and which pass the filter, and whether more follow. Only the
+// boards of the page are read.
+func (c *cmd) userBoards(id, filter string, p store.Page) ([]*board, bool, error) {
 	u, err := c.r.tx.User(id)
 	if errNotFound(err) {
-		return nil, c.fail("There is no user %q; user ids are what players signed up with", id)
+		return nil, false, c.fail("There is no user %q; user ids are what players signed up with", id)
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	refs, err := c.r.tx.GamesOf(u.ID)
-	if err != nil {
-		return nil, err
-	}
+	refs, more := c.r.tx.UserBoards(u.ID, c.game.Name(), seatFilter(filter), false, p)
 	var out []*board
 	for _, ref := range refs {
-		if ref.Kind != c.game.Name() {
-			continue
-		}
 		b, err := c.r.loadBoard(ref.Kind, ref.Board)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		if keep(b.rec, filter, u.ID) {
-			out = append(out, b)
-		}
+		out = append(out, b)
 	}
-	return out, nil
+	return out, more, nil
 }
 
-// <game> games [userid ...] [all|active|inactive|next|open]
+// <game> games [userid ...] [all|active|inactive|next|open] [page N]: a
+// page of boards, by number (the inactive ones of all players: the last
+// ended first).
 func (c *cmd) games(args []string) error {
+	args, pg, err := splitPage(args)
+	if err != nil {
+		return err
+	}
 	ids, filter := splitFilter(args, "active")
+	kind := c.game.Name()
 	var recs []*store.Game
+	more := false
 	if len(ids) == 0 {
-		err := c.r.eachGame(c.game.Name(), filter != "all" && filter != "inactive", func(rec *store.Game) error {
-			if keep(rec, filter, "") {
-				recs = append(recs, rec)
+		if state, ok := kindState(filter); ok {
+			nums, m := c.r.tx.KindBoards(kind, state, page(pg, pageRows))
+			if recs, err = c.r.games(refsOf(kind, nums)); err != nil {
+				return err
 			}
-			return nil
-		})
-		if err != nil {
-			return err
+			more = m
 		}
 	}
 	for _, id := range ids {
-		bs, err := c.userBoards(id, filter)
+		u, err := c.r.tx.User(id)
+		if errNotFound(err) {
+			return c.fail("There is no user %q; user ids are what players signed up with", id)
+		}
 		if err != nil {
 			return err
 		}
-		for _, b := range bs {
-			recs = append(recs, b.rec)
+		refs, m := c.r.tx.UserBoards(u.ID, kind, seatFilter(filter), false, page(pg, pageRows))
+		rs, err := c.r.games(refs)
+		if err != nil {
+			return err
 		}
+		recs, more = append(recs, rs...), more || m
 	}
-	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Board < recs[j].Board })
+	if len(ids) > 0 {
+		sort.SliceStable(recs, func(i, j int) bool { return recs[i].Board < recs[j].Board })
+	}
 	var rows []string
 	for _, rec := range recs {
 		rows = append(rows, gameRow(rec))
@@ -206,6 +214,7 @@ func (c *cmd) games(args []string) error {
 	}
 	body, err := render("games", map[string]any{
 		"Title": c.game.Title(), "Filter": filter, "Who": who, "Rows": rows,
+		"Next": nextPage(command(kind, "games", strings.Join(ids, " "), filter), pg, more),
 	})
 	if err != nil {
 		return err
@@ -374,13 +383,7 @@ func (c *cmd) notify(args []string) error {
 // its kind.
 func (r *request) notifiers(b *board) ([]string, error) {
 	ids := append([]string(nil), b.rec.Notify...)
-	err := r.tx.Users(func(u *store.User) error {
-		if contains(u.NotifyKinds, b.rec.Kind) {
-			ids = append(ids, u.ID)
-		}
-		return nil
-	})
-	return ids, err
+	return append(ids, r.tx.NotifyUsers(b.rec.Kind)...), nil
 }
 
 // remove is list without s.
@@ -394,48 +397,40 @@ func remove(list []string, s string) []string {
 	return out
 }
 
-// <game> standings, or ratings: every rated player of this game by rating.
+// <game> standings [page N], or ratings: the rated players of this game,
+// the best first, a page at a time.
 func (c *cmd) standings(args []string) error {
-	if len(args) != 0 {
-		return c.usage(c.game.Name() + " standings")
-	}
-	kind := c.game.Name()
-	type row struct {
-		id     string
-		r      store.Rating
-		active int
-		limit  int
-	}
-	var rows []row
-	err := c.r.tx.Users(func(u *store.User) error {
-		if r, ok := u.Ratings[kind]; ok && r != nil && r.Games > 0 {
-			rows = append(rows, row{id: u.ID, r: *r, limit: u.Limits[kind]})
-		}
-		return nil
-	})
+	args, pg, err := splitPage(args)
 	if err != nil {
 		return err
 	}
-	for i := range rows {
-		if rows[i].active, err = c.r.activeGames(rows[i].id, kind); err != nil {
+	if len(args) != 0 {
+		return c.usage(c.game.Name() + " standings [page N]")
+	}
+	kind := c.game.Name()
+	pp := page(pg, pageRows)
+	ids, more := c.r.tx.RatedUsers(kind, pp)
+	var lines []string
+	for i, id := range ids {
+		u, err := c.r.tx.User(id)
+		if err != nil {
 			return err
 		}
-	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].r.Rating > rows[j].r.Rating })
-	var lines []string
-	for i, x := range rows {
+		r := ratingOf(u, kind)
 		p := " "
-		if provisional(x.r) {
+		if provisional(r) {
 			p = "P"
 		}
 		limit := "-"
-		if x.limit > 0 {
-			limit = strconv.Itoa(x.limit)
+		if l := u.Limits[kind]; l > 0 {
+			limit = strconv.Itoa(l)
 		}
+		active := c.r.tx.ActiveCount(u.ID, kind)
 		lines = append(lines, fmt.Sprintf("%4d  %-16s %5.0f%s %5d %5d %5d  %6s",
-			i+1, x.id, math.Round(x.r.Rating), p, x.r.Won, x.r.Lost, x.r.Drawn, fmt.Sprintf("%d/%s", x.active, limit)))
+			pp.Skip+i+1, u.ID, math.Round(r.Rating), p, r.Won, r.Lost, r.Drawn, fmt.Sprintf("%d/%s", active, limit)))
 	}
-	body, err := render("standings", map[string]any{"Title": c.game.Title(), "Rows": lines})
+	body, err := render("standings", map[string]any{"Title": c.game.Title(), "Rows": lines,
+		"Next": nextPage(kind+" standings", pg, more)})
 	if err != nil {
 		return err
 	}
@@ -443,11 +438,19 @@ func (c *cmd) standings(args []string) error {
 	return nil
 }
 
-// <game> history [userid]: the finished boards of this game, newest first.
+// <game> history [userid] [page N]: the finished boards of this game, the
+// last ended first (a player's: the highest board first), a page at a time.
 func (c *cmd) history(args []string) error {
-	if len(args) > 1 {
-		return c.usage(c.game.Name() + " history [userid]")
+	args, pg, err := splitPage(args)
+	if err != nil {
+		return err
 	}
+	if len(args) > 1 {
+		return c.usage(c.game.Name() + " history [userid] [page N]")
+	}
+	kind := c.game.Name()
+	var refs []store.GameRef
+	var more bool
 	var who string
 	if len(args) == 1 {
 		u, err := c.r.tx.User(args[0])
@@ -458,13 +461,18 @@ func (c *cmd) history(args []string) error {
 			return err
 		}
 		who = u.ID
+		refs, more = c.r.tx.UserBoards(u.ID, kind, seatFilter("inactive"), true, page(pg, pageRows))
+	} else {
+		var nums []int
+		nums, more = c.r.tx.KindBoards(kind, store.FinishedBoards, page(pg, pageRows))
+		refs = refsOf(kind, nums)
 	}
-	const most = 200
+	recs, err := c.r.games(refs)
+	if err != nil {
+		return err
+	}
 	var lines []string
-	err := c.r.tx.Games(c.game.Name(), func(rec *store.Game) error {
-		if !rec.Over || who != "" && !contains(rec.Seats, who) {
-			return nil
-		}
+	for _, rec := range recs {
 		result := "tie"
 		if rec.Winner != rules.Draw && rec.Winner < len(rec.Seats) {
 			result = "won by " + rec.Seats[rec.Winner]
@@ -475,23 +483,13 @@ func (c *cmd) history(args []string) error {
 		}
 		lines = append(lines, fmt.Sprintf("%5d  %-27s %5d  %s  %s (%s)", rec.Board, strings.Join(players, " - "),
 			len(rec.Moves), rec.Updated.UTC().Format("2006-01-02"), result, rec.EndReason))
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for i, j := 0, len(lines)-1; i < j; i, j = i+1, j-1 {
-		lines[i], lines[j] = lines[j], lines[i]
-	}
-	more := 0
-	if len(lines) > most {
-		more, lines = len(lines)-most, lines[:most]
 	}
 	whose := "all players"
 	if who != "" {
 		whose = who
 	}
-	body, err := render("history", map[string]any{"Title": c.game.Title(), "Who": whose, "Rows": lines, "More": more})
+	body, err := render("history", map[string]any{"Title": c.game.Title(), "Who": whose, "Rows": lines,
+		"Next": nextPage(command(kind, "history", who), pg, more)})
 	if err != nil {
 		return err
 	}

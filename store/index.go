@@ -271,17 +271,22 @@ func (db *DB) SetDeadline(due func(*Game) time.Time) error {
 
 var keyDueIndex = []byte("due-index")
 
-// DueBoards returns up to n boards whose sweep time is not after until,
-// the earliest first. It reads the deadline index only.
-func (tx *Tx) DueBoards(until time.Time, n int) []GameRef {
+// DueBoards returns the page of the boards whose sweep time is not after
+// until, the earliest first. It reads the deadline index only.
+func (tx *Tx) DueBoards(until time.Time, p Page) []GameRef {
 	b := tx.index(bucketDue)
-	if b == nil || n <= 0 {
+	if b == nil {
 		return nil
 	}
 	limit := timeBytes(until)
 	var refs []GameRef
 	c := b.Cursor()
-	for k, _ := c.First(); k != nil && len(refs) < n && bytes.Compare(k[:8], limit) <= 0; k, _ = c.Next() {
+	skip := p.Skip
+	for k, _ := c.First(); k != nil && len(refs) < p.Size && bytes.Compare(k[:8], limit) <= 0; k, _ = c.Next() {
+		if skip > 0 {
+			skip--
+			continue
+		}
 		if ref, ok := refOfGameKey(k[8:]); ok {
 			refs = append(refs, ref)
 		}

@@ -165,7 +165,7 @@ func TestDueBoards(t *testing.T) {
 	put(&Game{Kind: "tanbo", Board: 102, Seats: []string{"a", "b"}, TurnSince: t0.Add(3 * 24 * time.Hour)})
 	due := func(at time.Time, n int) []GameRef {
 		var refs []GameRef
-		db.View(func(tx *Tx) error { refs = tx.DueBoards(at, n); return nil })
+		db.View(func(tx *Tx) error { refs = tx.DueBoards(at, Page{Size: n}); return nil })
 		return refs
 	}
 	week := t0.Add(7 * 24 * time.Hour)

@@ -1,0 +1,33 @@
+package pbem
+
+import (
+	"time"
+
+	"github.com/pbemd/pbemd/store"
+)
+
+// sweepBatch is how many boards one transaction of the sweep handles: the
+// mail path waits for one batch at most, a few milliseconds.
+const sweepBatch = 32
+
+// deadline is when the sweep must next look at a board: its next reminder
+// or its forfeit, whichever comes first; zero for a board that has none
+// (over, or waiting for a player). The store keeps it in its deadline
+// index, so that the sweep reads the boards due and no other. A player on
+// vacation moves his boards' clocks on; the sweep finds them due, sees the
+// vacation and leaves them, and looks again at the next tick.
+func deadline(rec *store.Game) time.Time {
+	if rec.Over || len(rec.Seats) != 2 || rec.Seats[0] == "" || rec.Seats[1] == "" {
+		return time.Time{}
+	}
+	nag, forfeit := boardDays(rec)
+	since := turnSince(rec)
+	due := since.Add(time.Duration(nag) * day)
+	if rec.Nagged.After(since) {
+		due = rec.Nagged.Add(time.Duration(nag) * day)
+	}
+	if end := since.Add(time.Duration(forfeit) * day); end.Before(due) {
+		due = end
+	}
+	return due
+}

@@ -1,0 +1,118 @@
+package pbem
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Long lists come a page at a time, each page saying how to ask for the
+// next, and the pages together show every row once.
+func TestPagedLists(t *testing.T) {
+	h := newHarness(t)
+	st, err := h.svc.Populate(PopulateOptions{Games: 800, Players: 6, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := func(body string) []string {
+		var out []string
+		for _, l := range strings.Split(body, "\n") {
+			if f := strings.Fields(l); len(f) > 2 && strings.Trim(f[0], "0123456789") == "" {
+				out = append(out, f[0])
+			}
+		}
+		return out
+	}
+	// every pages through a list and returns all its rows.
+	every := func(subject string) []string {
+		t.Helper()
+		var all []string
+		for p := 1; ; p++ {
+			cmd := subject
+			if p > 1 {
+				cmd = fmt.Sprintf("%s page %d", subject, p)
+			}
+			r := one(t, h.send("carol@example.org", cmd, ""), "carol@example.org")
+			got := rows(r.Body)
+			if len(got) > pageRows {
+				t.Fatalf("%s shows %d rows; want at most %d", cmd, len(got), pageRows)
+			}
+			all = append(all, got...)
+			if !strings.Contains(r.Body, "More follow. For the next page send: ") {
+				return all
+			}
+			if p > 100 {
+				t.Fatalf("%s: no last page", subject)
+			}
+		}
+	}
+	unique := func(what string, rows []string, want int) {
+		t.Helper()
+		seen := map[string]bool{}
+		for _, r := range rows {
+			if seen[r] {
+				t.Errorf("%s: %s shown twice", what, r)
+			}
+			seen[r] = true
+		}
+		if want >= 0 && len(rows) != want {
+			t.Errorf("%s: %d rows in all; want %d", what, len(rows), want)
+		}
+	}
+	finished, running := 0, 0
+	for _, kind := range []string{"ultima", "tanbo", "taratibu", "tobit"} {
+		fin := every(kind + " history")
+		unique(kind+" history", fin, -1)
+		finished += len(fin)
+		act := every(kind + " games")
+		unique(kind+" games", act, -1)
+		running += len(act)
+		unique(kind+" standings", every(kind+" standings"), 6)
+	}
+	if finished != st.Finished || running != st.Running+st.Open {
+		t.Errorf("history shows %d finished boards, games %d active; want %d and %d", finished, running, st.Finished, st.Running+st.Open)
+	}
+	mine := every("tanbo history p0000001")
+	unique("a player's history", mine, -1)
+
+	out := h.send("carol@example.org", "all show p0000001 all", "")
+	if len(out) != 1 || !strings.Contains(out[0].Body, "For the next page send: all show p0000001 all page 2") {
+		t.Errorf("all show of a player with many boards does not page:\n%v", subjects(out))
+	}
+	if n := strings.Count(out[0].Body, "Summary of "); n != allBoards {
+		t.Errorf("all show sends %d boards a page; want %d", n, allBoards)
+	}
+	errorReply(t, h.send("carol@example.org", "tanbo games page two", ""), "carol@example.org",
+		`"two" is not a page number; write page 2 for the second page, and so on.`)
+}
+
+// The sweep works through the deadline index in short transactions: weeks
+// later, every running board has forfeited, however many there are, and a
+// second sweep finds nothing due.
+func TestSweepReadsDeadlines(t *testing.T) {
+	h := newHarness(t)
+	st, err := h.svc.Populate(PopulateOptions{Games: 300, Players: 30, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := h.now.Add(60 * day)
+	ids, err := h.svc.SweepIDs(later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) < st.Running {
+		t.Errorf("the sweep queued %d mails for %d running boards", len(ids), st.Running)
+	}
+	h.outbox()
+	running := 0
+	for _, kind := range []string{"ultima", "tanbo", "taratibu", "tobit"} {
+		r := one(t, h.send("carol@example.org", kind+" games active page 1", ""), "carol@example.org")
+		running += strings.Count(r.Body, "to move: ")
+	}
+	if running != 0 {
+		t.Errorf("%d boards still running after 60 days", running)
+	}
+	if ids, err := h.svc.SweepIDs(later); err != nil || len(ids) != 0 {
+		t.Errorf("a second sweep queued %d mails (err %v); want none", len(ids), err)
+	}
+}
