@@ -159,7 +159,11 @@ type Config struct {
 	// Metrics is a loopback host:port serving the counters (expvar) at
 	// /debug/vars; empty means off.
 	Metrics string `yaml:"metrics"`
-	Log     Log    `yaml:"log"`
+	// LMTP is where an MTA hands mail to the daemon over LMTP, beside
+	// the IMAP mailbox: a loopback host:port (LMTP has no login) or the
+	// path of a Unix socket; empty means off.
+	LMTP string `yaml:"lmtp"`
+	Log  Log    `yaml:"log"`
 	// HTTP is the host:port of the read-only web view of the games, or
 	// "off". The default, DefaultHTTP, falls back to a free port when
 	// another program holds it.
@@ -334,6 +338,12 @@ func (c *Config) Validate() error {
 	}
 	if c.IMAP.IdleTimeout > 29*time.Minute {
 		return fmt.Errorf("imap.idle_timeout is %v; want at most 29m, servers drop idle clients after 30 minutes (RFC 2177)", c.IMAP.IdleTimeout)
+	}
+	if c.LMTP != "" && !strings.HasPrefix(c.LMTP, "/") {
+		host, _, err := net.SplitHostPort(c.LMTP)
+		if err != nil || !mailconn.IsLoopback(host) {
+			return fmt.Errorf("lmtp %q is neither a loopback host:port such as 127.0.0.1:2424 nor a socket path such as /run/pbemd/lmtp; LMTP has no login, so only local MTAs may reach it", c.LMTP)
+		}
 	}
 	if c.Metrics != "" {
 		host, _, err := net.SplitHostPort(c.Metrics)

@@ -22,6 +22,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,6 +30,7 @@ import (
 	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/pbem/config"
 	"github.com/pbemd/pbemd/pbem/devmail"
+	"github.com/pbemd/pbemd/pbem/lmtp"
 	"github.com/pbemd/pbemd/pbem/mailbox"
 	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/pbem/outbox"
@@ -204,6 +206,16 @@ func Run(ctx context.Context, opts Options) error {
 	watch.OnError = func() { errorsCount.Add(1) }
 	watch.OnReconnect = func() { reconnects.Add(1) }
 	watcher := mailbox.New(watch, handler{svc, sender})
+	if cfg.LMTP != "" {
+		lm, err := lmtp.Listen(lmtp.Options{Addr: cfg.LMTP, Recipients: []string{cfg.Address},
+			Domain: domainOf(cfg.Address), Logger: log.With("part", "lmtp"),
+			OnCommit: func(n int) { mailsIn.Add(int64(n)); sender.Kick() }}, svc)
+		if err != nil {
+			return err
+		}
+		defer lm.Close()
+		log.Info("lmtp listening", "addr", lm.Addr().String())
+	}
 
 	log.Info("pbemd serving", "address", cfg.Address, "data", cfg.Data, "imap", watch.Addr, "web", webURL)
 	var wg sync.WaitGroup
@@ -221,6 +233,12 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	log.Info("pbemd stopped")
 	return nil
+}
+
+// domainOf is the domain of a mail address.
+func domainOf(addr string) string {
+	_, d, _ := strings.Cut(addr, "@")
+	return d
 }
 
 // handler passes mail to the service and wakes the sender after each.

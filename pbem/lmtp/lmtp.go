@@ -1,0 +1,230 @@
+// Package lmtp lets a mail transfer agent (Postfix, OpenSMTPD, Dovecot's
+// LDA) hand mail straight to the service over LMTP (RFC 2033), with no
+// mailbox in between. A mail is acknowledged only after the transaction
+// that stores it has committed; while the store is busy or cannot write,
+// the MTA gets a temporary (4xx) answer and keeps the mail.
+//
+// Mails arriving together are committed together (group commit): one
+// goroutine takes every mail waiting, up to a batch, and hands them to the
+// service in one transaction, so a burst costs one disk sync per batch.
+package lmtp
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/emersion/go-smtp"
+)
+
+// Deliverer is what the server needs of the service: DeliverAll commits
+// several mails in one transaction (all or none), Deliver one.
+type Deliverer interface {
+	Deliver(raw []byte) error
+	DeliverAll(raws [][]byte) []error
+}
+
+// Options configure a Server. Zero fields take the defaults named.
+type Options struct {
+	// Addr is a host:port, or the path of a Unix socket when it begins
+	// with "/".
+	Addr string
+	// Recipients are the addresses mail is accepted for (the server's
+	// own); any other is refused for good.
+	Recipients []string
+	// MaxBytes is the largest mail accepted; default 10 MiB, as the
+	// service reads.
+	MaxBytes int64
+	// Queue is how many mails may wait for their commit; one more gets
+	// 451 (busy) at once. Default 1,000.
+	Queue int
+	// Batch is the most mails one transaction commits. Default 256.
+	Batch int
+	// Domain is the name the server greets with; default "localhost".
+	Domain string
+	Logger *slog.Logger
+	// OnCommit, when set, is told after each batch how many mails it
+	// stored (to count them and wake the outbox sender).
+	OnCommit func(stored int)
+}
+
+// A Server is a running LMTP listener.
+type Server struct {
+	opts Options
+	svc  Deliverer
+	srv  *smtp.Server
+	ln   net.Listener
+	jobs chan job
+	wg   sync.WaitGroup
+	log  *slog.Logger
+}
+
+type job struct {
+	raw  []byte
+	done chan error
+}
+
+// Listen starts an LMTP server on opts.Addr that hands mail to svc.
+func Listen(opts Options, svc Deliverer) (*Server, error) {
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = 10 << 20
+	}
+	if opts.Queue <= 0 {
+		opts.Queue = 1000
+	}
+	if opts.Batch <= 0 {
+		opts.Batch = 256
+	}
+	if opts.Domain == "" {
+		opts.Domain = "localhost"
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	network := "tcp"
+	if strings.HasPrefix(opts.Addr, "/") {
+		network = "unix"
+		os.Remove(opts.Addr) // a socket left by a previous run
+	}
+	ln, err := net.Listen(network, opts.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("lmtp: %w", err)
+	}
+	s := &Server{opts: opts, svc: svc, ln: ln, jobs: make(chan job, opts.Queue), log: opts.Logger}
+	s.srv = smtp.NewServer(backend{s})
+	s.srv.LMTP = true
+	s.srv.Domain = opts.Domain
+	s.srv.MaxMessageBytes = opts.MaxBytes
+	s.srv.MaxRecipients = 10
+	s.wg.Add(2)
+	go func() { defer s.wg.Done(); s.commit() }()
+	go func() {
+		defer s.wg.Done()
+		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, smtp.ErrServerClosed) {
+			s.log.Error("lmtp: serve", "err", err)
+		}
+	}()
+	return s, nil
+}
+
+// Addr is the address the server listens on.
+func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+
+// Close stops accepting connections, lets the mails waiting commit and
+// returns once every session has ended.
+func (s *Server) Close() error {
+	err := s.srv.Close()
+	close(s.jobs)
+	s.wg.Wait()
+	return err
+}
+
+// commit is the group commit: every mail waiting, up to a batch, in one
+// transaction. When the batch's transaction fails, each mail is tried
+// alone, so that one mail the store refuses holds up no other.
+func (s *Server) commit() {
+	for j := range s.jobs {
+		batch := []job{j}
+	more:
+		for len(batch) < s.opts.Batch {
+			select {
+			case j, ok := <-s.jobs:
+				if !ok {
+					break more
+				}
+				batch = append(batch, j)
+			default:
+				break more
+			}
+		}
+		raws := make([][]byte, len(batch))
+		for i, j := range batch {
+			raws[i] = j.raw
+		}
+		errs := s.svc.DeliverAll(raws)
+		stored := 0
+		for i, j := range batch {
+			err := errs[i]
+			if err != nil && len(batch) > 1 {
+				err = s.svc.Deliver(j.raw)
+			}
+			if err == nil {
+				stored++
+			}
+			j.done <- err
+		}
+		if s.opts.OnCommit != nil {
+			s.opts.OnCommit(stored)
+		}
+	}
+}
+
+// Errors the MTA reads. A 4xx keeps the mail in its queue for a retry.
+var (
+	errBusy = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 2},
+		Message: "Busy: too many mails wait to be stored; try again later"}
+	errFull = &smtp.SMTPError{Code: 452, EnhancedCode: smtp.EnhancedCode{4, 3, 1},
+		Message: "The game store is out of disk space; try again later"}
+	errStore = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},
+		Message: "The mail could not be stored now; try again later"}
+	errClosed = &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 3, 2},
+		Message: "The server is stopping; try again later"}
+)
+
+type backend struct{ s *Server }
+
+func (b backend) NewSession(*smtp.Conn) (smtp.Session, error) { return &session{s: b.s}, nil }
+
+type session struct {
+	s    *Server
+	rcpt int
+}
+
+func (se *session) Reset()                               { se.rcpt = 0 }
+func (se *session) Logout() error                        { return nil }
+func (se *session) Mail(string, *smtp.MailOptions) error { return nil }
+
+func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	for _, r := range se.s.opts.Recipients {
+		if strings.EqualFold(r, to) {
+			se.rcpt++
+			return nil
+		}
+	}
+	return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1},
+		Message: fmt.Sprintf("No mailbox %s here; this server takes mail for %s", to, strings.Join(se.s.opts.Recipients, ", "))}
+}
+
+// Data reads the mail and answers only after its commit. Every recipient
+// is the service itself, so one answer holds for all.
+func (se *session) Data(r io.Reader) (err error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	j := job{raw: raw, done: make(chan error, 1)}
+	defer func() {
+		if recover() != nil { // the jobs channel closed: the server stops
+			err = errClosed
+		}
+	}()
+	select {
+	case se.s.jobs <- j:
+	default:
+		return errBusy
+	}
+	if err := <-j.done; err != nil {
+		se.s.log.Error("lmtp: mail not stored", "err", err)
+		if errors.Is(err, syscall.ENOSPC) {
+			return errFull
+		}
+		return errStore
+	}
+	return nil
+}
