@@ -86,6 +86,7 @@ func benchMoveMail(b *testing.B, batch int) {
 	mails = mails[2:]
 	b.ResetTimer()
 	start := time.Now()
+	pages := db.PagesWritten()
 	for i := 0; i < b.N; i += batch {
 		for _, err := range s.DeliverAll(mails[i:min(i+batch, b.N)]) {
 			if err != nil {
@@ -94,6 +95,7 @@ func benchMoveMail(b *testing.B, batch int) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "mails/s")
+	b.ReportMetric(float64(db.PagesWritten()-pages)/float64(b.N), "pages/mail")
 	b.StopTimer()
 	if l, err := db.OutboxLen(); err != nil || l < 2*b.N {
 		b.Fatalf("outbox holds %d mails after %d moves: %v", l, b.N, err)

@@ -1,0 +1,173 @@
+package pbem
+
+import (
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pbemd/pbemd/store"
+)
+
+// BenchmarkScale measures each command's reply on a store made by
+// "pbemd populate": the time from the raw mail to its committed replies
+// (fsync on), at the median and the 99th percentile, and the largest
+// reply. Set PBEMD_SCALE_DATA to the populated data directory (the store is
+// changed: use a copy). Players' passwords are checked once before the
+// timing, as a running daemon has them cached.
+//
+//	pbemd populate -data /tmp/pop -games 1000000
+//	PBEMD_SCALE_DATA=/tmp/pop go test ./pbem -run '^$' -bench Scale -benchtime 400x
+func BenchmarkScale(b *testing.B) {
+	dir := os.Getenv("PBEMD_SCALE_DATA")
+	if dir == "" {
+		b.Skip("PBEMD_SCALE_DATA is not set")
+	}
+	db, err := store.Open(store.PathIn(dir), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	s := New(db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Limits: Limits{Mails: 1 << 30}})
+	rng := rand.New(rand.NewPCG(1, 2))
+	var players, kinds int
+	var running []store.GameRef
+	db.View(func(tx *store.Tx) error {
+		for _, k := range []string{"ultima", "tanbo", "taratibu", "tobit"} {
+			if n := tx.LastBoard(k); n > 0 {
+				kinds = max(kinds, n-101+1)
+			}
+			nums, _ := tx.KindBoards(k, store.RunningBoards, store.Page{Skip: rng.IntN(1000), Size: 50})
+			running = append(running, refsOf(k, nums)...)
+		}
+		for players = 0; ; players += 1000 {
+			if _, err := tx.User(playerID(players)); err != nil {
+				break
+			}
+		}
+		return nil
+	})
+	if kinds == 0 {
+		b.Fatal("the store is not populated")
+	}
+	player := func() string { return playerID(rng.IntN(max(players, 1))) }
+	board := func() int { return 101 + rng.IntN(kinds) }
+	n := 0
+	mail := func(from, subject string) []byte {
+		n++
+		return []byte(fmt.Sprintf("From: %s@example.org\r\nTo: pbem@example.org\r\nSubject: %s\r\nMessage-ID: <scale%d.%d@client.example>\r\n\r\n\r\n",
+			from, subject, time.Now().UnixNano(), n))
+	}
+	// move is a legal move by the player to move on a running board.
+	move := func() (string, []byte) {
+		for {
+			ref := running[rng.IntN(len(running))]
+			var who, text string
+			db.View(func(tx *store.Tx) error {
+				r := &request{s: s, tx: tx, now: time.Now()}
+				bd, err := r.loadBoard(ref.Kind, ref.Board)
+				if err != nil || bd.rec.Over || bd.open() || bd.rec.Vote != nil {
+					return nil
+				}
+				if legal := bd.pos.Legal(); len(legal) > 0 {
+					who, text = bd.toMove(), legal[rng.IntN(len(legal))]
+				}
+				return nil
+			})
+			if who != "" {
+				return who, mail(who, fmt.Sprintf("%s move %d %s secret %s", ref.Kind, ref.Board, who, text))
+			}
+		}
+	}
+	cases := []struct {
+		name string
+		mail func() []byte
+	}{
+		{"show", func() []byte { return mail(player(), fmt.Sprintf("tanbo show %d", board())) }},
+		{"move", func() []byte { _, m := move(); return m }},
+		{"games", func() []byte { return mail(player(), "tanbo games") }},
+		{"games-page-1000", func() []byte { return mail(player(), "tanbo games all page 1000") }},
+		{"games-user", func() []byte { return mail(player(), "tanbo games "+player()+" all") }},
+		{"history", func() []byte { return mail(player(), "tanbo history") }},
+		{"history-user", func() []byte { return mail(player(), "tanbo history "+player()) }},
+		{"standings", func() []byte { return mail(player(), "tanbo standings") }},
+		{"standings-page-100", func() []byte { return mail(player(), "tanbo standings page 100") }},
+		{"all-show", func() []byte { return mail(player(), "all show "+player()+" all") }},
+		{"list", func() []byte { return mail(player(), "list") }},
+	}
+	// Warm the password cache of the players of the boards moved on.
+	for _, ref := range running {
+		db.View(func(tx *store.Tx) error {
+			rec, err := tx.Game(ref.Kind, ref.Board)
+			if err == nil {
+				for _, id := range rec.Seats {
+					if u, err := tx.User(id); err == nil {
+						s.passwords.check(u, "secret")
+					}
+				}
+			}
+			return nil
+		})
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			var times []time.Duration
+			largest := 0
+			for b.Loop() {
+				b.StopTimer()
+				raw := c.mail()
+				b.StartTimer()
+				start := time.Now()
+				ids, err := s.Handle(raw)
+				times = append(times, time.Since(start))
+				b.StopTimer()
+				if err != nil {
+					b.Fatal(err)
+				}
+				ms, err := db.Mails(ids...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, m := range ms {
+					largest = max(largest, len(m.Data))
+					if c.name != "move" && strings.Contains(string(m.Data), " Error\r\n") {
+						b.Fatalf("%s: an error reply:\n%s", c.name, m.Data)
+					}
+				}
+				db.Sent(ids...)
+				b.StartTimer()
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1000, "p99-ms")
+			b.ReportMetric(float64(largest), "max-reply-B")
+		})
+	}
+	b.Run("sweep-tick", func(b *testing.B) {
+		// The first sweep catches up; each later one is an hour on.
+		at := time.Now()
+		start := time.Now()
+		s.SweepIDs(at)
+		b.Logf("the first sweep, catching up: %v", time.Since(start))
+		var times []time.Duration
+		for b.Loop() {
+			at = at.Add(time.Hour)
+			start := time.Now()
+			ids, err := s.SweepIDs(at)
+			times = append(times, time.Since(start))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			db.Sent(ids...)
+			b.StartTimer()
+		}
+		slices.Sort(times)
+		b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(times[len(times)-1].Microseconds())/1000, "max-ms")
+	})
+}
