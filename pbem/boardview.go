@@ -23,6 +23,8 @@ func (r *request) boardSubject(b *board, isNew, withComment bool) string {
 	switch {
 	case !b.rec.Over:
 		s += seatOrOpen(b.toMove())
+	case b.rec.Withdrawn != "":
+		s += "withdrawn"
 	case b.rec.Winner == rules.Draw:
 		s += "tie"
 	default:
@@ -71,6 +73,8 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 			fmt.Sprintf("It is %s's turn.", seatOrOpen(b.toMove())),
 			fmt.Sprintf("%s (%s) plays move #%d.", sides[b.pos.ToMove()], seatOrOpen(b.toMove()), b.next()),
 		}
+	case b.rec.Withdrawn != "":
+		v.State = []string{"Game withdrawn, not rated.", "Reason: " + b.rec.EndReason + "."}
 	case b.rec.Winner == rules.Draw:
 		v.State = []string{"Game was a tie.", "Reason: " + b.rec.EndReason + "."}
 	default:

@@ -155,6 +155,9 @@ func (r *request) remindBoard(kind string, num int) error {
 	switch {
 	case waited >= forfeit:
 		seat := b.pos.ToMove()
+		if !b.hasMoved(seat) {
+			return r.withdraw(b, seat, nil, fmt.Sprintf("%s did not move for %d days.", id, forfeitDays))
+		}
 		b.end(r.now, rules.Win(1-seat, fmt.Sprintf("%s did not move for %d days", id, forfeitDays)))
 		return r.saveAndAnnounce(b, nil, fmt.Sprintf("%s forfeits: no move for %d days.", id, forfeitDays))
 	case waited >= nag && (b.rec.Nagged.Before(since) || r.now.Sub(b.rec.Nagged) >= nag):

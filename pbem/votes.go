@@ -100,7 +100,7 @@ func (c *cmd) vote(args []string, word string) error {
 		if len(texts) == 0 {
 			continue
 		}
-		msg := fmt.Sprintf("The undo on %s board %d dropped your queued moves (%s): they were planned for a position that no longer comes. Queue them again if you still mean them.",
+		msg := fmt.Sprintf("The undo on %s board %d dropped your queued moves (%s): they were planned for a position that no longer comes. Your queue is empty now; queue them again if you still mean them.",
 			b.game.Title(), b.rec.Board, strings.Join(texts, ", "))
 		if err := c.r.privateBoard(b, b.rec.Seats[seat], fmt.Sprintf("%s Board %d queued moves dropped", b.game.Title(), b.rec.Board), msg); err != nil {
 			return err
