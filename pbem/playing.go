@@ -21,6 +21,8 @@ func (c *cmd) move(args []string) error {
 		return c.resign(args[:3])
 	case "propose", "draw", "accept", "reject", "undo":
 		return c.vote(args[:3], w)
+	case "swap":
+		return c.swap(args[:3])
 	}
 	b, u, err := c.player(args[0], args[1], args[2])
 	if err != nil {

@@ -59,6 +59,9 @@ func (c *cmd) vote(args []string, word string) error {
 			if back < 0 {
 				return c.failOn(b, "You have played no move on %s board %d, so there is nothing to take back", b.game.Title(), b.rec.Board)
 			}
+			if b.rec.Swapped != "" && back < openingMoves(b.rec) {
+				return c.failOn(b, "The first move of %s board %d was answered by a swap, so it cannot be taken back", b.game.Title(), b.rec.Board)
+			}
 			v.Kind, v.Back = "undo", back
 		}
 		b.rec.Vote = v
@@ -90,23 +93,7 @@ func (c *cmd) vote(args []string, word string) error {
 		return err
 	}
 	// Queued moves are private, so each owner alone hears they are gone.
-	for seat := range b.rec.Seats {
-		var texts []string
-		for _, q := range queued {
-			if q.Seat == seat {
-				texts = append(texts, queuedText(q))
-			}
-		}
-		if len(texts) == 0 {
-			continue
-		}
-		msg := fmt.Sprintf("The undo on %s board %d dropped your queued moves (%s): they were planned for a position that no longer comes. Your queue is empty now; queue them again if you still mean them.",
-			b.game.Title(), b.rec.Board, strings.Join(texts, ", "))
-		if err := c.r.privateBoard(b, b.rec.Seats[seat], fmt.Sprintf("%s Board %d queued moves dropped", b.game.Title(), b.rec.Board), msg); err != nil {
-			return err
-		}
-	}
-	return nil
+	return c.r.tellDropped(b, queued, "the undo")
 }
 
 // voteWhat names a proposal: "a draw", "an undo".
@@ -175,7 +162,7 @@ func (r *request) answerByMove(b *board, seat int) []string {
 // boardNotices are what every mail of a board tells besides its news: the
 // open proposal, and players away on vacation.
 func (r *request) boardNotices(b *board) []string {
-	var out []string
+	out := swapNotice(b)
 	if v := b.rec.Vote; v != nil && !b.rec.Over {
 		other := b.rec.Seats[1-v.Seat]
 		what := "a draw"
