@@ -247,7 +247,7 @@ func (db *DB) checkSchema(btx *bolt.Tx, create bool) error {
 		return nil
 	}
 	indexRunning := btx.Bucket(bucketRunning) == nil
-	for _, name := range allBuckets {
+	for _, name := range append(allBuckets, laterBuckets...) {
 		if _, err := btx.CreateBucketIfNotExists(name); err != nil {
 			return fmt.Errorf("store: create bucket %s: %w", name, err)
 		}

@@ -1,0 +1,186 @@
+package pbem
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/pbemd/pbemd/store"
+)
+
+// A MailError is why a mail was not handled. Temporary errors (the store
+// could not be written) may pass when tried again; the others (a mail that
+// cannot be read, a command that crashed) would fail the same way again, so
+// the mail belongs in quarantine: see Quarantine.
+type MailError struct {
+	Err       error
+	temporary bool
+}
+
+func (e *MailError) Error() string { return e.Err.Error() }
+func (e *MailError) Unwrap() error { return e.Err }
+
+// Temporary reports whether trying the mail again later may succeed.
+func (e *MailError) Temporary() bool { return e.temporary }
+
+func temporary(err error) error { return &MailError{Err: err, temporary: true} }
+func permanent(err error) error { return &MailError{Err: err} }
+
+// IsTemporary reports whether err, returned for a mail, may pass when the
+// mail is tried again. Errors of unknown kind count as temporary.
+func IsTemporary(err error) bool {
+	var t interface{ Temporary() bool }
+	return !errors.As(err, &t) || t.Temporary()
+}
+
+// errPanic is the error of a command that panicked: a bug, which the same
+// mail would hit again.
+type errPanic struct {
+	value any
+	stack []byte
+}
+
+func (e *errPanic) Error() string { return fmt.Sprintf("the command crashed the server: %v", e.value) }
+
+// safely runs fn, turning a panic into an *errPanic.
+func safely(fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &errPanic{value: p, stack: debug.Stack()}
+		}
+	}()
+	return fn()
+}
+
+// readMailSafely is ReadMail that turns a panic of the parser into an error.
+func readMailSafely(raw []byte) (m *Incoming, err error) {
+	err = safely(func() error {
+		m, err = ReadMail(raw)
+		return err
+	})
+	return m, err
+}
+
+// Quarantine answers, once, a mail that will not be handled, and marks it
+// handled so that it is never answered or tried again. why says in a few
+// words what went wrong. With keep, the mail itself is kept in the store
+// (bounded by the largest mail read) for the administrator, as "pbemd
+// deliver" needs; the IMAP watcher keeps it in a folder instead.
+func (s *Service) Quarantine(raw []byte, why string, keep bool) error {
+	var stored []byte
+	if keep {
+		stored = raw
+	}
+	return s.answerOnce(headerOf(raw), contentKey(raw), "pbemd: mail not handled", "quarantined", map[string]any{"Why": why}, why, stored)
+}
+
+// TooLarge answers, once, a mail of size bytes that is larger than limit,
+// the largest mail the server reads: header is its header alone (or the
+// mail's first bytes; the body is ignored).
+func (s *Service) TooLarge(header []byte, size, limit int64) error {
+	h := headerOf(header)
+	why := fmt.Sprintf("the mail has %d bytes, more than the %d read", size, limit)
+	key := contentKey(append(h, fmt.Sprintf("\x00%d", size)...))
+	return s.answerOnce(h, key, "pbemd: mail too large", "toolarge", map[string]any{"Size": size, "Limit": limit}, why, nil)
+}
+
+// headerOf is the header of raw with an empty body, at most 256 KiB of
+// it: all the answer to a mail that is not handled needs.
+func headerOf(raw []byte) []byte {
+	const most = 256 << 10
+	end := len(raw)
+	for _, sep := range []string{"\r\n\r\n", "\n\n"} {
+		if i := bytes.Index(raw, []byte(sep)); i >= 0 && i+len(sep) < end {
+			end = i + len(sep)
+		}
+	}
+	end = min(end, most)
+	h := append([]byte(nil), raw[:end]...)
+	if !bytes.HasSuffix(h, []byte("\n\n")) && !bytes.HasSuffix(h, []byte("\r\n\r\n")) {
+		h = append(h, "\r\n\r\n"...)
+	}
+	return h
+}
+
+// contentKey is the processed-mail key of a mail that cannot be read.
+func contentKey(raw []byte) string {
+	sum := sha256.Sum256(raw)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// answerOnce replies with the template to the sender of the mail whose
+// header is given, unless the mail was handled before or is one never to
+// answer, and marks the mail handled. key is used when the header has no
+// Message-ID. With keep not nil, the mail is also stored in quarantine.
+func (s *Service) answerOnce(header []byte, key, subject, template string, data map[string]any, why string, keep []byte) error {
+	m, err := readMailSafely(header)
+	if err != nil {
+		m = nil // no sender to answer: only mark it, and keep it
+	} else if m.MessageID != "" {
+		key = m.Key
+	}
+	answer := m != nil && m.From != "" && m.Ignore(s.own()) == ""
+	if m != nil {
+		data["Subject"] = cutSubject(m.Subject, 200)
+		s.log.Warn("mail not handled", "from", m.From, "id", m.MessageID, "why", why)
+	} else {
+		s.log.Warn("unreadable mail not handled", "key", key, "why", why)
+	}
+	var body string
+	if answer {
+		if body, err = render(template, data); err != nil {
+			return err
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.cfg.Now()
+	err = s.db.Update(func(tx *store.Tx) error {
+		if done, err := tx.Processed(key); err != nil || done {
+			return err
+		}
+		if keep != nil {
+			rec := &store.Quarantined{Key: key, At: now, Why: why, Data: keep}
+			if m != nil {
+				rec.From, rec.Subject = m.From, cutSubject(m.Subject, 200)
+			}
+			if err := tx.Quarantine(rec); err != nil {
+				return err
+			}
+		}
+		if answer {
+			r := &request{s: s, tx: tx, mail: m, now: now}
+			if blocked, warning := s.limits.mail(r.sender(), now); blocked {
+				if warning != "" {
+					r.replyText(r.sender(), "pbemd: too many mails", warning)
+				}
+			} else {
+				r.replyText(r.sender(), subject, body)
+			}
+			for _, out := range r.out {
+				if err := tx.Enqueue(out); err != nil {
+					return err
+				}
+			}
+		}
+		return tx.MarkProcessed(key, now)
+	})
+	if err != nil {
+		return temporary(fmt.Errorf("storing the answer to a mail not handled: %w", err))
+	}
+	return nil
+}
+
+// cutSubject is s cut to at most n bytes, on a rune boundary, marked when cut.
+func cutSubject(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "..."
+}
