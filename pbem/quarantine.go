@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/pbemd/pbemd/store"
 )
@@ -183,4 +184,14 @@ func cutSubject(s string, n int) string {
 		n--
 	}
 	return s[:n] + "..."
+}
+
+// Check reports whether the store takes a small write now. After a mail
+// failed for a temporary reason it tells a failing mail from a failing
+// store: bbolt reuses free pages, so a small write may pass while a large
+// one fails on a full disk, and then the mail is at fault.
+func (s *Service) Check() error {
+	return s.db.Update(func(tx *store.Tx) error {
+		return tx.SetNote("check", s.cfg.Now().UTC().Format(time.RFC3339Nano))
+	})
 }
