@@ -195,3 +195,37 @@ func (s *Service) Check() error {
 		return tx.SetNote("check", s.cfg.Now().UTC().Format(time.RFC3339Nano))
 	})
 }
+
+// Failed counts, in the store, a temporary failure of the mail while the
+// store itself works, for a caller that keeps no memory between tries
+// ("pbemd deliver", run once per try by the mail system). At the max'th
+// failure the mail is quarantined, kept in the store and answered, and
+// Failed reports true: the mail is handled for good.
+func (s *Service) Failed(raw []byte, cause error, max int) (quarantined bool, err error) {
+	key := contentKey(raw)
+	if m, err := readMailSafely(raw); err == nil {
+		key = m.Key
+	}
+	sum := sha256.Sum256([]byte(key))
+	note := "failures:" + hex.EncodeToString(sum[:])
+	var n int
+	err = s.db.Update(func(tx *store.Tx) error {
+		v, _, err := tx.Note(note)
+		if err != nil {
+			return err
+		}
+		fmt.Sscan(v, &n)
+		n++
+		if n >= max {
+			return tx.DeleteNote(note)
+		}
+		return tx.SetNote(note, fmt.Sprint(n))
+	})
+	if err != nil {
+		return false, temporary(err)
+	}
+	if n < max {
+		return false, nil
+	}
+	return true, s.Quarantine(raw, fmt.Sprintf("it failed %d times: %v", n, cause), true)
+}

@@ -134,6 +134,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 	if len(mails) == 0 {
 		return ids, errs
 	}
+	s.preverify(s.db, mails) // bcrypt before the lock, not under it
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.cfg.Now()

@@ -129,9 +129,9 @@ func TestDeliverCommand(t *testing.T) {
 	if code, out := d.pipe([]byte("From: MAILER-DAEMON@example.org\nSubject: failure\n\n")); code != 0 || len(out) != 0 {
 		t.Errorf("bounce: exit %d, %+v", code, out)
 	}
-	// Bytes that are no mail at all cannot be handled: non-zero, for the MTA to keep them.
-	if code, _ := d.pipe(nil); code == 0 {
-		t.Errorf("an empty mail was accepted")
+	// No bytes at all: EX_DATAERR, for the MTA to bounce.
+	if code, _ := d.pipe(nil); code != 65 {
+		t.Errorf("an empty mail: exit %d; want 65 (EX_DATAERR)", code)
 	}
 }
 
@@ -142,11 +142,11 @@ func TestDeliverRefusesSecondProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	cmd := exec.Command(pbemdBinary, "deliver", "-data", data, "-print")
+	cmd := exec.Command(pbemdBinary, "deliver", "-data", data, "-print", "-lock-wait", "200ms")
 	cmd.Stdin = strings.NewReader("From: a@example.org\nSubject: help\n\n")
 	out, err := cmd.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "in use by another pbemd process") {
-		t.Errorf("deliver on data in use: %v\n%s", err, out)
+	if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 75 || !strings.Contains(string(out), "in use by another pbemd process") {
+		t.Errorf("deliver on data in use: %v\n%s\nwant exit 75 (EX_TEMPFAIL) saying the data is in use", err, out)
 	}
 }
 

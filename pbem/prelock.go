@@ -1,0 +1,97 @@
+package pbem
+
+import (
+	"strings"
+
+	"github.com/pbemd/pbemd/store"
+)
+
+// maxPreverified bounds the passwords checked ahead for one mail: each costs
+// a bcrypt, and a mail that names more pays for the rest under the lock.
+const maxPreverified = 10
+
+// noPassword are the command words whose commands take no password: their
+// user ids are not followed by one, so they are not checked ahead.
+var noPassword = map[string]bool{
+	"help": true, "list": true, "all": true, "signup": true, "show": true, "games": true,
+	"challenge": true, "chall": true, "preview": true, "standings": true, "ratings": true, "history": true,
+}
+
+// Preverify checks, before any write lock, the passwords that the commands
+// of the mails name, and remembers the results in the password cache, so
+// that handling the mails later checks them without a bcrypt. The users'
+// hashes are read from db in one short read transaction (db may be a
+// read-only handle of the same file, as "pbemd deliver" opens it before it
+// waits for the write lock); bcrypt runs with no transaction open. The
+// check under the lock stays the one that counts: a password found wrong
+// here is checked again there, and one that changed meanwhile has a new
+// hash and misses the cache.
+func (s *Service) Preverify(db *store.DB, raws ...[]byte) {
+	var mails []*Incoming
+	for _, raw := range raws {
+		if m, err := readMailSafely(raw); err == nil {
+			mails = append(mails, m)
+		}
+	}
+	s.preverify(db, mails)
+}
+
+func (s *Service) preverify(db *store.DB, mails []*Incoming) {
+	type claim struct {
+		user     *store.User
+		password string
+	}
+	var claims []claim
+	err := db.View(func(tx *store.Tx) error {
+		for _, m := range mails {
+			for _, words := range passwordLines(m) {
+				if len(claims) == maxPreverified {
+					return nil
+				}
+				for i := 1; i+1 < len(words); i++ {
+					if noPassword[strings.ToLower(words[i])] {
+						break
+					}
+					u, err := tx.User(words[i])
+					if err != nil {
+						continue
+					}
+					claims = append(claims, claim{u, words[i+1]})
+					break
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return // the handling under the lock will meet the error too
+	}
+	for _, c := range claims {
+		s.passwords.check(c.user, c.password)
+	}
+}
+
+// passwordLines returns the command lines of the mail that may name a user
+// and a password: the Subject's, or a multiple mail's body lines.
+func passwordLines(m *Incoming) [][]string {
+	words := commandWords(m.Subject)
+	if len(words) == 0 || noPassword[strings.ToLower(words[0])] {
+		return nil
+	}
+	if !strings.EqualFold(words[0], "multiple") {
+		return [][]string{words}
+	}
+	var lines [][]string
+	for _, l := range CommandLines(m.Text) {
+		if len(lines) == maxPreverified {
+			break
+		}
+		lines = append(lines, commandWords(l))
+	}
+	return lines
+}
+
+// SetStore points the service at db, keeping its caches: "pbemd deliver"
+// checks the passwords on a read-only handle, closes it, and only then
+// waits for the write lock.
+func (s *Service) SetStore(db *store.DB) { s.db = db }
