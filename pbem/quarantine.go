@@ -70,7 +70,9 @@ func readMailSafely(raw []byte) (m *Incoming, err error) {
 // words what went wrong. With keep, the mail itself is kept in the store
 // (bounded by the largest mail read) for the administrator, as "pbemd
 // deliver" needs; the IMAP watcher keeps it in a folder instead.
-func (s *Service) Quarantine(raw []byte, why string, keep bool) error {
+//
+// It returns the outbox ids of the answer, for "pbemd deliver -print".
+func (s *Service) Quarantine(raw []byte, why string, keep bool) ([]uint64, error) {
 	var stored []byte
 	if keep {
 		stored = raw
@@ -80,8 +82,9 @@ func (s *Service) Quarantine(raw []byte, why string, keep bool) error {
 
 // TooLarge answers, once, a mail of size bytes that is larger than limit,
 // the largest mail the server reads: header is its header alone (or the
-// mail's first bytes; the body is ignored).
-func (s *Service) TooLarge(header []byte, size, limit int64) error {
+// mail's first bytes; the body is ignored). It returns the outbox ids of the
+// answer.
+func (s *Service) TooLarge(header []byte, size, limit int64) ([]uint64, error) {
 	h := headerOf(header)
 	why := fmt.Sprintf("the mail has %d bytes, more than the %d read", size, limit)
 	key := contentKey(append(h, fmt.Sprintf("\x00%d", size)...))
@@ -116,7 +119,7 @@ func contentKey(raw []byte) string {
 // header is given, unless the mail was handled before or is one never to
 // answer, and marks the mail handled. key is used when the header has no
 // Message-ID. With keep not nil, the mail is also stored in quarantine.
-func (s *Service) answerOnce(header []byte, key, subject, template string, data map[string]any, why string, keep []byte) error {
+func (s *Service) answerOnce(header []byte, key, subject, template string, data map[string]any, why string, keep []byte) ([]uint64, error) {
 	m, err := readMailSafely(header)
 	if err != nil {
 		m = nil // no sender to answer: only mark it, and keep it
@@ -133,9 +136,10 @@ func (s *Service) answerOnce(header []byte, key, subject, template string, data 
 	var body string
 	if answer {
 		if body, err = render(template, data); err != nil {
-			return err
+			return nil, err
 		}
 	}
+	var ids []uint64
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.cfg.Now()
@@ -161,18 +165,20 @@ func (s *Service) answerOnce(header []byte, key, subject, template string, data 
 			} else {
 				r.replyText(r.sender(), subject, body)
 			}
+			ids = nil
 			for _, out := range r.out {
 				if err := tx.Enqueue(out); err != nil {
 					return err
 				}
+				ids = append(ids, out.ID)
 			}
 		}
 		return tx.MarkProcessed(key, now)
 	})
 	if err != nil {
-		return temporary(fmt.Errorf("storing the answer to a mail not handled: %w", err))
+		return nil, temporary(fmt.Errorf("storing the answer to a mail not handled: %w", err))
 	}
-	return nil
+	return ids, nil
 }
 
 // cutSubject is s cut to at most n bytes, on a rune boundary, marked when cut.
@@ -201,7 +207,7 @@ func (s *Service) Check() error {
 // ("pbemd deliver", run once per try by the mail system). At the max'th
 // failure the mail is quarantined, kept in the store and answered, and
 // Failed reports true: the mail is handled for good.
-func (s *Service) Failed(raw []byte, cause error, max int) (quarantined bool, err error) {
+func (s *Service) Failed(raw []byte, cause error, max int) (quarantined bool, ids []uint64, err error) {
 	key := contentKey(raw)
 	if m, err := readMailSafely(raw); err == nil {
 		key = m.Key
@@ -222,10 +228,11 @@ func (s *Service) Failed(raw []byte, cause error, max int) (quarantined bool, er
 		return tx.SetNote(note, fmt.Sprint(n))
 	})
 	if err != nil {
-		return false, temporary(err)
+		return false, nil, temporary(err)
 	}
 	if n < max {
-		return false, nil
+		return false, nil, nil
 	}
-	return true, s.Quarantine(raw, fmt.Sprintf("it failed %d times: %v", n, cause), true)
+	ids, err = s.Quarantine(raw, fmt.Sprintf("it failed %d times: %v", n, cause), true)
+	return err == nil, ids, err
 }

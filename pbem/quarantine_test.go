@@ -53,7 +53,7 @@ func TestQuarantineAnswersOnce(t *testing.T) {
 		t.Fatal("the crashing mail passed")
 	}
 	for range 2 {
-		if err := h.svc.Quarantine(bad, "the command crashed the server", true); err != nil {
+		if _, err := h.svc.Quarantine(bad, "the command crashed the server", true); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -83,7 +83,7 @@ func TestQuarantineAnswersOnce(t *testing.T) {
 func TestQuarantineUnreadable(t *testing.T) {
 	h := newHarness(t)
 	raw := []byte("\x00\x01\x02 not a mail")
-	if err := h.svc.Quarantine(raw, "unreadable", true); err != nil {
+	if _, err := h.svc.Quarantine(raw, "unreadable", true); err != nil {
 		t.Fatal(err)
 	}
 	if out := h.outbox(); len(out) != 0 {
@@ -100,7 +100,7 @@ func TestTooLargeAnswer(t *testing.T) {
 	h := newHarness(t)
 	head := []byte("From: alice@example.org\r\nSubject: ultima move 101 alice pw e2e4\r\nMessage-ID: <big@client.example>\r\n\r\n")
 	for range 2 {
-		if err := h.svc.TooLarge(head, 50<<20, 10<<20); err != nil {
+		if _, err := h.svc.TooLarge(head, 50<<20, 10<<20); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -109,7 +109,7 @@ func TestTooLargeAnswer(t *testing.T) {
 		t.Errorf("too-large answer:\nSubject: %s\n\n%s", r.Subject, r.Body)
 	}
 	robot := []byte("From: MAILER-DAEMON@example.org\r\nSubject: failure notice\r\n\r\n")
-	if err := h.svc.TooLarge(robot, 50<<20, 10<<20); err != nil {
+	if _, err := h.svc.TooLarge(robot, 50<<20, 10<<20); err != nil {
 		t.Fatal(err)
 	}
 	if out := h.outbox(); len(out) != 0 {

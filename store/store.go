@@ -129,8 +129,11 @@ func Open(path string, opts *Options) (*DB, error) {
 	}
 	db := &DB{bolt: bdb, path: path}
 	err = guard(path, func() error {
-		if o.ReadOnly {
-			return bdb.View(func(btx *bolt.Tx) error { return db.checkSchema(btx, false) })
+		// A store that is complete needs no write, and so no disk sync:
+		// "pbemd deliver" opens the store once per mail.
+		err := bdb.View(func(btx *bolt.Tx) error { return db.checkSchema(btx, false) })
+		if o.ReadOnly || err == nil && hasBuckets(bdb, laterBuckets) {
+			return err
 		}
 		return bdb.Update(func(btx *bolt.Tx) error { return db.checkSchema(btx, true) })
 	})
@@ -263,6 +266,18 @@ func (db *DB) checkSchema(btx *bolt.Tx, create bool) error {
 		return meta.Put(keySchema, []byte(strconv.Itoa(schemaVersion)))
 	}
 	return nil
+}
+
+// hasBuckets reports whether the file holds every one of the buckets.
+func hasBuckets(bdb *bolt.DB, names [][]byte) bool {
+	all := true
+	bdb.View(func(btx *bolt.Tx) error {
+		for _, name := range names {
+			all = all && btx.Bucket(name) != nil
+		}
+		return nil
+	})
+	return all
 }
 
 // hasBucket reports whether the file holds any bucket.

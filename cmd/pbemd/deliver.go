@@ -111,36 +111,38 @@ func runDeliver(args []string) int {
 // handleOne handles the mail and says how deliver exits.
 func handleOne(svc *pbem.Service, raw []byte, size, limit int64) ([]uint64, int) {
 	if size > limit {
-		if err := svc.TooLarge(raw, size, limit); err != nil {
+		ids, err := svc.TooLarge(raw, size, limit)
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "pbemd deliver: a mail of %d bytes, over the %d of limits.largest_mail, could not be answered: %v\n", size, limit, err)
 			return nil, exitTempFail
 		}
 		fmt.Fprintf(os.Stderr, "pbemd deliver: the mail has %d bytes, more than the %d of limits.largest_mail; answered without reading it\n", size, limit)
-		return nil, exitOK
+		return ids, exitOK
 	}
 	ids, err := svc.Handle(raw)
 	switch {
 	case err == nil:
 		return ids, exitOK
 	case !pbem.IsTemporary(err):
-		if qerr := svc.Quarantine(raw, err.Error(), true); qerr != nil {
+		ids, qerr := svc.Quarantine(raw, err.Error(), true)
+		if qerr != nil {
 			fmt.Fprintf(os.Stderr, "pbemd deliver: %v; quarantining it failed: %v\n", err, qerr)
 			return nil, exitTempFail
 		}
 		fmt.Fprintf(os.Stderr, "pbemd deliver: %v; the mail was quarantined and answered\n", err)
-		return nil, exitOK
+		return ids, exitOK
 	case svc.Check() != nil:
 		fmt.Fprintf(os.Stderr, "pbemd deliver: %v (the data cannot be written now; exit 75 so that the mail is offered again)\n", err)
 		return nil, exitTempFail
 	}
-	quarantined, qerr := svc.Failed(raw, err, deliverTries)
+	quarantined, ids, qerr := svc.Failed(raw, err, deliverTries)
 	switch {
 	case qerr != nil:
 		fmt.Fprintf(os.Stderr, "pbemd deliver: %v; counting the failure failed too: %v\n", err, qerr)
 		return nil, exitTempFail
 	case quarantined:
 		fmt.Fprintf(os.Stderr, "pbemd deliver: %v; it failed %d times, so the mail was quarantined and answered\n", err, deliverTries)
-		return nil, exitOK
+		return ids, exitOK
 	}
 	fmt.Fprintf(os.Stderr, "pbemd deliver: %v (exit 75 so that the mail is offered again)\n", err)
 	return nil, exitTempFail

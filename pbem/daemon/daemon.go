@@ -82,8 +82,8 @@ func init() {
 type service interface {
 	Deliver(raw []byte) error
 	DeliverAll(raws [][]byte) []error
-	Quarantine(raw []byte, why string, keep bool) error
-	TooLarge(header []byte, size, limit int64) error
+	Quarantine(raw []byte, why string, keep bool) ([]uint64, error)
+	TooLarge(header []byte, size, limit int64) ([]uint64, error)
 	Check() error
 }
 
@@ -232,13 +232,13 @@ func (h handler) DeliverAll(raws [][]byte) []error {
 // Quarantine answers the mail; the watcher keeps the mail itself in its
 // quarantine folder, so the store need not.
 func (h handler) Quarantine(raw []byte, why string) error {
-	err := h.svc.Quarantine(raw, why, false)
+	_, err := h.svc.Quarantine(raw, why, false)
 	h.sender.Kick()
 	return err
 }
 
 func (h handler) TooLarge(header []byte, size, limit int64) error {
-	err := h.svc.TooLarge(header, size, limit)
+	_, err := h.svc.TooLarge(header, size, limit)
 	h.sender.Kick()
 	return err
 }
