@@ -1,0 +1,37 @@
+package pbem
+
+import (
+	"log/slog"
+	"testing"
+	"time"
+)
+
+// Preverify checks the passwords a mail's commands name before the write
+// lock, and remembers the right ones; it needs no lock of the service.
+func TestPreverify(t *testing.T) {
+	h := newHarness(t)
+	for _, id := range []string{"alice", "bob", "carol"} {
+		h.signup(id)
+	}
+	cases := []struct {
+		subject, body string
+		known         int // passwords remembered as right afterwards
+	}{
+		{"vacation alice pw-alice 0", "", 1},
+		{"ultima move 101 bob pw-bob e2-e4", "", 1},
+		{"Re: tanbo resign 102 carol pw-carol **", "", 1},
+		{"vacation alice wrong 0", "", 0},
+		{"ultima show alice bob", "", 0},
+		{"multiple", "vacation alice pw-alice 0\nultima move 101 bob pw-bob a1\nultima games carol\n", 2},
+		{"signup dave pw-dave", "", 0},
+	}
+	for _, c := range cases {
+		svc := New(h.db, Config{Address: "pbem@example.org", Now: func() time.Time { return h.now }, Log: slog.New(slog.DiscardHandler)})
+		svc.mu.Lock() // the write path's lock: Preverify must not need it
+		svc.Preverify(h.db, h.mail("x@example.org", c.subject, c.body))
+		svc.mu.Unlock()
+		if got := len(svc.passwords.ok); got != c.known {
+			t.Errorf("%q: %d passwords remembered as right; want %d", c.subject, got, c.known)
+		}
+	}
+}
