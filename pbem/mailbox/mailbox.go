@@ -345,7 +345,10 @@ func (w *Watcher) waiting(c *imapclient.Client) ([]imap.UID, error) {
 
 var (
 	bodySection   = &imap.FetchItemBodySection{Peek: true}
-	headerSection = &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, Peek: true}
+	// The header of a mail too large to read, at most its first 256 KiB:
+	// a header can be as large as the mail.
+	headerSection = &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, Peek: true,
+		Partial: &imap.SectionPartial{Offset: 0, Size: 256 << 10}}
 )
 
 // process hands the mails to the Handler in order, as many as the batch's
@@ -474,9 +477,6 @@ func (w *Watcher) tooLarge(c *imapclient.Client, uid imap.UID, size int64, attem
 		return 0, nil // expunged meanwhile
 	}
 	header := msgs[0].FindBodySection(headerSection)
-	if len(header) > int(w.cfg.MaxSize) {
-		header = header[:w.cfg.MaxSize]
-	}
 	w.log.Warn("mail too large; answered from its header and quarantined", "uid", uid, "size", size, "limit", w.cfg.MaxSize)
 	if err := w.h.TooLarge(header, size, w.cfg.MaxSize); err != nil {
 		call(w.cfg.OnError)

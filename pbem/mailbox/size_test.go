@@ -66,3 +66,23 @@ func TestBatchBoundedInBytes(t *testing.T) {
 		t.Errorf("6 mails of 3000 bytes took %d fetches with 7000 bytes a batch; want 3", n)
 	}
 }
+
+// A large mail whose header alone is huge: only the header's first 256 KiB
+// are fetched.
+func TestTooLargeHugeHeaderCut(t *testing.T) {
+	s := startServer(t)
+	r := newRecorder()
+	junk := strings.Repeat("X-Junk: "+strings.Repeat("j", 70)+"\r\n", 10000) // 790 KB
+	data := "From: alice@localhost\r\nSubject: huge header\r\n" + junk + "\r\nbody\r\n"
+	if err := s.Deliver("alice@localhost", []string{box}, []byte(data)); err != nil {
+		t.Fatal(err)
+	}
+	stop := watch(t, Config{Addr: s.IMAPAddr, MaxSize: 100000}, r)
+	defer stop()
+	waitFolder(t, s, "pbemd-quarantine", 1)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.tooLarge) != 1 || len(r.tooLarge[0]) > 256<<10+100 || !strings.Contains(r.tooLarge[0], "Subject: huge header") {
+		t.Fatalf("TooLarge got %d calls, the first of %d bytes; want one with at most 256 KiB of header", len(r.tooLarge), len(r.tooLarge[0]))
+	}
+}
