@@ -344,7 +344,7 @@ func (w *Watcher) waiting(c *imapclient.Client) ([]imap.UID, error) {
 }
 
 var (
-	bodySection   = &imap.FetchItemBodySection{Peek: true}
+	bodySection = &imap.FetchItemBodySection{Peek: true}
 	// The header of a mail too large to read, at most its first 256 KiB:
 	// a header can be as large as the mail.
 	headerSection = &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, Peek: true,
