@@ -66,8 +66,10 @@ func readMailSafely(raw []byte) (m *Incoming, err error) {
 }
 
 // Quarantine answers, once, a mail that will not be handled, and marks it
-// handled so that it is never answered or tried again. why says in a few
-// words what went wrong. With keep, the mail itself is kept in the store
+// handled so that it is never answered or tried again. why says what went
+// wrong, for the log and the administrator; the answer says only that the
+// server failed on the mail, since why may name files of the server. The
+// answer quotes nothing of the mail, which may hold a password. With keep, the mail itself is kept in the store
 // (bounded by the largest mail read) for the administrator, as "pbemd
 // deliver" needs; the IMAP watcher keeps it in a folder instead.
 //
@@ -77,7 +79,7 @@ func (s *Service) Quarantine(raw []byte, why string, keep bool) ([]uint64, error
 	if keep {
 		stored = raw
 	}
-	return s.answerOnce(headerOf(raw), contentKey(raw), "pbemd: mail not handled", "quarantined", map[string]any{"Why": why}, why, stored)
+	return s.answerOnce(headerOf(raw), contentKey(raw), "pbemd: mail not handled", "quarantined", map[string]any{"Why": "the server failed on it"}, why, stored)
 }
 
 // TooLarge answers, once, a mail of size bytes that is larger than limit,
@@ -128,7 +130,6 @@ func (s *Service) answerOnce(header []byte, key, subject, template string, data 
 	}
 	answer := m != nil && m.From != "" && m.Ignore(s.own()) == ""
 	if m != nil {
-		data["Subject"] = cutSubject(m.Subject, 200)
 		s.log.Warn("mail not handled", "from", m.From, "id", m.MessageID, "why", why)
 	} else {
 		s.log.Warn("unreadable mail not handled", "key", key, "why", why)
@@ -150,7 +151,7 @@ func (s *Service) answerOnce(header []byte, key, subject, template string, data 
 		if keep != nil {
 			rec := &store.Quarantined{Key: key, At: now, Why: why, Data: keep}
 			if m != nil {
-				rec.From, rec.Subject = m.From, cutSubject(m.Subject, 200)
+				rec.From = m.From
 			}
 			if err := tx.Quarantine(rec); err != nil {
 				return err
@@ -179,17 +180,6 @@ func (s *Service) answerOnce(header []byte, key, subject, template string, data 
 		return nil, temporary(fmt.Errorf("storing the answer to a mail not handled: %w", err))
 	}
 	return ids, nil
-}
-
-// cutSubject is s cut to at most n bytes, on a rune boundary, marked when cut.
-func cutSubject(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "..."
 }
 
 // Check reports whether the store takes a small write now. After a mail

@@ -58,7 +58,7 @@ func TestQuarantineAnswersOnce(t *testing.T) {
 		}
 	}
 	r := one(t, h.outbox(), "bob@example.org")
-	if r.Subject != "pbemd: mail not handled" || !strings.Contains(r.Body, `Your mail "crash" could not be handled: the command crashed the server.`) {
+	if r.Subject != "pbemd: mail not handled" || !strings.Contains(r.Body, "Your mail could not be handled: the server failed on it.") {
 		t.Errorf("quarantine answer:\nSubject: %s\n\n%s", r.Subject, r.Body)
 	}
 	if r.InReplyTo == "" {
@@ -98,14 +98,14 @@ func TestQuarantineUnreadable(t *testing.T) {
 // limit; robots get no answer.
 func TestTooLargeAnswer(t *testing.T) {
 	h := newHarness(t)
-	head := []byte("From: alice@example.org\r\nSubject: ultima move 101 alice pw e2e4\r\nMessage-ID: <big@client.example>\r\n\r\n")
+	head := []byte("From: alice@example.org\r\nSubject: ultima move 101 alice s3cret e2e4\r\nMessage-ID: <big@client.example>\r\n\r\n")
 	for range 2 {
 		if _, err := h.svc.TooLarge(head, 50<<20, 10<<20); err != nil {
 			t.Fatal(err)
 		}
 	}
 	r := one(t, h.outbox(), "alice@example.org")
-	if r.Subject != "pbemd: mail too large" || !strings.Contains(r.Body, "52428800 bytes, more than the\n10485760 bytes this server reads") {
+	if r.Subject != "pbemd: mail too large" || !strings.Contains(r.Body, "52428800 bytes, more than the 10485760 bytes this server\nreads") || strings.Contains(string(r.Raw), "s3cret") {
 		t.Errorf("too-large answer:\nSubject: %s\n\n%s", r.Subject, r.Body)
 	}
 	robot := []byte("From: MAILER-DAEMON@example.org\r\nSubject: failure notice\r\n\r\n")

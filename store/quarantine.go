@@ -19,11 +19,12 @@ var laterBuckets = [][]byte{bucketQuarantine}
 type Quarantined struct {
 	ID      uint64 // set by Quarantine
 	Key     string // its processed-mail key
-	From    string `json:",omitempty"`
-	Subject string `json:",omitempty"`
-	At      time.Time
-	Why     string
-	Data    []byte // the whole mail as it arrived
+	From string `json:",omitempty"`
+	At   time.Time
+	Why  string // for the administrator: the error, which may name files
+	// Data is the whole mail as it arrived, the only copy once deliver
+	// has exited 0: it may hold a password, as the mailbox would.
+	Data []byte
 }
 
 // Quarantine stores the mail q and sets q.ID.
