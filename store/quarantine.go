@@ -17,8 +17,8 @@ var laterBuckets = [][]byte{bucketQuarantine}
 // tried again: "pbemd deliver" keeps it here for the administrator (the
 // daemon keeps such mail in an IMAP folder instead).
 type Quarantined struct {
-	ID      uint64 // set by Quarantine
-	Key     string // its processed-mail key
+	ID   uint64 // set by Quarantine
+	Key  string // its processed-mail key
 	From string `json:",omitempty"`
 	At   time.Time
 	Why  string // for the administrator: the error, which may name files
