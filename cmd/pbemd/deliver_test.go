@@ -61,21 +61,29 @@ func (d *deliverer) send(from, subject, body string) (int, []mailOut) {
 
 func (d *deliverer) pipe(raw []byte) (int, []mailOut) {
 	d.t.Helper()
-	cmd := exec.Command(pbemdBinary, "deliver", "-data", d.data, "-print")
-	cmd.Stdin = bytes.NewReader(raw)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	code, out, stderr := d.run(raw, nil)
+	if code != 0 && stderr == "" {
+		d.t.Errorf("exit %d with nothing on stderr", code)
+	}
+	return code, out
+}
+
+// runPbemd runs the pbemd command line args (the binary itself, or a
+// wrapper such as prlimit in front of it) with stdin, and returns its exit
+// status and output.
+func runPbemd(t *testing.T, stdin []byte, args ...string) (code int, stdout, stderr []byte) {
+	t.Helper()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
-	code := 0
 	if exit, ok := err.(*exec.ExitError); ok {
 		code = exit.ExitCode()
 	} else if err != nil {
-		d.t.Fatal(err)
+		t.Fatal(err)
 	}
-	if code != 0 && stderr.Len() == 0 {
-		d.t.Errorf("exit %d with nothing on stderr", code)
-	}
-	return code, readMbox(d.t, stdout.Bytes())
+	return code, out.Bytes(), errOut.Bytes()
 }
 
 // readMbox splits an mbox into its messages and reads each as a mail client would.

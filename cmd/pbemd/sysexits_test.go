@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -19,19 +18,8 @@ import (
 func (d *deliverer) run(raw []byte, wrapper []string, flags ...string) (int, []mailOut, string) {
 	d.t.Helper()
 	args := append([]string{pbemdBinary, "deliver", "-data", d.data, "-print"}, flags...)
-	args = append(wrapper, args...)
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin = bytes.NewReader(raw)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if exit, ok := err.(*exec.ExitError); ok {
-		code = exit.ExitCode()
-	} else if err != nil {
-		d.t.Fatal(err)
-	}
-	return code, readMbox(d.t, stdout.Bytes()), stderr.String()
+	code, stdout, stderr := runPbemd(d.t, raw, append(wrapper, args...)...)
+	return code, readMbox(d.t, stdout), string(stderr)
 }
 
 func rawMail(from, subject, id, body string) []byte {
