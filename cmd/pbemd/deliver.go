@@ -82,9 +82,14 @@ func deliverMail(c *invocation, where *dataFlags, print bool, lockWait time.Dura
 	svc := pbem.New(nil, serviceConfig(cfg, cfg.Log.Logger(c.stderr)))
 	if size <= cfg.Limits.LargestMail {
 		// bcrypt now, on a read-only handle closed before the write lock.
-		if ro, err := store.Open(path, &store.Options{ReadOnly: true, LockTimeout: lockWait}); err == nil {
+		ro, err := store.Open(path, &store.Options{ReadOnly: true, LockTimeout: lockWait})
+		switch {
+		case err == nil:
 			svc.Preverify(ro, raw)
 			ro.Close()
+		case errors.Is(err, store.ErrLocked):
+			// Waited lockWait already: the write lock would wait as long.
+			return fail("%v (the mail was not handled; exit 75 so that it is offered again)", err)
 		}
 	}
 	db, err := store.Open(path, &store.Options{LockTimeout: lockWait})
