@@ -6,9 +6,11 @@ import (
 	"github.com/pbemd/pbemd/store"
 )
 
-// maxPreverified bounds the passwords checked ahead for one mail: each costs
-// a bcrypt, and a mail that names more pays for the rest under the lock.
-const maxPreverified = 10
+// maxPreverified bounds the distinct user and password pairs checked ahead
+// for one mail: each costs a bcrypt before any limit of the sender is
+// counted, and a mail that names more pays for the rest under the lock,
+// where the limits apply.
+const maxPreverified = 3
 
 // noPassword are the command words whose commands take no password: their
 // user ids are not followed by one, so they are not checked ahead.
@@ -44,9 +46,14 @@ func (s *Service) preverify(db *store.DB, mails []*Incoming) {
 	var claims []claim
 	err := db.View(func(tx *store.Tx) error {
 		for _, m := range mails {
+			if done, err := tx.Processed(m.Key); err != nil || done {
+				continue // a copy of a mail handled before: nothing to check
+			}
+			seen := map[string]bool{} // user id and password
+
 			for _, words := range passwordLines(m) {
-				if len(claims) == maxPreverified {
-					return nil
+				if len(seen) == maxPreverified {
+					break
 				}
 				for i := 1; i+1 < len(words); i++ {
 					if noPassword[strings.ToLower(words[i])] {
@@ -56,7 +63,10 @@ func (s *Service) preverify(db *store.DB, mails []*Incoming) {
 					if err != nil {
 						continue
 					}
-					claims = append(claims, claim{u, words[i+1]})
+					if k := u.ID + "\x00" + words[i+1]; !seen[k] {
+						seen[k] = true
+						claims = append(claims, claim{u, words[i+1]})
+					}
 					break
 				}
 			}
@@ -83,7 +93,7 @@ func passwordLines(m *Incoming) [][]string {
 	}
 	var lines [][]string
 	for _, l := range CommandLines(m.Text) {
-		if len(lines) == maxPreverified {
+		if len(lines) == 2*maxPreverified {
 			break
 		}
 		lines = append(lines, commandWords(l))

@@ -24,6 +24,8 @@ func TestPreverify(t *testing.T) {
 		{"ultima show alice bob", "", 0},
 		{"multiple", "vacation alice pw-alice 0\nultima move 101 bob pw-bob a1\nultima games carol\n", 2},
 		{"signup dave pw-dave", "", 0},
+		// At most 3 distinct pairs a mail are checked ahead.
+		{"multiple", "vacation alice pw-alice 0\nvacation alice pw-alice 1\nvacation bob pw-bob 0\nvacation carol w1 0\nvacation carol pw-carol 0\n", 2},
 	}
 	for _, c := range cases {
 		svc := New(h.db, Config{Address: "pbem@example.org", Now: func() time.Time { return h.now }, Log: slog.New(slog.DiscardHandler)})
@@ -33,5 +35,18 @@ func TestPreverify(t *testing.T) {
 		if got := len(svc.passwords.ok); got != c.known {
 			t.Errorf("%q: %d passwords remembered as right; want %d", c.subject, got, c.known)
 		}
+	}
+}
+
+// A copy of a mail handled before costs no bcrypt: it will change nothing.
+func TestPreverifySkipsHandledMail(t *testing.T) {
+	h := newHarness(t)
+	h.signup("alice")
+	raw := h.mail("alice@example.org", "vacation alice pw-alice 0", "")
+	h.deliver(raw)
+	svc := New(h.db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler)})
+	svc.Preverify(h.db, raw)
+	if n := len(svc.passwords.ok); n != 0 {
+		t.Errorf("%d passwords checked for a mail handled before; want 0", n)
 	}
 }
