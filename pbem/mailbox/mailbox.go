@@ -363,7 +363,7 @@ func (w *Watcher) process(ctx context.Context, c *imapclient.Client, uids []imap
 		return 0, err
 	}
 	if size := sizes[uids[0]]; size > w.cfg.MaxSize {
-		return w.tooLarge(c, uids[0], size, attempts)
+		return w.tooLarge(c, uids[0], size)
 	}
 	msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{
 		UID:         true,
@@ -465,7 +465,7 @@ func (w *Watcher) pick(c *imapclient.Client, uids []imap.UID) ([]imap.UID, map[i
 
 // tooLarge answers a mail over MaxSize from its header and moves it to the
 // quarantine folder; its body is never fetched.
-func (w *Watcher) tooLarge(c *imapclient.Client, uid imap.UID, size int64, attempts map[imap.UID]int) (time.Duration, error) {
+func (w *Watcher) tooLarge(c *imapclient.Client, uid imap.UID, size int64) (time.Duration, error) {
 	msgs, err := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{
 		UID:         true,
 		BodySection: []*imap.FetchItemBodySection{headerSection},
