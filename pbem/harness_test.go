@@ -77,7 +77,7 @@ func (h *harness) deliver(raw []byte) []reply {
 // outbox takes every mail out of the outbox, in order.
 func (h *harness) outbox() []reply {
 	h.t.Helper()
-	pending, err := h.db.Pending(h.now.Add(time.Hour), 1000)
+	pending, err := h.db.Pending(h.now.Add(time.Hour), 0, 1000)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -143,3 +143,39 @@ func BenchmarkCommitMove(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "commits/s")
 }
+
+// BenchmarkPendingBehindDeferred: one pass of the sender looks for due
+// mail while 1,000 replies of 10 KB wait for their retries (a day of
+// replies to full mailboxes): every look walks them.
+func BenchmarkPendingBehindDeferred(b *testing.B) {
+	db, err := Open(filepath.Join(b.TempDir(), FileName), &Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	data := []byte(strings.Repeat("a board line of a typical reply, some 60 bytes long ......\r\n", 170))
+	err = db.Update(func(tx *Tx) error {
+		for range 1000 {
+			m := &Outgoing{From: "pbem@x.test", To: []string{"full@x.test"}, Data: data, Queued: now}
+			if err := tx.Enqueue(m); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for id := uint64(1); id <= 1000; id++ {
+		if err := db.Defer(id, now, now.Add(time.Hour), "452 mailbox full"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		if due, err := db.Pending(now, 0, 64); err != nil || len(due) != 0 {
+			b.Fatalf("Pending = %d mails, %v; want none due", len(due), err)
+		}
+	}
+}

@@ -52,7 +52,7 @@ func Example() {
 		fmt.Println("bob plays", refs)
 		return nil
 	})
-	due, _ := db.Pending(now, 10)
+	due, _ := db.Pending(now, 0, 10)
 	for _, m := range due {
 		fmt.Println("send", m.ID, "to", m.To)
 		db.Sent(m.ID)

@@ -69,16 +69,19 @@ func (tx *Tx) PruneProcessed(before time.Time) (int, error) {
 	return len(old), nil
 }
 
-// An Outgoing is a mail waiting in the outbox to be sent.
+// An Outgoing is a mail waiting in the outbox to be sent, with its own
+// retry schedule, or one given up and kept in the failed mail.
 type Outgoing struct {
-	ID        uint64   // set by Enqueue
-	From      string   // envelope sender
-	To        []string // envelope recipients
-	Data      []byte   // the whole RFC 5322 message
-	Queued    time.Time
-	Attempts  int       // failed attempts so far
-	NextTry   time.Time // zero = now
-	LastError string    `json:",omitempty"`
+	ID           uint64   // set by Enqueue
+	From         string   // envelope sender
+	To           []string // envelope recipients
+	Data         []byte   // the whole RFC 5322 message
+	Queued       time.Time
+	Attempts     int       // failed attempts so far
+	NextTry      time.Time // zero = now
+	FirstFailure time.Time `json:",omitzero"` // the first failed attempt
+	LastError    string    `json:",omitempty"`
+	GaveUp       time.Time `json:",omitzero"` // set in the failed mail only
 }
 
 // Outbox keys: the ID as 8 big-endian bytes, so the oldest mail comes first.
@@ -122,13 +125,18 @@ func (tx *Tx) Outgoing(id uint64) (*Outgoing, error) {
 	return decodeOutgoing(v)
 }
 
-// Pending returns up to max mails that are due at now (NextTry zero or not
-// after now), oldest first. A max of 0 or less means no limit.
-func (db *DB) Pending(now time.Time, max int) ([]Outgoing, error) {
+// Pending returns up to max mails with an ID above after that are due at
+// now (NextTry zero or not after now), oldest first. A max of 0 or less
+// means no limit.
+func (db *DB) Pending(now time.Time, after uint64, max int) ([]Outgoing, error) {
 	var due []Outgoing
 	err := db.View(func(tx *Tx) error {
+		retry := tx.btx.Bucket(bucketRetry)
 		c := tx.bucket(bucketOutbox).Cursor()
-		for k, v := c.First(); k != nil; k, v = c.Next() {
+		for k, v := c.Seek(outKey(after + 1)); k != nil; k, v = c.Next() {
+			if retry != nil && nextTry(retry.Get(k)).After(now) {
+				continue // waiting for its retry: not worth decoding
+			}
 			m, err := decodeOutgoing(v)
 			if err != nil {
 				return err
@@ -159,15 +167,56 @@ func (db *DB) Sent(ids ...uint64) error {
 			if err := b.Delete(outKey(id)); err != nil {
 				return err
 			}
+			if err := tx.forgetRetry(id); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
 }
 
-// Defer records a failed attempt to send the mail with the id: it counts
-// the attempt, keeps the reason and sets when to try again. It returns
-// ErrNotFound when the mail is no longer in the outbox.
-func (db *DB) Defer(id uint64, next time.Time, reason string) error {
+// Retry times: the outbox key of a deferred mail maps to its NextTry, as 8
+// big-endian bytes of Unix nanoseconds, so that looking for due mail skips
+// the deferred ones without decoding them. The bucket is made by the first
+// Defer; a deferred mail without an entry (written before it) is decoded.
+var bucketRetry = []byte("outbox-retry")
+
+func nextTry(v []byte) time.Time {
+	if len(v) != 8 {
+		return time.Time{}
+	}
+	return time.Unix(0, int64(binary.BigEndian.Uint64(v)))
+}
+
+func (tx *Tx) forgetRetry(id uint64) error {
+	if b := tx.btx.Bucket(bucketRetry); b != nil {
+		return b.Delete(outKey(id))
+	}
+	return nil
+}
+
+// Mails returns the mails with the ids from the outbox, in the order of
+// ids, or ErrNotFound when one is no longer there.
+func (db *DB) Mails(ids ...uint64) ([]Outgoing, error) {
+	var ms []Outgoing
+	err := db.View(func(tx *Tx) error {
+		for _, id := range ids {
+			m, err := tx.Outgoing(id)
+			if err != nil {
+				return err
+			}
+			ms = append(ms, *m)
+		}
+		return nil
+	})
+	return ms, err
+}
+
+// Defer records an attempt to send the mail with the id that failed at
+// the given time: it counts the attempt, keeps the first failure's time
+// and the reason, and sets when to try again. It returns ErrNotFound when
+// the mail is no longer in the outbox.
+func (db *DB) Defer(id uint64, failed, next time.Time, reason string) error {
 	return db.Update(func(tx *Tx) error {
 		m, err := tx.Outgoing(id)
 		if err != nil {
@@ -175,9 +224,87 @@ func (db *DB) Defer(id uint64, next time.Time, reason string) error {
 		}
 		m.Attempts++
 		m.NextTry = next
+		if m.FirstFailure.IsZero() {
+			m.FirstFailure = failed
+		}
 		m.LastError = reason
+		retry, err := tx.btx.CreateBucketIfNotExists(bucketRetry)
+		if err != nil {
+			return err
+		}
+		if err := retry.Put(outKey(id), binary.BigEndian.AppendUint64(nil, uint64(next.UnixNano()))); err != nil {
+			return err
+		}
 		return putOutgoing(tx.bucket(bucketOutbox), m)
 	})
+}
+
+// The failed mail: mails given up, moved out of the outbox and kept under
+// the same keys for an operator to read. The bucket is made by the first
+// give-up, so that files from before it open unchanged.
+var bucketFailed = []byte("failed")
+
+// GiveUp moves the mail with the id from the outbox to the failed mail,
+// counting the attempt and keeping the reason and the time. It returns
+// ErrNotFound when the mail is no longer in the outbox.
+func (db *DB) GiveUp(id uint64, at time.Time, reason string) error {
+	return db.Update(func(tx *Tx) error {
+		m, err := tx.Outgoing(id)
+		if err != nil {
+			return err
+		}
+		m.Attempts++
+		if m.FirstFailure.IsZero() {
+			m.FirstFailure = at
+		}
+		m.LastError = reason
+		m.GaveUp = at
+		failed, err := tx.btx.CreateBucketIfNotExists(bucketFailed)
+		if err != nil {
+			return err
+		}
+		if err := putOutgoing(failed, m); err != nil {
+			return err
+		}
+		if err := tx.forgetRetry(id); err != nil {
+			return err
+		}
+		return tx.bucket(bucketOutbox).Delete(outKey(id))
+	})
+}
+
+// Failed returns up to max mails given up, oldest first; a max of 0 or
+// less means all.
+func (db *DB) Failed(max int) ([]Outgoing, error) {
+	var ms []Outgoing
+	err := db.View(func(tx *Tx) error {
+		b := tx.btx.Bucket(bucketFailed)
+		if b == nil {
+			return nil
+		}
+		c := b.Cursor()
+		for k, v := c.First(); k != nil && (max <= 0 || len(ms) < max); k, v = c.Next() {
+			m, err := decodeOutgoing(v)
+			if err != nil {
+				return err
+			}
+			ms = append(ms, *m)
+		}
+		return nil
+	})
+	return ms, err
+}
+
+// FailedLen returns the number of mails given up.
+func (db *DB) FailedLen() (int, error) {
+	var n int
+	err := db.View(func(tx *Tx) error {
+		if b := tx.btx.Bucket(bucketFailed); b != nil {
+			n = b.Stats().KeyN
+		}
+		return nil
+	})
+	return n, err
 }
 
 // OutboxLen returns the number of mails in the outbox, due or not.

@@ -150,15 +150,7 @@ func TestOutbox(t *testing.T) {
 
 	ids := func(now time.Time, max int) []uint64 {
 		t.Helper()
-		ms, err := db.Pending(now, max)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ids []uint64
-		for _, m := range ms {
-			ids = append(ids, m.ID)
-		}
-		return ids
+		return pendingIDs(db, t, now, 0, max)
 	}
 	id := func(i ...int) []uint64 {
 		var ids []uint64
@@ -181,11 +173,16 @@ func TestOutbox(t *testing.T) {
 		t.Errorf("Pending(now-2m) = %v, want %v", got, want)
 	}
 
-	// A failed attempt: counted, reason kept, due later.
-	if err := db.Defer(mails[0].ID, t0.Add(10*time.Minute), "421 try later"); err != nil {
+	// Only mails after a given ID, for a pass that goes on from there.
+	if got, want := pendingIDs(db, t, t0, mails[0].ID, 1), id(2); !reflect.DeepEqual(got, want) {
+		t.Errorf("Pending(now, after mail 0, 1) = %v, want %v", got, want)
+	}
+
+	// A failed attempt: counted, reason kept, first failure kept, due later.
+	if err := db.Defer(mails[0].ID, t0, t0.Add(10*time.Minute), "421 try later"); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Defer(mails[0].ID, t0.Add(30*time.Minute), "451 greylisted"); err != nil {
+	if err := db.Defer(mails[0].ID, t0.Add(10*time.Minute), t0.Add(30*time.Minute), "451 greylisted"); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := ids(t0, 0), id(2, 3); !reflect.DeepEqual(got, want) {
@@ -199,8 +196,8 @@ func TestOutbox(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Attempts != 2 || !m.NextTry.Equal(t0.Add(30*time.Minute)) || m.LastError != "451 greylisted" {
-			t.Errorf("after two Defers: Attempts %d NextTry %v LastError %q", m.Attempts, m.NextTry, m.LastError)
+		if m.Attempts != 2 || !m.NextTry.Equal(t0.Add(30*time.Minute)) || m.LastError != "451 greylisted" || !m.FirstFailure.Equal(t0) {
+			t.Errorf("after two Defers: Attempts %d NextTry %v FirstFailure %v LastError %q", m.Attempts, m.NextTry, m.FirstFailure, m.LastError)
 		}
 		if !bytes.Equal(m.Data, data) {
 			t.Errorf("Defer changed the data: %q", m.Data)
@@ -214,7 +211,7 @@ func TestOutbox(t *testing.T) {
 			t.Errorf("Sent #%d: %v", i+1, err)
 		}
 	}
-	if err := db.Defer(mails[2].ID, t0, "x"); !errors.Is(err, ErrNotFound) {
+	if err := db.Defer(mails[2].ID, t0, t0, "x"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Defer of a sent mail: %v, want ErrNotFound", err)
 	}
 	if got, want := ids(t0.Add(time.Hour), 0), id(0, 1, 3); !reflect.DeepEqual(got, want) {
@@ -275,5 +272,67 @@ func TestNotes(t *testing.T) {
 	}
 	if err := db.Update(func(tx *Tx) error { return tx.SetNote("", "x") }); err == nil {
 		t.Error("SetNote with an empty name succeeded")
+	}
+}
+
+// pendingIDs returns the IDs of the mails Pending returns.
+func pendingIDs(db *DB, t *testing.T, now time.Time, after uint64, max int) []uint64 {
+	t.Helper()
+	ms, err := db.Pending(now, after, max)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []uint64
+	for _, m := range ms {
+		ids = append(ids, m.ID)
+	}
+	return ids
+}
+
+// A mail given up leaves the outbox for the failed mail, with its reason,
+// and stays there for an operator; Mails reads the outbox by ID.
+func TestGiveUp(t *testing.T) {
+	db := openTest(t)
+	t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	var ms []*Outgoing
+	update(t, db, func(tx *Tx) error {
+		for _, to := range []string{"a@x.test", "b@x.test"} {
+			m := &Outgoing{From: "pbem@x.test", To: []string{to}, Data: []byte("Subject: hi\r\n\r\n"), Queued: t0}
+			if err := tx.Enqueue(m); err != nil {
+				return err
+			}
+			ms = append(ms, m)
+		}
+		return nil
+	})
+	if n, err := db.FailedLen(); n != 0 || err != nil {
+		t.Errorf("FailedLen of a new store = %d, %v; want 0", n, err)
+	}
+	if err := db.GiveUp(ms[0].ID, t0.Add(time.Hour), "550 no such user"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.GiveUp(ms[0].ID, t0, "again"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("second GiveUp: %v; want ErrNotFound", err)
+	}
+	if n, _ := db.OutboxLen(); n != 1 {
+		t.Errorf("OutboxLen = %d; want 1", n)
+	}
+	failed, err := db.Failed(0)
+	if err != nil || len(failed) != 1 {
+		t.Fatalf("Failed = %v, %v; want one mail", failed, err)
+	}
+	f := failed[0]
+	if f.ID != ms[0].ID || f.To[0] != "a@x.test" || f.LastError != "550 no such user" || !f.GaveUp.Equal(t0.Add(time.Hour)) || f.Attempts != 1 {
+		t.Errorf("failed mail = %+v", f)
+	}
+	if n, _ := db.FailedLen(); n != 1 {
+		t.Errorf("FailedLen = %d; want 1", n)
+	}
+	got, err := db.Mails(ms[1].ID)
+	if err != nil || len(got) != 1 || got[0].To[0] != "b@x.test" {
+		t.Errorf("Mails = %+v, %v", got, err)
+	}
+	if _, err := db.Mails(ms[0].ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Mails of a mail given up: %v; want ErrNotFound", err)
 	}
 }

@@ -249,7 +249,7 @@ func TestValuesOutliveTransaction(t *testing.T) {
 		refs, _ = tx.GamesOf("alice")
 		return nil
 	})
-	pending, err := db.Pending(time.Now(), 0)
+	pending, err := db.Pending(time.Now(), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

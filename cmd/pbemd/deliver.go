@@ -10,6 +10,7 @@ import (
 	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/pbem/config"
 	"github.com/pbemd/pbemd/pbem/daemon"
+	"github.com/pbemd/pbemd/pbem/outbox"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -103,7 +104,7 @@ func deliverMail(c *invocation, where *dataFlags, print bool, lockWait time.Dura
 		return status
 	}
 	if print {
-		err := pbem.PrintMbox(db, ids, c.stdout)
+		err := outbox.Print(db, ids, c.stdout)
 		db.Close()
 		if err != nil {
 			return fail("%v", err)

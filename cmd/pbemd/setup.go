@@ -11,6 +11,7 @@ import (
 	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/pbem/config"
 	"github.com/pbemd/pbemd/pbem/daemon"
+	"github.com/pbemd/pbemd/pbem/outbox"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -94,7 +95,7 @@ func (s *setup) Close() error { return s.db.Close() }
 func (s *setup) deliver(c *invocation, ids []uint64, print bool) error {
 	switch {
 	case print:
-		return pbem.PrintMbox(s.db, ids, c.stdout)
+		return outbox.Print(s.db, ids, c.stdout)
 	case s.configured:
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()

@@ -21,16 +21,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/mailconn"
 	"go.yaml.in/yaml/v3"
-)
-
-// Security is how a connection to a mail server is protected.
-type Security string
-
-const (
-	TLS      Security = "tls"      // implicit TLS from the first byte (IMAPS 993, submissions 465)
-	StartTLS Security = "starttls" // plain connection upgraded with STARTTLS before login
-	Plain    Security = "plain"    // no encryption at all: allowed only to a loopback address
 )
 
 // Secret is a password. It prints and logs as "[redacted]" so that a
@@ -45,9 +37,9 @@ func (Secret) MarshalText() ([]byte, error) { return []byte("[redacted]"), nil }
 
 // Server is the connection to one mail server, IMAP or SMTP.
 type Server struct {
-	Host     string   `yaml:"host"`
-	Port     int      `yaml:"port"`     // 0: the standard port of Security
-	Security Security `yaml:"security"` // tls, starttls or plain
+	Host     string            `yaml:"host"`
+	Port     int               `yaml:"port"`     // 0: the standard port of Security
+	Security mailconn.Security `yaml:"security"` // tls, starttls or plain
 	// CAFile is a PEM file of certificate authorities to trust instead of
 	// the system's, for a server with a private certificate.
 	CAFile      string `yaml:"ca_file"`
@@ -110,15 +102,16 @@ type IMAP struct {
 // SMTP is the submission server the replies are sent through.
 type SMTP struct {
 	Server `yaml:",inline"`
-	// RetryMin and RetryMax bound the wait after a temporary failure (4xx
-	// or a network error); it doubles with each attempt of one mail.
+	// RetryMin and RetryMax bound the wait after a temporary failure of
+	// one reply (4xx), which doubles with each attempt of that reply, and
+	// the pause of all sending after a failed connection.
 	RetryMin time.Duration `yaml:"retry_min"`
 	RetryMax time.Duration `yaml:"retry_max"`
-	// FailedRetry is the wait after a permanent refusal (5xx) of one
-	// mail. Such a mail is never dropped: it stays in the outbox, is
-	// logged as an error and tried again this rarely, until the cause is
-	// fixed or an operator removes it.
-	FailedRetry time.Duration `yaml:"failed_retry"`
+	// GiveUpAfter is how long after its first failure a reply that keeps
+	// failing temporarily is given up. A reply given up, like one refused
+	// permanently (5xx), is logged as an error and kept in the store's
+	// failed mail, never silently dropped.
+	GiveUpAfter time.Duration `yaml:"give_up_after"`
 }
 
 // Limits bound what one sender address may cost the daemon: beyond them
@@ -166,7 +159,7 @@ func Default() *Config {
 		Name: "pbemd",
 		Data: "./pbem-data",
 		IMAP: IMAP{
-			Server:           Server{Security: TLS},
+			Server:           Server{Security: mailconn.TLS},
 			Mailbox:          "INBOX",
 			DoneFolder:       "pbem-done",
 			QuarantineFolder: "pbemd-quarantine",
@@ -178,10 +171,10 @@ func Default() *Config {
 			BackoffMax:       5 * time.Minute,
 		},
 		SMTP: SMTP{
-			Server:      Server{Security: StartTLS},
+			Server:      Server{Security: mailconn.StartTLS},
 			RetryMin:    30 * time.Second,
 			RetryMax:    time.Hour,
-			FailedRetry: 6 * time.Hour,
+			GiveUpAfter: 5 * 24 * time.Hour,
 		},
 		Limits:        Limits{LargestMail: 10 << 20, Mails: 60, BadPasswords: 10, Window: time.Hour},
 		SweepInterval: time.Hour,
@@ -250,15 +243,15 @@ func (s *Server) resolve(name string, lookupEnv func(string) (string, bool)) err
 	return nil
 }
 
-func defaultPort(name string, sec Security) int {
+func defaultPort(name string, sec mailconn.Security) int {
 	switch {
-	case name == "imap" && sec == TLS:
+	case name == "imap" && sec == mailconn.TLS:
 		return 993
 	case name == "imap":
 		return 143
-	case sec == TLS:
+	case sec == mailconn.TLS:
 		return 465
-	case sec == StartTLS:
+	case sec == mailconn.StartTLS:
 		return 587
 	}
 	return 25
@@ -309,7 +302,7 @@ func (c *Config) Validate() error {
 		{"imap.backoff_max", c.IMAP.BackoffMax, c.IMAP.BackoffMin},
 		{"smtp.retry_min", c.SMTP.RetryMin, 10 * time.Millisecond},
 		{"smtp.retry_max", c.SMTP.RetryMax, c.SMTP.RetryMin},
-		{"smtp.failed_retry", c.SMTP.FailedRetry, time.Second},
+		{"smtp.give_up_after", c.SMTP.GiveUpAfter, time.Minute},
 		{"sweep_interval", c.SweepInterval, time.Second},
 		{"limits.window", c.Limits.Window, time.Second},
 	} {
@@ -328,7 +321,7 @@ func (c *Config) Validate() error {
 		if err != nil {
 			return fmt.Errorf("metrics %q is not host:port, e.g. 127.0.0.1:8025", c.Metrics)
 		}
-		if !IsLoopback(host) {
+		if !mailconn.IsLoopback(host) {
 			return fmt.Errorf("metrics %q is not a loopback address; the counters are served only locally, e.g. 127.0.0.1:8025", c.Metrics)
 		}
 	}
@@ -353,9 +346,9 @@ func (s *Server) validate(name string, needLogin bool) error {
 		return fmt.Errorf("%s.port %d is out of range; want 1 to 65535", name, s.Port)
 	}
 	switch s.Security {
-	case TLS, StartTLS:
-	case Plain:
-		if !IsLoopback(s.Host) {
+	case mailconn.TLS, mailconn.StartTLS:
+	case mailconn.Plain:
+		if !mailconn.IsLoopback(s.Host) {
 			return fmt.Errorf("%s.security is plain, which would send mail and password unencrypted to %s; use tls or starttls (plain is allowed only to a loopback address such as 127.0.0.1)", name, s.Host)
 		}
 	default:
@@ -368,17 +361,6 @@ func (s *Server) validate(name string, needLogin bool) error {
 		return fmt.Errorf("%s: set both username and a password (password_env or password), or neither", name)
 	}
 	return nil
-}
-
-// IsLoopback reports whether host names the loopback interface: "localhost"
-// or a loopback IP address. Other names are not resolved, since DNS could
-// point them anywhere.
-func IsLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
 }
 
 // Logger returns a slog logger writing to w as the Log settings ask.

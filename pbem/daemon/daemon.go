@@ -30,6 +30,7 @@ import (
 	"github.com/pbemd/pbemd/pbem/config"
 	"github.com/pbemd/pbemd/pbem/devmail"
 	"github.com/pbemd/pbemd/pbem/mailbox"
+	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/pbem/outbox"
 	"github.com/pbemd/pbemd/store"
 )
@@ -53,13 +54,14 @@ type Options struct {
 
 // The counters, published with expvar as "pbemd" (one set per process).
 var (
-	counters    = expvar.NewMap("pbemd")
-	mailsIn     = new(expvar.Int) // mails handled by the service
-	moves       = new(expvar.Int) // game moves played (stored)
-	errorsCount = new(expvar.Int) // failures of any kind
-	repliesSent = new(expvar.Int) // replies accepted by the SMTP server
-	reconnects  = new(expvar.Int) // IMAP connections back after a lost one
-	currentDB   atomic.Pointer[store.DB]
+	counters      = expvar.NewMap("pbemd")
+	mailsIn       = new(expvar.Int) // mails handled by the service
+	moves         = new(expvar.Int) // game moves played (stored)
+	errorsCount   = new(expvar.Int) // failures of any kind
+	repliesSent   = new(expvar.Int) // replies accepted by the SMTP server
+	repliesFailed = new(expvar.Int) // replies given up (kept in the store's failed mail)
+	reconnects    = new(expvar.Int) // IMAP connections back after a lost one
+	currentDB     atomic.Pointer[store.DB]
 )
 
 func init() {
@@ -67,15 +69,22 @@ func init() {
 	counters.Set("moves", moves)
 	counters.Set("errors", errorsCount)
 	counters.Set("replies_sent", repliesSent)
+	counters.Set("replies_failed", repliesFailed)
 	counters.Set("reconnects", reconnects)
-	counters.Set("outbox_length", expvar.Func(func() any {
+	counters.Set("outbox_length", storeCount((*store.DB).OutboxLen))
+	counters.Set("failed_length", storeCount((*store.DB).FailedLen))
+}
+
+// storeCount publishes a count read from the running daemon's store.
+func storeCount(count func(*store.DB) (int, error)) expvar.Func {
+	return func() any {
 		db := currentDB.Load()
 		if db == nil {
 			return 0
 		}
-		n, _ := db.OutboxLen()
+		n, _ := count(db)
 		return n
-	}))
+	}
 }
 
 // service is what the daemon needs of the pbem core.
@@ -150,7 +159,7 @@ func Run(ctx context.Context, opts Options) error {
 		secret := randomSecret()
 		dm.AddAccount(cfg.Address, secret)
 		watch = mailbox.Config{
-			Addr: dm.IMAPAddr, Security: mailbox.Plain, Username: cfg.Address, Password: secret,
+			Addr: dm.IMAPAddr, Security: mailconn.Plain, Username: cfg.Address, Password: secret,
 			BackoffMin: 100 * time.Millisecond, BackoffMax: 5 * time.Second,
 			IdleTimeout: time.Minute, // bounds the race noted at devmail's Idle
 			MaxSize:     cfg.Limits.LargestMail,
@@ -183,7 +192,7 @@ func Run(ctx context.Context, opts Options) error {
 	so.Logger = log.With("part", "outbox")
 	so.OnSent = func() { repliesSent.Add(1) }
 	so.OnFailure = func() { errorsCount.Add(1) }
-	so.OnRejected = func() { errorsCount.Add(1) }
+	so.OnGiveUp = func() { errorsCount.Add(1); repliesFailed.Add(1) }
 	sender := outbox.New(db, transport, so)
 	watch.Logger = log.With("part", "mailbox")
 	watch.OnMail = func() { mailsIn.Add(1) }
@@ -269,12 +278,9 @@ func watchConfig(cfg *config.Config) (mailbox.Config, error) {
 	if err != nil {
 		return mailbox.Config{}, fmt.Errorf("imap: %w", err)
 	}
-	sec := map[config.Security]mailbox.Security{
-		config.TLS: mailbox.ImplicitTLS, config.StartTLS: mailbox.StartTLS, config.Plain: mailbox.Plain,
-	}[cfg.IMAP.Security]
 	return mailbox.Config{
 		Addr:         cfg.IMAP.Addr(),
-		Security:     sec,
+		Security:     cfg.IMAP.Security,
 		TLSConfig:    tc,
 		Username:     cfg.IMAP.Username,
 		Password:     cfg.IMAP.Password.Reveal(),
@@ -296,7 +302,7 @@ func senderOptions(cfg *config.Config) outbox.Options {
 	return outbox.Options{
 		RetryMin:    cfg.SMTP.RetryMin,
 		RetryMax:    cfg.SMTP.RetryMax,
-		FailedRetry: cfg.SMTP.FailedRetry,
+		GiveUpAfter: cfg.SMTP.GiveUpAfter,
 	}
 }
 
@@ -319,12 +325,9 @@ func SMTPTransport(cfg *config.Config) (*outbox.SMTP, error) {
 	if err != nil {
 		return nil, fmt.Errorf("smtp: %w", err)
 	}
-	sec := map[config.Security]outbox.Security{
-		config.TLS: outbox.ImplicitTLS, config.StartTLS: outbox.StartTLS, config.Plain: outbox.Plain,
-	}[cfg.SMTP.Security]
 	return &outbox.SMTP{
 		Addr:      cfg.SMTP.Addr(),
-		Security:  sec,
+		Security:  cfg.SMTP.Security,
 		TLSConfig: tc,
 		Username:  cfg.SMTP.Username,
 		Password:  cfg.SMTP.Password.Reveal(),

@@ -28,6 +28,8 @@ import (
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+	"github.com/pbemd/pbemd/pbem/mailconn"
+	"github.com/pbemd/pbemd/pbem/outbox"
 )
 
 // DefaultPassword is the players' password unless Options says otherwise.
@@ -52,6 +54,7 @@ type Server struct {
 	smtp     *smtp.Server
 	imapLn   net.Listener
 	smtpLn   net.Listener
+	serving  sync.WaitGroup // the two Serve loops
 
 	mu       sync.Mutex
 	users    map[string]*imapmemserver.User // by lower-case address
@@ -78,8 +81,8 @@ func Start(opts Options) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-			return nil, fmt.Errorf("embedded mail server address %s is not a loopback IP address; it has no TLS, so use e.g. 127.0.0.1:1143", a)
+		if !mailconn.IsLoopback(host) {
+			return nil, fmt.Errorf("embedded mail server address %s is not a loopback address; it has no TLS, so use e.g. 127.0.0.1:1143", a)
 		}
 	}
 	s := &Server{
@@ -116,8 +119,8 @@ func Start(opts Options) (*Server, error) {
 	s.smtp.ReadTimeout = 5 * time.Minute
 	s.smtp.WriteTimeout = time.Minute
 	s.smtp.ErrorLog = discard{}
-	go s.imap.Serve(s.imapLn)
-	go s.smtp.Serve(s.smtpLn)
+	s.serving.Go(func() { s.imap.Serve(s.imapLn) })
+	s.serving.Go(func() { s.smtp.Serve(s.smtpLn) })
 	return s, nil
 }
 
@@ -128,8 +131,13 @@ func (discard) Println(...any)        {}
 
 // Close stops both servers. The mailboxes are lost.
 func (s *Server) Close() error {
+	// Closed listeners end the Serve loops. Wait for them before the
+	// servers' Close: the IMAP server counts its Serve loops in a
+	// WaitGroup that its Close waits on, and a loop only just starting
+	// would add to it while Close waits, a data race.
 	s.imapLn.Close()
 	s.smtpLn.Close()
+	s.serving.Wait()
 	return errors.Join(s.imap.Close(), s.smtp.Close())
 }
 
@@ -208,10 +216,13 @@ func (s *Server) Transport() *Transport { return &Transport{s} }
 // Transport delivers outgoing mail into the local mailboxes.
 type Transport struct{ s *Server }
 
-// Send delivers the mail; it fails only for a malformed recipient, which
-// would fail the same way every time.
+// Send delivers the mail. It fails only for a malformed recipient, which
+// would fail the same way every time, so the failure is permanent.
 func (t *Transport) Send(_ context.Context, from string, to []string, data []byte) error {
-	return t.s.Deliver(from, to, data)
+	if err := t.s.Deliver(from, to, data); err != nil {
+		return &outbox.RejectedError{Err: err}
+	}
+	return nil
 }
 
 // Close does nothing: there is no connection.

@@ -3,12 +3,14 @@ package devmail
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-smtp"
+	"github.com/pbemd/pbemd/pbem/outbox"
 	"github.com/pbemd/pbemd/tests/imaptest"
 )
 
@@ -144,4 +146,15 @@ func TestIdleAnnouncesEarlierMail(t *testing.T) {
 	}
 	idle.Close()
 	idle.Wait()
+}
+
+// A malformed recipient is refused for good: it would fail the same way
+// every time, so the outbox gives the reply up instead of retrying it.
+func TestTransportRefusesBadRecipient(t *testing.T) {
+	s := start(t)
+	err := s.Transport().Send(context.Background(), "pbem@localhost", []string{"no address"}, []byte("Subject: hi\r\n\r\nx\r\n"))
+	var rej *outbox.RejectedError
+	if !errors.As(err, &rej) {
+		t.Errorf("Send to a malformed recipient = %v; want a *outbox.RejectedError", err)
+	}
 }

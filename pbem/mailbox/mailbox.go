@@ -32,11 +32,11 @@ import (
 	"log/slog"
 	"net"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/pbemd/pbemd/pbem/mailconn"
 )
 
 // Handler takes raw RFC 5322 mails. Deliver returns nil once the mail is
@@ -61,21 +61,12 @@ type Handler interface {
 	Check() error
 }
 
-// Security is how the IMAP connection is protected.
-type Security int
-
-const (
-	ImplicitTLS Security = iota // TLS from the first byte (IMAPS, port 993)
-	StartTLS                    // plain connection upgraded by STARTTLS (port 143)
-	Plain                       // no encryption; only for a loopback server
-)
-
 // Config describes the mailbox and how to wait on it. Zero durations and
 // sizes take the defaults noted.
 type Config struct {
-	Addr      string      // host:port
-	Security  Security    //
-	TLSConfig *tls.Config // nil: verify against the host name of Addr
+	Addr      string            // host:port
+	Security  mailconn.Security // zero: implicit TLS (IMAPS, port 993)
+	TLSConfig *tls.Config       // nil: verify against the host name of Addr
 
 	Username, Password string
 
@@ -183,7 +174,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 		if established {
 			fails = 0
 		}
-		wait := backoff(w.cfg.BackoffMin, w.cfg.BackoffMax, fails)
+		wait := mailconn.Backoff(w.cfg.BackoffMin, w.cfg.BackoffMax, fails)
 		fails++
 		call(w.cfg.OnError)
 		w.log.Warn("IMAP connection lost; reconnecting", "err", err, "in", wait)
@@ -207,7 +198,7 @@ func (w *Watcher) session(ctx context.Context) (established bool, err error) {
 	defer c.Close()
 	// The client waits for answers without a time limit: once ctx ends,
 	// cut the connection if the session has not ended by itself soon.
-	defer context.AfterFunc(ctx, func() { time.AfterFunc(stopGrace, func() { c.Close() }) })()
+	defer mailconn.CloseOnStop(ctx, c, stopGrace)()
 	if err := c.WaitGreeting(); err != nil {
 		return false, err
 	}
@@ -277,7 +268,11 @@ func (w *Watcher) dial(ctx context.Context) (*imapclient.Client, error) {
 	if tc == nil {
 		tc = &tls.Config{ServerName: host}
 	}
-	if w.cfg.Security == Plain && !isLoopback(host) {
+	sec, err := w.cfg.Security.Mode()
+	if err != nil {
+		return nil, err
+	}
+	if sec == mailconn.Plain && !mailconn.IsLoopback(host) {
 		return nil, fmt.Errorf("refusing to log in unencrypted to %s; use TLS or STARTTLS", host)
 	}
 	opts := &imapclient.Options{
@@ -293,10 +288,10 @@ func (w *Watcher) dial(ctx context.Context) (*imapclient.Client, error) {
 		},
 	}
 	var c *imapclient.Client
-	switch w.cfg.Security {
-	case ImplicitTLS:
+	switch sec {
+	case mailconn.TLS:
 		c, err = imapclient.DialTLS(w.cfg.Addr, opts)
-	case StartTLS:
+	case mailconn.StartTLS:
 		c, err = imapclient.DialStartTLS(w.cfg.Addr, opts)
 	default:
 		c, err = imapclient.DialInsecure(w.cfg.Addr, opts)
@@ -500,7 +495,7 @@ func (w *Watcher) retry(uid imap.UID, err error, attempts map[imap.UID]int) (wai
 		w.log.Error("mail keeps failing; quarantined", "uid", uid, "attempts", attempts[uid], "err", err)
 		return 0, true
 	}
-	wait = backoff(w.cfg.BackoffMin, w.cfg.BackoffMax, attempts[uid]-1)
+	wait = mailconn.Backoff(w.cfg.BackoffMin, w.cfg.BackoffMax, attempts[uid]-1)
 	w.log.Warn("mail not handled; will retry", "uid", uid, "attempts", attempts[uid], "in", wait, "err", err)
 	return wait, false
 }
@@ -508,7 +503,7 @@ func (w *Watcher) retry(uid imap.UID, err error, attempts map[imap.UID]int) (wai
 // outage notes a failure while the Handler cannot store anything and
 // returns the wait before the next try: growing, up to BackoffMax.
 func (w *Watcher) outage(uid imap.UID, err error) time.Duration {
-	wait := backoff(w.cfg.BackoffMin, w.cfg.BackoffMax, w.outages)
+	wait := mailconn.Backoff(w.cfg.BackoffMin, w.cfg.BackoffMax, w.outages)
 	w.outages++
 	w.log.Warn("mail not handled: nothing can be stored now; retrying until it can", "uid", uid, "in", wait, "err", err)
 	return wait
@@ -618,21 +613,4 @@ func call(f func()) {
 	if f != nil {
 		f()
 	}
-}
-
-// backoff returns lo doubled n times, capped at hi.
-func backoff(lo, hi time.Duration, n int) time.Duration {
-	d := lo
-	for i := 0; i < n && d < hi; i++ {
-		d *= 2
-	}
-	return min(d, hi)
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

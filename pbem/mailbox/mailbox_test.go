@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"github.com/pbemd/pbemd/pbem/devmail"
+	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/tests/imaptest"
 	"github.com/pbemd/pbemd/tests/tcpproxy"
 )
@@ -172,7 +173,7 @@ func mail(s *devmail.Server, subject string) error {
 
 func watch(t *testing.T, cfg Config, h Handler) (stop func()) {
 	t.Helper()
-	cfg.Username, cfg.Password, cfg.Security = box, pass, Plain
+	cfg.Username, cfg.Password, cfg.Security = box, pass, mailconn.Plain
 	cfg.Logger = quiet
 	if cfg.BackoffMin == 0 {
 		cfg.BackoffMin = 10 * time.Millisecond
@@ -273,6 +274,11 @@ func TestBacklogAndIdle(t *testing.T) {
 			}
 			if inbox := read(t, s, "INBOX"); len(inbox) != 0 {
 				t.Errorf("INBOX still holds %d mails", len(inbox))
+			}
+			// The server has moved the mail before its answer reaches the
+			// watcher, which counts the move only then.
+			for deadline := time.Now().Add(5 * time.Second); moved.Load() < 30 && time.Now().Before(deadline); {
+				time.Sleep(time.Millisecond)
 			}
 			if handled.Load() != 30 || moved.Load() != 30 {
 				t.Errorf("counters: handled %d, moved %d; want 30, 30", handled.Load(), moved.Load())
@@ -385,7 +391,7 @@ func TestStopWhileIdle(t *testing.T) {
 func TestWrongPasswordRetries(t *testing.T) {
 	s := startServer(t)
 	var errs atomic.Int32
-	cfg := Config{Addr: s.IMAPAddr, Username: box, Password: "wrong", Security: Plain, Logger: quiet,
+	cfg := Config{Addr: s.IMAPAddr, Username: box, Password: "wrong", Security: mailconn.Plain, Logger: quiet,
 		BackoffMin: 5 * time.Millisecond, BackoffMax: 10 * time.Millisecond, OnError: func() { errs.Add(1) }}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
@@ -398,7 +404,7 @@ func TestWrongPasswordRetries(t *testing.T) {
 }
 
 func TestPlainToRemoteRefused(t *testing.T) {
-	w := New(Config{Addr: "192.0.2.1:143", Security: Plain, Logger: quiet}, newRecorder())
+	w := New(Config{Addr: "192.0.2.1:143", Security: mailconn.Plain, Logger: quiet}, newRecorder())
 	_, err := w.dial(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "refusing to log in unencrypted") {
 		t.Errorf("err = %v; want a refusal", err)

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pbemd/pbemd/pbem/mailconn"
 )
 
 // freezer forwards TCP connections to a server until Freeze, after which
@@ -142,14 +144,14 @@ func TestStopWhileServerHangs(t *testing.T) {
 	})
 }
 
-// The configuration (config.IsLoopback) accepts any spelling of
+// The configuration (mailconn.IsLoopback) accepts any spelling of
 // "localhost" for a plaintext server, as host names are case-insensitive;
 // the watcher must then not refuse what the start-up check let through.
 func TestPlainToLocalhostAnyCase(t *testing.T) {
 	s := startServer(t)
 	_, port, _ := net.SplitHostPort(s.IMAPAddr)
 	for _, host := range []string{"localhost", "LocalHost"} {
-		w := New(Config{Addr: net.JoinHostPort(host, port), Security: Plain, Logger: quiet}, newRecorder())
+		w := New(Config{Addr: net.JoinHostPort(host, port), Security: mailconn.Plain, Logger: quiet}, newRecorder())
 		c, err := w.dial(context.Background())
 		if err != nil {
 			t.Errorf("%s: %v", host, err)

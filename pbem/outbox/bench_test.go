@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/store"
 	"github.com/pbemd/pbemd/tests/smtpsink"
 )
@@ -38,7 +39,7 @@ func BenchmarkDrain(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := New(db, &SMTP{Addr: sink.Addr, Security: Plain}, Options{Logger: quiet})
+	s := New(db, &SMTP{Addr: sink.Addr, Security: mailconn.Plain}, Options{Logger: quiet})
 	b.ResetTimer()
 	if n := s.Drain(context.Background()); n != b.N {
 		b.Fatalf("sent %d of %d", n, b.N)

@@ -1,18 +1,31 @@
 // Package outbox sends the replies that the service has committed to the
-// store's outbox. A reply leaves the outbox only once a server has accepted
-// it, so a crash, a lost connection or a refusing server never loses one;
-// at worst a reply is sent twice (after a crash between the server's
-// acceptance and the removal).
+// store's outbox, through a Transport: SMTP submission, the embedded mail
+// server, or an mbox on standard output. A reply leaves the outbox only
+// once the transport has accepted it, so a crash, a lost connection or a
+// refusing server never loses one; at worst a reply is sent twice (after a
+// crash between the acceptance and the removal).
 //
-// Failures are of two kinds. A temporary one (a 4xx reply, a network or
-// TLS error) defers the mail with a wait that doubles from RetryMin up to
-// RetryMax and pauses sending for as long. A permanent refusal (a 5xx reply
-// to MAIL, RCPT or DATA of this mail) would, in an MTA, produce a bounce; a
-// game server has nobody to bounce to, and a reply must never silently
-// vanish, so the mail stays in the outbox with the server's answer as
-// LastError, is logged at level ERROR, counted, and tried again after
-// FailedRetry (hours). An operator sees it in the outbox length and the
-// log and can fix the address or the server.
+// Each reply has its own retry schedule, kept with it in the store, and a
+// failing reply never delays another. Failures are of three kinds:
+//
+//   - The connection failed (cannot connect, greeting, TLS or login failed,
+//     connection lost; a *ConnectionError): no reply is to blame, so
+//     sending pauses, with a wait that doubles from RetryMin up to
+//     RetryMax, and resumes where it stopped. Only a connection lost in
+//     the middle of a reply counts as an attempt of that reply, which then
+//     waits until the others have had their turn.
+//   - The reply was refused for now (a 4xx reply): it is tried again after
+//     a wait of its own that doubles from RetryMin up to RetryMax, while
+//     the others go on. Once its first failure is GiveUpAfter old (5 days
+//     by default, as MTAs keep mail) it is given up.
+//   - The reply can never be sent as it is (a 5xx reply, or an address the
+//     client cannot send to this server, such as an internationalized one
+//     without SMTPUTF8; a *RejectedError): it is given up at once.
+//
+// A reply given up is moved from the outbox to the store's failed mail
+// with the reason (store.DB.Failed lists them), logged at level ERROR and
+// counted; it is never silently dropped. A game server has nobody to
+// bounce to.
 package outbox
 
 import (
@@ -22,28 +35,31 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/store"
 )
 
 // Queue is the outbox in the store (*store.DB).
 type Queue interface {
-	Pending(now time.Time, max int) ([]store.Outgoing, error)
+	Pending(now time.Time, after uint64, max int) ([]store.Outgoing, error)
+	Mails(ids ...uint64) ([]store.Outgoing, error)
 	Sent(ids ...uint64) error
-	Defer(id uint64, next time.Time, reason string) error
+	Defer(id uint64, failed, next time.Time, reason string) error
+	GiveUp(id uint64, at time.Time, reason string) error
 }
 
-// Transport hands one mail to a server.
+// Transport hands one mail to a server (or a file). Its errors say what
+// kind of failure it was: a *ConnectionError pauses sending, a
+// *RejectedError gives the mail up, any other error is a temporary
+// failure of this mail alone.
 type Transport interface {
-	// Send delivers data to the envelope recipients to. An error wrapping
-	// a *RejectedError is a permanent refusal of this mail; any other
-	// error is temporary.
 	Send(ctx context.Context, from string, to []string, data []byte) error
 	// Close ends any connection kept open between mails. Send may be
 	// called again afterwards.
 	Close() error
 }
 
-// RejectedError is a permanent refusal of one mail by the server.
+// RejectedError is a permanent failure of one mail.
 type RejectedError struct {
 	Err error
 }
@@ -51,21 +67,42 @@ type RejectedError struct {
 func (e *RejectedError) Error() string { return "refused permanently: " + e.Err.Error() }
 func (e *RejectedError) Unwrap() error { return e.Err }
 
+// ConnectionError is a failure of the way to the server, not of a mail.
+type ConnectionError struct {
+	Err error
+	// InMail is set when the connection was lost during the mail, which
+	// may be the mail's fault (a server that drops every connection on
+	// it): the attempt then counts for the mail too.
+	InMail bool
+}
+
+func (e *ConnectionError) Error() string { return e.Err.Error() }
+func (e *ConnectionError) Unwrap() error { return e.Err }
+
 // Options tune a Sender. Zero values take the defaults noted.
 type Options struct {
-	RetryMin    time.Duration // first wait after a temporary failure; default 30s
-	RetryMax    time.Duration // longest wait after temporary failures; default 1h
-	FailedRetry time.Duration // wait after a permanent refusal; default 6h
+	RetryMin time.Duration // first wait after a failure; default 30s
+	RetryMax time.Duration // longest wait after failures; default 1h
+	// GiveUpAfter is how long after its first failure a reply that keeps
+	// failing temporarily is given up; default 5 days.
+	GiveUpAfter time.Duration
 	// Tick is how often the outbox is looked at for deferred mail that
 	// has become due; default 1s. New mail is sent at once after Kick.
 	Tick   time.Duration
 	Logger *slog.Logger     // default: slog.Default()
 	Now    func() time.Time // default: time.Now
 
-	// Called after each mail accepted, each failure, each permanent
-	// refusal; for counters. May be nil.
-	OnSent, OnFailure, OnRejected func()
+	// Counters; each may be nil. OnSent is called for each mail
+	// accepted, OnFailure for each failed attempt or lost connection,
+	// OnGiveUp for each mail given up.
+	OnSent, OnFailure, OnGiveUp func()
 }
+
+// DefaultGiveUpAfter is how long a reply may keep failing temporarily.
+const DefaultGiveUpAfter = 5 * 24 * time.Hour
+
+// batchSize is how many mails a pass reads from the store at once.
+const batchSize = 64
 
 // A Sender drains a Queue through a Transport.
 type Sender struct {
@@ -76,8 +113,8 @@ type Sender struct {
 	kick chan struct{}
 
 	mu       sync.Mutex
-	failures int       // consecutive temporary failures
-	holdTill time.Time // no new pass before this, after a temporary failure
+	failures int       // consecutive connection failures
+	holdTill time.Time // no new pass before this, after a connection failure
 }
 
 // New returns a Sender; Run starts it.
@@ -88,8 +125,8 @@ func New(q Queue, t Transport, opts Options) *Sender {
 	if opts.RetryMax < opts.RetryMin {
 		opts.RetryMax = max(time.Hour, opts.RetryMin)
 	}
-	if opts.FailedRetry <= 0 {
-		opts.FailedRetry = 6 * time.Hour
+	if opts.GiveUpAfter <= 0 {
+		opts.GiveUpAfter = DefaultGiveUpAfter
 	}
 	if opts.Tick <= 0 {
 		opts.Tick = time.Second
@@ -120,11 +157,13 @@ func (s *Sender) Run(ctx context.Context) error {
 	defer tick.Stop()
 	for {
 		if wait := s.hold(); wait > 0 {
-			s.log.Debug("outbox paused after a failure", "for", wait.Round(time.Millisecond))
+			s.log.Debug("outbox paused after a connection failure", "for", wait.Round(time.Millisecond))
+			t := time.NewTimer(wait)
 			select {
 			case <-ctx.Done():
+				t.Stop()
 				return nil
-			case <-time.After(wait):
+			case <-t.C:
 			}
 		}
 		s.Drain(ctx)
@@ -143,124 +182,193 @@ func (s *Sender) hold() time.Duration {
 	return s.holdTill.Sub(s.opts.Now())
 }
 
-// Drain sends every due mail once, stopping early at a temporary failure
-// (the server is likely down, and the others would fail the same way). It
-// returns how many mails were accepted. The mails the server accepted leave
-// the outbox together after each batch, in one transaction; a crash before
-// that sends them again, which beats losing them.
+// Drain tries every due mail once, oldest first, and returns how many were
+// accepted. It stops early only when the connection fails. The mails
+// accepted leave the outbox together after each batch, in one
+// transaction; a crash before that sends them again, which beats losing
+// them.
 func (s *Sender) Drain(ctx context.Context) int {
-	sent := 0
 	defer s.t.Close() // no idle connection left open between passes
+	sent := 0
+	var after uint64
 	for ctx.Err() == nil {
-		batch, err := s.q.Pending(s.opts.Now(), 64)
+		batch, err := s.q.Pending(s.opts.Now(), after, batchSize)
 		if err != nil {
 			s.log.Error("outbox cannot be read", "err", err)
-			s.failed()
+			s.paused()
 			return sent
 		}
 		if len(batch) == 0 {
 			return sent
 		}
-		var accepted []uint64
-		goOn := true
-		for i := 0; i < len(batch) && goOn && ctx.Err() == nil; i++ {
-			var ok bool
-			ok, goOn = s.send(ctx, &batch[i])
-			if ok {
-				accepted = append(accepted, batch[i].ID)
-			}
+		after = batch[len(batch)-1].ID
+		n, err := s.attempt(ctx, batch)
+		sent += n
+		if err != nil {
+			return sent
 		}
-		if !s.sent(accepted) || !goOn {
-			return sent + len(accepted)
-		}
-		sent += len(accepted)
 	}
 	return sent
 }
 
-// sent takes the accepted mails out of the outbox and reports whether that
-// worked.
-func (s *Sender) sent(ids []uint64) bool {
-	if err := s.q.Sent(ids...); err != nil {
-		// Accepted but still queued: they will go out a second time,
-		// which beats losing them.
-		s.log.Error("replies sent but not removed from the outbox", "count", len(ids), "err", err)
-		s.failed()
-		return false
+// Send tries the mails with the ids once, in that order, whether due or
+// not, and returns how many were accepted. It is "pbemd deliver -print":
+// the replies of one mail, written out at once. The error is that of a
+// failed connection (or store), after which the rest stays queued.
+func (s *Sender) Send(ctx context.Context, ids ...uint64) (int, error) {
+	defer s.t.Close()
+	mails, err := s.q.Mails(ids...)
+	if err != nil {
+		return 0, err
 	}
-	for range ids {
-		call(s.opts.OnSent)
+	var errConn error
+	sent := 0
+	for len(mails) > 0 && errConn == nil {
+		batch := mails[:min(len(mails), batchSize)]
+		mails = mails[len(batch):]
+		var n int
+		n, errConn = s.attempt(ctx, batch)
+		sent += n
 	}
-	return true
+	return sent, errConn
+}
+
+// attempt tries the mails in order, records each outcome, and takes the
+// accepted ones out of the outbox. It stops at a connection failure, a
+// store failure or the end of ctx, and returns that error.
+func (s *Sender) attempt(ctx context.Context, batch []store.Outgoing) (int, error) {
+	var accepted []uint64
+	var stop error
+	for i := range batch {
+		if stop = ctx.Err(); stop != nil {
+			break
+		}
+		ok, err := s.send(ctx, &batch[i])
+		if ok {
+			accepted = append(accepted, batch[i].ID)
+		}
+		if stop = err; stop != nil {
+			break
+		}
+	}
+	if len(accepted) > 0 {
+		if err := s.q.Sent(accepted...); err != nil {
+			// Accepted but still queued: they will go out a second
+			// time, which beats losing them.
+			s.log.Error("replies sent but not removed from the outbox", "count", len(accepted), "err", err)
+			s.paused()
+			return 0, err
+		}
+		for range accepted {
+			call(s.opts.OnSent)
+		}
+	}
+	return len(accepted), stop
 }
 
 // send tries one mail and records the outcome. It reports whether the
-// server accepted the mail and whether the pass may go on.
-func (s *Sender) send(ctx context.Context, m *store.Outgoing) (accepted, goOn bool) {
+// mail was accepted, and an error when sending must stop: the connection
+// failed or the store cannot be written.
+func (s *Sender) send(ctx context.Context, m *store.Outgoing) (accepted bool, stop error) {
 	err := s.t.Send(ctx, m.From, m.To, m.Data)
-	now := s.opts.Now()
 	if err == nil {
-		s.mu.Lock()
-		s.failures = 0
-		s.mu.Unlock()
+		s.connected()
 		s.log.Debug("reply sent", "id", m.ID, "to", m.To)
-		return true, true
-	}
-	var rej *RejectedError
-	if errors.As(err, &rej) {
-		s.log.Error("reply refused permanently; kept in the outbox", "id", m.ID, "to", m.To,
-			"attempts", m.Attempts+1, "retry_in", s.opts.FailedRetry, "err", err)
-		if derr := s.q.Defer(m.ID, now.Add(s.opts.FailedRetry), err.Error()); derr != nil {
-			s.log.Error("outbox cannot be written", "err", derr)
-			s.failed()
-			return false, false
-		}
-		call(s.opts.OnRejected)
-		return false, true
+		return true, nil
 	}
 	if ctx.Err() != nil {
-		return false, false // stopped mid-send: the mail is still due, nothing to record
+		return false, ctx.Err() // stopped mid-send: the mail is still due, nothing to record
 	}
-	wait := Backoff(s.opts.RetryMin, s.opts.RetryMax, m.Attempts)
-	s.log.Warn("reply not sent; will retry", "id", m.ID, "to", m.To, "attempts", m.Attempts+1,
-		"retry_in", wait, "err", err)
-	if derr := s.q.Defer(m.ID, now.Add(wait), err.Error()); derr != nil {
-		s.log.Error("outbox cannot be written", "err", derr)
+	now := s.opts.Now()
+	var rej *RejectedError
+	var ce *ConnectionError
+	switch {
+	case errors.As(err, &rej):
+		s.connected()
+		return false, s.giveUp(m, now, "refused permanently", err)
+	case errors.As(err, &ce):
+		call(s.opts.OnFailure)
+		wait := s.paused()
+		s.log.Warn("outbox paused: the connection failed", "id", m.ID, "retry_in", wait, "err", err)
+		if !ce.InMail {
+			return false, err
+		}
+		// Tried again only after the pause and a pass of the others,
+		// so that a mail on which a server drops every connection
+		// does not hold up the rest.
+		if serr := s.retry(m, now, err, now.Add(wait+s.opts.RetryMin)); serr != nil {
+			return false, serr
+		}
+		return false, err
+	default:
+		s.connected()
+		call(s.opts.OnFailure)
+		return false, s.retry(m, now, err, now)
 	}
-	s.failed()
-	return false, false
 }
 
-// failed records a temporary failure and pauses sending.
-func (s *Sender) failed() {
-	call(s.opts.OnFailure)
+// retry records a temporary failure of m: it is given up once its first
+// failure is GiveUpAfter old, and otherwise tried again after its own
+// wait, not before earliest. A non-nil error means the store cannot be
+// written.
+func (s *Sender) retry(m *store.Outgoing, now time.Time, err error, earliest time.Time) error {
+	first := m.FirstFailure
+	if first.IsZero() {
+		first = now
+	}
+	if now.Sub(first) >= s.opts.GiveUpAfter {
+		return s.giveUp(m, now, "still failing after "+s.opts.GiveUpAfter.String(), err)
+	}
+	next := now.Add(mailconn.Backoff(s.opts.RetryMin, s.opts.RetryMax, m.Attempts))
+	if next.Before(earliest) {
+		next = earliest
+	}
+	s.log.Warn("reply not sent; will retry", "id", m.ID, "to", m.To, "attempts", m.Attempts+1,
+		"retry_in", next.Sub(now), "err", err)
+	if derr := s.q.Defer(m.ID, now, next, err.Error()); derr != nil && !errors.Is(derr, store.ErrNotFound) {
+		s.log.Error("outbox cannot be written", "err", derr)
+		s.paused()
+		return derr
+	}
+	return nil
+}
+
+// giveUp moves m to the failed mail, logs and counts it. A non-nil error
+// means the store cannot be written.
+func (s *Sender) giveUp(m *store.Outgoing, now time.Time, why string, err error) error {
+	// The log names the mail and the server's answer; never its body.
+	s.log.Error("reply given up: "+why+"; kept in the failed mail", "id", m.ID, "to", m.To,
+		"attempts", m.Attempts+1, "queued", m.Queued, "err", err)
+	if gerr := s.q.GiveUp(m.ID, now, err.Error()); gerr != nil && !errors.Is(gerr, store.ErrNotFound) {
+		s.log.Error("outbox cannot be written", "err", gerr)
+		s.paused()
+		return gerr
+	}
+	call(s.opts.OnGiveUp)
+	return nil
+}
+
+// connected records that the connection works: the next connection
+// failure pauses for RetryMin again.
+func (s *Sender) connected() {
+	s.mu.Lock()
+	s.failures = 0
+	s.mu.Unlock()
+}
+
+// paused pauses sending after a connection or store failure, for longer
+// after each in a row, and returns the pause.
+func (s *Sender) paused() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.holdTill = s.opts.Now().Add(Backoff(s.opts.RetryMin, s.opts.RetryMax, s.failures))
+	wait := mailconn.Backoff(s.opts.RetryMin, s.opts.RetryMax, s.failures)
+	s.holdTill = s.opts.Now().Add(wait)
 	s.failures++
+	return wait
 }
 
 func call(f func()) {
 	if f != nil {
 		f()
 	}
-}
-
-// Backoff returns lo doubled n times, capped at hi.
-func Backoff(lo, hi time.Duration, n int) time.Duration {
-	d := lo
-	for i := 0; i < n && d < hi; i++ {
-		d *= 2
-	}
-	return clamp(d, lo, hi)
-}
-
-func clamp(d, lo, hi time.Duration) time.Duration {
-	if d < lo {
-		return lo
-	}
-	if d > hi {
-		return hi
-	}
-	return d
 }

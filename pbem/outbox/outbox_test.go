@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/store"
 	"github.com/pbemd/pbemd/tests/smtpsink"
 	"github.com/pbemd/pbemd/tests/testcert"
@@ -110,11 +111,11 @@ func TestSecurityModes(t *testing.T) {
 		sink smtpsink.Options
 		tr   SMTP
 	}{
-		{"plain", smtpsink.Options{}, SMTP{Security: Plain}},
-		{"plain auth loopback", smtpsink.Options{Username: "pbem", Password: "pw"}, SMTP{Security: Plain, Username: "pbem", Password: "pw"}},
+		{"plain", smtpsink.Options{}, SMTP{Security: mailconn.Plain}},
+		{"plain auth loopback", smtpsink.Options{Username: "pbem", Password: "pw"}, SMTP{Security: mailconn.Plain, Username: "pbem", Password: "pw"}},
 		{"starttls auth", smtpsink.Options{TLSConfig: pair.Server, Username: "pbem", Password: "pw"},
-			SMTP{Security: StartTLS, TLSConfig: pair.Client, Username: "pbem", Password: "pw"}},
-		{"implicit tls", smtpsink.Options{TLSConfig: pair.Server, ImplicitTLS: true}, SMTP{Security: ImplicitTLS, TLSConfig: pair.Client}},
+			SMTP{Security: mailconn.StartTLS, TLSConfig: pair.Client, Username: "pbem", Password: "pw"}},
+		{"implicit tls", smtpsink.Options{TLSConfig: pair.Server, ImplicitTLS: true}, SMTP{Security: mailconn.TLS, TLSConfig: pair.Client}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -146,7 +147,7 @@ func TestWrongPasswordKeepsMail(t *testing.T) {
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{Username: "pbem", Password: "right"})
 	enqueue(t, db, 2)
-	s := New(db, &SMTP{Addr: sink.Addr, Security: Plain, Username: "pbem", Password: "wrong"}, Options{Logger: quiet})
+	s := New(db, &SMTP{Addr: sink.Addr, Security: mailconn.Plain, Username: "pbem", Password: "wrong"}, Options{Logger: quiet})
 	if n := s.Drain(context.Background()); n != 0 {
 		t.Fatalf("sent %d with a wrong password", n)
 	}
@@ -156,7 +157,7 @@ func TestWrongPasswordKeepsMail(t *testing.T) {
 }
 
 func TestPlainPasswordToRemoteRefused(t *testing.T) {
-	tr := &SMTP{Addr: "192.0.2.1:25", Security: Plain, Username: "pbem", Password: "secret"}
+	tr := &SMTP{Addr: "192.0.2.1:25", Security: mailconn.Plain, Username: "pbem", Password: "secret"}
 	err := tr.Send(context.Background(), "a@b", []string{"c@d"}, []byte("x"))
 	if err == nil || !strings.Contains(err.Error(), "refusing to send a password unencrypted") {
 		t.Errorf("err = %v; want a refusal", err)
@@ -174,7 +175,7 @@ func TestTemporaryRefusal(t *testing.T) {
 	sink.Refuse(451, 4)
 	enqueue(t, db, 10)
 	var failures atomic.Int32
-	s := New(db, &SMTP{Addr: sink.Addr, Security: Plain}, Options{Logger: quiet,
+	s := New(db, &SMTP{Addr: sink.Addr, Security: mailconn.Plain}, Options{Logger: quiet,
 		RetryMin: 5 * time.Millisecond, RetryMax: 20 * time.Millisecond, Tick: 5 * time.Millisecond,
 		OnFailure: func() { failures.Add(1) }})
 	stop := run(t, s)
@@ -196,7 +197,7 @@ func TestServerDown(t *testing.T) {
 	addr := sink.Addr
 	sink.Close()
 	enqueue(t, db, 3)
-	s := New(db, &SMTP{Addr: addr, Security: Plain, Timeout: time.Second}, Options{Logger: quiet,
+	s := New(db, &SMTP{Addr: addr, Security: mailconn.Plain, Timeout: time.Second}, Options{Logger: quiet,
 		RetryMin: 5 * time.Millisecond, RetryMax: 20 * time.Millisecond, Tick: 5 * time.Millisecond})
 	stop := run(t, s)
 	time.Sleep(100 * time.Millisecond)
@@ -209,56 +210,40 @@ func TestServerDown(t *testing.T) {
 	checkOnce(t, msgs, 3)
 }
 
-// A permanent refusal keeps the mail in the outbox with the reason, lets
-// the other mails through, and retries it after FailedRetry.
+// A permanent refusal gives the mail up at once, keeps it in the failed
+// mail with the reason, and lets the other mails through.
 func TestPermanentRefusal(t *testing.T) {
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{})
 	sink.Refuse(550, 1)
 	enqueue(t, db, 3)
 	now := time.Now()
-	var rejected atomic.Int32
-	s := New(db, &SMTP{Addr: sink.Addr, Security: Plain}, Options{Logger: quiet, FailedRetry: time.Hour,
-		Now: func() time.Time { return now }, OnRejected: func() { rejected.Add(1) }})
+	var gaveUp atomic.Int32
+	s := New(db, &SMTP{Addr: sink.Addr, Security: mailconn.Plain}, Options{Logger: quiet,
+		Now: func() time.Time { return now }, OnGiveUp: func() { gaveUp.Add(1) }})
 	if n := s.Drain(context.Background()); n != 2 {
 		t.Errorf("Drain sent %d; want the 2 mails not refused", n)
 	}
-	if rejected.Load() != 1 {
-		t.Errorf("OnRejected called %d times; want 1", rejected.Load())
+	if gaveUp.Load() != 1 {
+		t.Errorf("OnGiveUp called %d times; want 1", gaveUp.Load())
 	}
-	if n := outboxLen(t, db); n != 1 {
-		t.Fatalf("outbox holds %d; want the refused mail kept", n)
+	if n := outboxLen(t, db); n != 0 {
+		t.Fatalf("outbox holds %d; want the refused mail moved out", n)
 	}
-	var kept *store.Outgoing
-	db.View(func(tx *store.Tx) error {
-		var err error
-		kept, err = tx.Outgoing(1)
-		return err
-	})
-	if kept == nil || kept.Attempts != 1 || !strings.Contains(kept.LastError, "550") || !kept.NextTry.Equal(now.Add(time.Hour)) {
-		t.Fatalf("kept mail = %+v; want attempt 1, the 550 as LastError, retry in an hour", kept)
+	failed, err := db.Failed(0)
+	if err != nil || len(failed) != 1 {
+		t.Fatalf("failed mail = %v, %v; want the refused one", failed, err)
 	}
-	// Not retried before FailedRetry, then sent.
-	now = now.Add(59 * time.Minute)
+	if f := failed[0]; f.ID != 1 || f.Attempts != 1 || !strings.Contains(f.LastError, "550") || !f.GaveUp.Equal(now) {
+		t.Errorf("failed mail = %+v; want mail 1, attempt 1, the 550 as LastError, given up now", f)
+	}
+	// Never tried again.
+	now = now.Add(24 * time.Hour)
 	if n := s.Drain(context.Background()); n != 0 {
-		t.Errorf("retried %d before FailedRetry", n)
+		t.Errorf("sent %d after giving up; want 0", n)
 	}
-	now = now.Add(time.Minute)
-	if n := s.Drain(context.Background()); n != 1 {
-		t.Errorf("sent %d after FailedRetry; want 1", n)
-	}
-	checkOnce(t, sink.Messages(), 3)
-}
-
-func TestBackoff(t *testing.T) {
-	tests := []struct {
-		n    int
-		want time.Duration
-	}{{0, 30 * time.Second}, {1, time.Minute}, {2, 2 * time.Minute}, {6, 32 * time.Minute}, {7, time.Hour}, {1000, time.Hour}}
-	for _, tt := range tests {
-		if got := Backoff(30*time.Second, time.Hour, tt.n); got != tt.want {
-			t.Errorf("Backoff(30s, 1h, %d) = %v; want %v", tt.n, got, tt.want)
-		}
+	if len(sink.Messages()) != 2 || sink.Refused() != 1 {
+		t.Errorf("sink got %d mails and refused %d; want 2 and 1", len(sink.Messages()), sink.Refused())
 	}
 }
 
@@ -280,7 +265,7 @@ func TestDrainRemovesSentMailTogether(t *testing.T) {
 	sink := startSink(t, smtpsink.Options{})
 	enqueue(t, db, 100)
 	q := &countingQueue{DB: db}
-	s := New(q, &SMTP{Addr: sink.Addr, Security: Plain}, Options{Logger: quiet})
+	s := New(q, &SMTP{Addr: sink.Addr, Security: mailconn.Plain}, Options{Logger: quiet})
 	if n := s.Drain(context.Background()); n != 100 {
 		t.Fatalf("Drain sent %d mails; want 100", n)
 	}

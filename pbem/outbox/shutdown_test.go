@@ -9,17 +9,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/tests/smtpsink"
 )
 
-// The configuration (config.IsLoopback) accepts any spelling of
+// The configuration (mailconn.IsLoopback) accepts any spelling of
 // "localhost" for a plaintext server, as host names are case-insensitive;
 // the transport must then not refuse what the start-up check let through.
 func TestPlainPasswordToLocalhostAnyCase(t *testing.T) {
 	sink := startSink(t, smtpsink.Options{Username: "pbem", Password: "secret"})
 	_, port, _ := net.SplitHostPort(sink.Addr)
 	for _, host := range []string{"localhost", "LocalHost"} {
-		tr := &SMTP{Addr: net.JoinHostPort(host, port), Security: Plain, Username: "pbem", Password: "secret"}
+		tr := &SMTP{Addr: net.JoinHostPort(host, port), Security: mailconn.Plain, Username: "pbem", Password: "secret"}
 		if err := tr.Send(context.Background(), "pbem@localhost", []string{"p1@localhost"}, []byte("Subject: reply 1\r\n\r\nx\r\n")); err != nil {
 			t.Errorf("%s: %v", host, err)
 		}
@@ -88,7 +89,7 @@ func TestStopWhileServerHangs(t *testing.T) {
 	db := openStore(t)
 	addr, hung := hangingSMTP(t)
 	enqueue(t, db, 1)
-	s := New(db, &SMTP{Addr: addr, Security: Plain}, Options{Logger: quiet, Tick: 5 * time.Millisecond})
+	s := New(db, &SMTP{Addr: addr, Security: mailconn.Plain}, Options{Logger: quiet, Tick: 5 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- s.Run(ctx) }()
@@ -123,7 +124,7 @@ func TestStopWhileServerSilent(t *testing.T) {
 			accepted <- c
 		}
 	}()
-	for _, sec := range []Security{Plain, StartTLS} {
+	for _, sec := range []mailconn.Security{mailconn.Plain, mailconn.StartTLS} {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error)
 		tr := &SMTP{Addr: ln.Addr().String(), Security: sec}
@@ -140,12 +141,12 @@ func TestStopWhileServerSilent(t *testing.T) {
 		cancel()
 		select {
 		case err := <-done:
-			t.Logf("security %d: %v", sec, err)
+			t.Logf("security %s: %v", sec, err)
 			if err == nil {
-				t.Errorf("security %d: Send = nil; want an error", sec)
+				t.Errorf("security %s: Send = nil; want an error", sec)
 			}
 		case <-time.After(5 * time.Second):
-			t.Fatalf("security %d: Send did not return within 5s of its context ending while the server said nothing", sec)
+			t.Fatalf("security %s: Send did not return within 5s of its context ending while the server said nothing", sec)
 		}
 		c.Close()
 		go func() {

@@ -8,20 +8,12 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strings"
+	"net/textproto"
 	"time"
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
-)
-
-// Security is how the SMTP connection is protected.
-type Security int
-
-const (
-	StartTLS    Security = iota // plain connection upgraded by STARTTLS (submission, port 587)
-	ImplicitTLS                 // TLS from the first byte (submissions, port 465)
-	Plain                       // no encryption; only for a loopback server
+	"github.com/pbemd/pbemd/pbem/mailconn"
 )
 
 // stopGrace is how long a mail being sent may take after the context
@@ -32,9 +24,9 @@ var stopGrace = 5 * time.Second
 // SMTP submits mail to one server, keeping the connection open from one
 // mail to the next until Close.
 type SMTP struct {
-	Addr      string      // host:port
-	Security  Security    // how to protect the connection
-	TLSConfig *tls.Config // nil: verify against the host name of Addr
+	Addr      string            // host:port
+	Security  mailconn.Security // zero: implicit TLS (submissions, port 465)
+	TLSConfig *tls.Config       // nil: verify against the host name of Addr
 	// Username and Password, when set, log in with AUTH PLAIN (RFC 4616).
 	Username, Password string
 	// Timeout bounds connecting and each command; default 1 minute.
@@ -43,37 +35,100 @@ type SMTP struct {
 	c *smtp.Client
 }
 
-// Send submits one mail. A 5xx reply to MAIL, RCPT or DATA is returned as
-// a *RejectedError; every other failure is temporary.
+// Send submits one mail. Failing to connect, to secure the connection or
+// to log in, and a connection lost or answered 421 during the mail, are a
+// *ConnectionError. A 5xx reply to MAIL, RCPT or DATA, and a mail the
+// client cannot express to this server (an internationalized address
+// without SMTPUTF8), are a *RejectedError. Any other refusal (4xx) is a
+// temporary failure of this mail alone.
 func (s *SMTP) Send(ctx context.Context, from string, to []string, data []byte) error {
 	if s.c == nil {
 		c, err := s.dial(ctx)
 		if err != nil {
-			return err
+			return &ConnectionError{Err: err}
 		}
 		s.c = c
 	}
-	release := closeOnStop(ctx, s.c)
+	if err := s.expressible(from, to); err != nil {
+		return &RejectedError{Err: err}
+	}
+	release := mailconn.CloseOnStop(ctx, s.c, stopGrace)
 	err := s.c.SendMail(from, to, bytes.NewReader(data))
 	release()
-	if err != nil {
-		// The transaction is in an unknown state: start afresh next time.
-		s.Close()
-		var se *smtp.SMTPError
-		if errors.As(err, &se) && se.Code >= 500 {
+	if err == nil {
+		return nil
+	}
+	var se *smtp.SMTPError
+	switch {
+	case errors.As(err, &se) && se.Code == 421:
+		s.drop()
+		return &ConnectionError{Err: err}
+	case errors.As(err, &se):
+		// The server refused this mail and still talks: end the
+		// transaction and keep the connection for the next mail.
+		if rerr := s.c.Reset(); rerr != nil {
+			s.drop()
+		}
+		if se.Code >= 500 {
 			return &RejectedError{Err: err}
 		}
 		return err
+	case brokenConnection(err):
+		s.drop()
+		return &ConnectionError{Err: err, InMail: true}
+	default:
+		// The client refused before sending anything it could not say
+		// (an address with a line break, say): no server will take it.
+		s.drop()
+		return &RejectedError{Err: err}
+	}
+}
+
+// expressible reports why the envelope cannot be sent over this
+// connection: an address with non-ASCII characters needs the server's
+// SMTPUTF8 (RFC 6531), and without it the mail would fail the same way
+// every time.
+func (s *SMTP) expressible(from string, to []string) error {
+	if ok, _ := s.c.Extension("SMTPUTF8"); ok {
+		return nil
+	}
+	for _, a := range append([]string{from}, to...) {
+		if !ascii(a) {
+			return fmt.Errorf("smtp: the address %q is internationalized and %s does not offer SMTPUTF8", a, s.Addr)
+		}
 	}
 	return nil
 }
 
-// dial connects, secures and logs in. Failures here are never the mail's
-// fault, so they are all temporary, even a 5xx to AUTH.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// brokenConnection reports whether err means the connection itself failed
+// (closed, reset, timed out, or the server spoke no SMTP), rather than a
+// refusal of the mail.
+func brokenConnection(err error) bool {
+	var ne net.Error
+	var pe textproto.ProtocolError
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
+		errors.As(err, &ne) || errors.As(err, &pe)
+}
+
+// dial connects, secures, greets and logs in, so that every failure of
+// the connection itself shows here rather than in the middle of a mail.
 func (s *SMTP) dial(ctx context.Context) (*smtp.Client, error) {
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = time.Minute
+	}
+	sec, err := s.Security.Mode()
+	if err != nil {
+		return nil, fmt.Errorf("smtp: %w", err)
 	}
 	host, _, err := net.SplitHostPort(s.Addr)
 	if err != nil {
@@ -83,12 +138,12 @@ func (s *SMTP) dial(ctx context.Context) (*smtp.Client, error) {
 	if tc == nil {
 		tc = &tls.Config{ServerName: host}
 	}
-	if s.Security == Plain && s.Username != "" && !isLoopback(host) {
+	if sec == mailconn.Plain && s.Username != "" && !mailconn.IsLoopback(host) {
 		return nil, fmt.Errorf("smtp: refusing to send a password unencrypted to %s; use TLS or STARTTLS", host)
 	}
 	d := &net.Dialer{Timeout: timeout}
 	var conn net.Conn
-	if s.Security == ImplicitTLS {
+	if sec == mailconn.TLS {
 		conn, err = (&tls.Dialer{NetDialer: d, Config: tc}).DialContext(ctx, "tcp", s.Addr)
 	} else {
 		conn, err = d.DialContext(ctx, "tcp", s.Addr)
@@ -96,10 +151,10 @@ func (s *SMTP) dial(ctx context.Context) (*smtp.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("smtp: connect to %s: %w", s.Addr, err)
 	}
-	release := closeOnStop(ctx, conn)
+	release := mailconn.CloseOnStop(ctx, conn, stopGrace)
 	defer release()
 	var c *smtp.Client
-	if s.Security == StartTLS {
+	if sec == mailconn.StartTLS {
 		c, err = smtp.NewClientStartTLS(conn, tc)
 		if err != nil {
 			return nil, fmt.Errorf("smtp: STARTTLS with %s: %w", s.Addr, err)
@@ -109,6 +164,10 @@ func (s *SMTP) dial(ctx context.Context) (*smtp.Client, error) {
 	}
 	c.CommandTimeout = timeout
 	c.SubmissionTimeout = 5 * timeout
+	if err := c.Hello("localhost"); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("smtp: greeting of %s: %w", s.Addr, err)
+	}
 	if s.Username != "" {
 		if err := c.Auth(sasl.NewPlainClient("", s.Username, s.Password)); err != nil {
 			c.Close()
@@ -117,6 +176,14 @@ func (s *SMTP) dial(ctx context.Context) (*smtp.Client, error) {
 		}
 	}
 	return c, nil
+}
+
+// drop ends a connection that cannot be used any more.
+func (s *SMTP) drop() {
+	if s.c != nil {
+		s.c.Close()
+		s.c = nil
+	}
 }
 
 // Close ends the connection, politely when it still works.
@@ -131,29 +198,4 @@ func (s *SMTP) Close() error {
 		return c.Close()
 	}
 	return nil
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// closeOnStop closes c if ctx ends and release has not been called within
-// stopGrace after that.
-func closeOnStop(ctx context.Context, c io.Closer) (release func()) {
-	done := make(chan struct{})
-	stop := context.AfterFunc(ctx, func() {
-		select {
-		case <-done:
-		case <-time.After(stopGrace):
-			c.Close()
-		}
-	})
-	return func() {
-		stop()
-		close(done)
-	}
 }

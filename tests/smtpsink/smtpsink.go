@@ -29,6 +29,9 @@ type Options struct {
 	ImplicitTLS bool
 	// Username and Password, when set, are required through AUTH PLAIN.
 	Username, Password string
+	// SMTPUTF8 offers the extension for internationalized addresses
+	// (RFC 6531); without it a client must not send them.
+	SMTPUTF8 bool
 }
 
 // A Sink is a running SMTP server.
@@ -46,6 +49,7 @@ type Sink struct {
 	refuseN int // mails still to refuse; <0 means until Accept
 	refused int
 	conns   map[*smtp.Conn]bool
+	rcptErr map[string]*smtp.SMTPError // recipients refused forever
 }
 
 // Start runs a sink until Close.
@@ -75,6 +79,7 @@ func Start(opts Options) (*Sink, error) {
 	s.srv.Domain = "sink.localhost"
 	s.srv.AllowInsecureAuth = true
 	s.srv.ErrorLog = discard{}
+	s.srv.EnableSMTPUTF8 = opts.SMTPUTF8
 	if !opts.ImplicitTLS {
 		s.srv.TLSConfig = opts.TLSConfig
 	}
@@ -100,6 +105,17 @@ func (s *Sink) Refuse(code int, n int) {
 	defer s.mu.Unlock()
 	s.refuse = &smtp.SMTPError{Code: code, EnhancedCode: smtp.EnhancedCode{code / 100, 0, 0}, Message: "refused by the test sink"}
 	s.refuseN = n
+}
+
+// RefuseRcpt makes the sink answer every RCPT to the address with code
+// and text, e.g. 452 "mailbox full", for good.
+func (s *Sink) RefuseRcpt(addr string, code int, text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.rcptErr == nil {
+		s.rcptErr = map[string]*smtp.SMTPError{}
+	}
+	s.rcptErr[addr] = &smtp.SMTPError{Code: code, EnhancedCode: smtp.EnhancedCode{code / 100, 2, 2}, Message: text}
 }
 
 // Accept ends a Refuse.
@@ -176,6 +192,15 @@ func (ss *session) Mail(from string, _ *smtp.MailOptions) error {
 }
 
 func (ss *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	ss.sink.mu.Lock()
+	err := ss.sink.rcptErr[to]
+	if err != nil {
+		ss.sink.refused++
+	}
+	ss.sink.mu.Unlock()
+	if err != nil {
+		return err
+	}
 	ss.to = append(ss.to, to)
 	return nil
 }
