@@ -35,6 +35,9 @@ func (c *cmd) challenge(args []string) error {
 	if strings.EqualFold(ids[0], ids[1]) {
 		return c.fail("A challenge needs two different players; %s is named twice", ids[0])
 	}
+	if err := c.robotPair(ids); err != nil {
+		return err
+	}
 	by := c.senderID("")
 	var seats []string
 	for _, id := range ids {

@@ -13,6 +13,9 @@ func (c *cmd) join(args []string) error {
 	if len(args) != 3 {
 		return c.usage(c.game.Name() + " join board userid password")
 	}
+	if asked, err := c.robotJoin(args); asked {
+		return err
+	}
 	b, u, err := c.boardUser(args[0], args[1], args[2])
 	if err != nil {
 		return err

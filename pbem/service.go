@@ -35,6 +35,10 @@ type Config struct {
 	MaxMails        int
 	MaxBadPasswords int
 	Window          time.Duration
+
+	// RobotJoin lets a player waiting on an open seat ask a robot to take
+	// it ("<game> join board ROBOT password"); off by default.
+	RobotJoin bool
 }
 
 // Service runs commands from mail. Its methods are safe for concurrent use;
@@ -52,6 +56,7 @@ type Service struct {
 	positions *positionCache
 	limits    *limiter
 	passwords *passwordCache
+	robots    robotHooks
 }
 
 // New returns a service on db.

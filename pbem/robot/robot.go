@@ -42,6 +42,9 @@ type Robot struct {
 	// Seed makes the choice among equal moves; the same seed, position and
 	// node budget give the same move.
 	Seed uint64
+	// Stop, when closed, ends the search at once with ErrStopped: the
+	// daemon is stopping and the move will be chosen again after restart.
+	Stop <-chan struct{}
 }
 
 // A Choice is one move the robot chose and what the search saw.
@@ -76,6 +79,9 @@ func (t Turn) Submission() string {
 	return s
 }
 
+// ErrStopped: the search was stopped by Robot.Stop before choosing.
+var ErrStopped = errors.New("robot stopped before choosing a move")
+
 // ErrNoGame: the game has no evaluation, so no robot plays it.
 var ErrNoGame = errors.New("no robot plays this game")
 
@@ -106,7 +112,7 @@ func (r *Robot) Move(pos rules.Position) (Choice, error) {
 	if r.Level == 1 {
 		return easyMove(ev, pos, legal, rng), nil
 	}
-	s := &searcher{ev: ev, env: env{game: r.Game, opts: r.Opts}, budget: r.Budget}
+	s := &searcher{ev: ev, env: env{game: r.Game, opts: r.Opts}, budget: r.Budget, stop: r.Stop}
 	if s.budget == (Budget{}) {
 		s.budget.Time = DefaultTime
 	}
@@ -117,7 +123,11 @@ func (r *Robot) Move(pos rules.Position) (Choice, error) {
 	if r.Level == 2 {
 		maxDepth = 2
 	}
-	return s.root(pos, legal, maxDepth), nil
+	c := s.root(pos, legal, maxDepth)
+	if s.cancelled {
+		return Choice{}, ErrStopped
+	}
+	return c, nil
 }
 
 // Turn chooses the robot's whole submission: for games of one move per

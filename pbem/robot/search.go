@@ -26,6 +26,9 @@ type searcher struct {
 	deadline time.Time
 	nodes    int64
 	stopped  bool
+	stop     <-chan struct{} // Robot.Stop
+	// cancelled: stopped by stop, not by the budget.
+	cancelled bool
 }
 
 // child is one legal move and the position it makes.
@@ -44,8 +47,15 @@ func (s *searcher) spent() bool {
 	}
 	if s.budget.Nodes > 0 && s.nodes >= s.budget.Nodes {
 		s.stopped = true
-	} else if s.budget.Time > 0 && s.nodes%64 == 0 && time.Now().After(s.deadline) {
-		s.stopped = true
+	} else if s.nodes%64 == 0 {
+		if s.budget.Time > 0 && time.Now().After(s.deadline) {
+			s.stopped = true
+		}
+		select {
+		case <-s.stop:
+			s.stopped, s.cancelled = true, true
+		default:
+		}
 	}
 	return s.stopped
 }
