@@ -123,6 +123,14 @@ type Limits struct {
 	Window       time.Duration `yaml:"window"`
 }
 
+// Robots are the computer players the daemon runs.
+type Robots struct {
+	// MoveTime is how long a robot thinks about one move.
+	MoveTime time.Duration `yaml:"move_time"`
+	// Join lets a player waiting on an open seat ask a robot to take it.
+	Join bool `yaml:"join"`
+}
+
 // Log chooses how the daemon logs (to standard error).
 type Log struct {
 	Level  string `yaml:"level"`  // debug, info, warn or error
@@ -147,6 +155,7 @@ type Config struct {
 	// /debug/vars; empty means off.
 	Metrics string `yaml:"metrics"`
 	Log     Log    `yaml:"log"`
+	Robots  Robots `yaml:"robots"`
 }
 
 // Default returns the configuration used for every key a file leaves out.
@@ -173,6 +182,7 @@ func Default() *Config {
 		Limits:        Limits{Mails: 60, BadPasswords: 10, Window: time.Hour},
 		SweepInterval: time.Hour,
 		Log:           Log{Level: "info", Format: "text"},
+		Robots:        Robots{MoveTime: 2 * time.Second},
 	}
 }
 
@@ -294,6 +304,9 @@ func (c *Config) Validate() error {
 		if d.v < d.least {
 			return fmt.Errorf("%s is %v; want at least %v (write durations like 30s, 5m, 1h)", d.name, d.v, d.least)
 		}
+	}
+	if c.Robots.MoveTime < 10*time.Millisecond || c.Robots.MoveTime > time.Minute {
+		return fmt.Errorf("robots.move_time is %v; want 10ms to 1m", c.Robots.MoveTime)
 	}
 	if c.Limits.Mails < 1 || c.Limits.BadPasswords < 1 {
 		return fmt.Errorf("limits.mails and limits.bad_passwords are %d and %d; want at least 1 each", c.Limits.Mails, c.Limits.BadPasswords)

@@ -92,6 +92,7 @@ func TestRefused(t *testing.T) {
 		{"done is inbox", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  done_folder: inbox", 1), "is the watched mailbox", nil},
 		{"two documents", minimal + "---\naddress: x@y\n", "more than one YAML document", nil},
 		{"log level", minimal + "log:\n  level: loud\n", `log.level "loud" is unknown`, nil},
+		{"robot move time", minimal + "robots:\n  move_time: 2h\n", "robots.move_time is 2h0m0s; want 10ms to 1m", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -132,7 +132,7 @@ func Run(ctx context.Context, opts Options) error {
 
 	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log,
 		MaxMails: cfg.Limits.Mails, MaxBadPasswords: cfg.Limits.BadPasswords, Window: cfg.Limits.Window,
-		OnMoves: func(n int) { moves.Add(int64(n)) }})
+		OnMoves: func(n int) { moves.Add(int64(n)) }, RobotJoin: cfg.Robots.Join})
 
 	var (
 		watch     mailbox.Config
@@ -181,6 +181,10 @@ func Run(ctx context.Context, opts Options) error {
 	so.OnFailure = func() { errorsCount.Add(1) }
 	so.OnRejected = func() { errorsCount.Add(1) }
 	sender := outbox.New(db, transport, so)
+	robots, err := startRobots(svc, cfg, sender, log)
+	if err != nil {
+		return err
+	}
 	watch.Logger = log.With("part", "mailbox")
 	watch.OnMail = func() { mailsIn.Add(1) }
 	watch.OnError = func() { errorsCount.Add(1) }
@@ -191,6 +195,7 @@ func Run(ctx context.Context, opts Options) error {
 	var wg sync.WaitGroup
 	wg.Go(func() { sender.Run(ctx) })
 	wg.Go(func() { watcher.Run(ctx) })
+	wg.Go(func() { robots.Run(ctx) })
 	if sw, ok := any(svc).(sweeper); ok {
 		wg.Go(func() { sweepLoop(ctx, sw, cfg.SweepInterval, sender, log) })
 	}
