@@ -25,6 +25,7 @@ var commands = []command{
 	{"deliver", "handle one mail from stdin: pbemd deliver [-config FILE] [-data DIR] [-print]", runDeliver},
 	{"backup", "copy the database to a file: pbemd backup [-data DIR] FILE", runBackup},
 	{"sweep", "send the reminders and forfeits due: pbemd sweep [-config FILE] [-data DIR] [-print] [-now RFC3339]", runSweep},
+	{"robot", "the robot's move in a position: pbemd robot GAME [-level N] [-position TEXT] [-time D | -nodes N] [-option ...]", runRobot},
 }
 
 func main() {
