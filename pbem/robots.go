@@ -71,8 +71,12 @@ func (s *Service) EnsureRobots(games []string) error {
 		for _, game := range games {
 			for level := 1; level <= RobotLevels; level++ {
 				id := RobotID(game, level)
-				_, err := tx.User(id)
+				u, err := tx.User(id)
 				if err == nil {
+					if !isRobot(u) {
+						// Signed up before robots existed: a player, not played by the worker.
+						s.log.Warn("a player holds a robot's user id; that robot does not play", "user", id)
+					}
 					continue
 				}
 				if !errNotFound(err) {
@@ -84,7 +88,7 @@ func (s *Service) EnsureRobots(games []string) error {
 						refuses = append(refuses, other)
 					}
 				}
-				u := &store.User{
+				u = &store.User{
 					ID:      id,
 					Name:    id,
 					Created: now,

@@ -20,8 +20,9 @@ type evaluation struct {
 
 // env is what a score may need besides the position.
 type env struct {
-	game rules.Game
-	opts rules.Options
+	game  rules.Game
+	opts  rules.Options
+	tanbo *tanboScratch
 }
 
 // evaluations are the games robots play, by name.

@@ -33,21 +33,14 @@ func tanboCount(text string) [2]int {
 // safe number; a root without liberty is as good as gone, and one with a
 // single liberty its opponent may fill (next to exactly one of his own
 // stones) is in danger when the opponent is to move.
-func tanboScore(pos rules.Position, _ *env) int {
+func tanboScore(pos rules.Position, e *env) int {
 	board, _, _ := strings.Cut(pos.String(), " ")
 	n := strings.Count(board, "/") + 1
-	rows := grid(board, n, "bw")
+	sc := e.tanboScratch(n * n)
 	// cell[i] is 0 empty, 1 black (seat 0), 2 white (seat 1); i = row*n+col.
-	cell := make([]int8, n*n)
-	for r, row := range rows {
-		for c := 0; c < n; c++ {
-			switch row[c] {
-			case 'b':
-				cell[r*n+c] = 1
-			case 'w':
-				cell[r*n+c] = 2
-			}
-		}
+	cell := sc.cell
+	if !tanboCells(board, n, cell) {
+		return 0 // the rules wrote the text: cannot happen
 	}
 	neighbours := func(i int, fn func(j int)) {
 		r, c := i/n, i%n
@@ -65,7 +58,7 @@ func tanboScore(pos rules.Position, _ *env) int {
 		}
 	}
 	// own[k][i]: stones of colour k+1 next to empty point i.
-	own := [2][]int8{make([]int8, n*n), make([]int8, n*n)}
+	own := sc.own
 	for i, v := range cell {
 		if v != 0 {
 			neighbours(i, func(j int) { own[v-1][j]++ })
@@ -73,9 +66,9 @@ func tanboScore(pos rules.Position, _ *env) int {
 	}
 	toMove := pos.ToMove()
 	var score [2]int
-	seen := make([]bool, n*n)
-	libSeen := make([]int, n*n) // root number + 1 that last counted the point
-	stack := make([]int, 0, n*n)
+	seen := sc.seen
+	libSeen := sc.libSeen // the number of the root that last counted the point
+	stack := sc.stack[:0]
 	roots := 0
 	for i, v := range cell {
 		if v == 0 || seen[i] {
@@ -113,4 +106,66 @@ func tanboScore(pos rules.Position, _ *env) int {
 		}
 	}
 	return score[toMove] - score[1-toMove]
+}
+
+// tanboScratch is the memory of tanboScore, kept in the search's env so
+// that a leaf allocates nothing but the position text.
+type tanboScratch struct {
+	cell, own0, own1 []int8
+	own              [2][]int8
+	seen             []bool
+	libSeen, stack   []int
+}
+
+// tanboScratch returns the scratch for points points, cleared.
+func (e *env) tanboScratch(points int) *tanboScratch {
+	sc := e.tanbo
+	if sc == nil || len(sc.cell) != points {
+		sc = &tanboScratch{
+			cell: make([]int8, points), own0: make([]int8, points), own1: make([]int8, points),
+			seen: make([]bool, points), libSeen: make([]int, points), stack: make([]int, 0, points),
+		}
+		sc.own = [2][]int8{sc.own0, sc.own1}
+		e.tanbo = sc
+	}
+	clear(sc.cell)
+	clear(sc.own0)
+	clear(sc.own1)
+	clear(sc.seen)
+	clear(sc.libSeen)
+	return sc
+}
+
+// tanboCells reads the rows of a Tanbo position text (top row first, digits
+// for runs of empty points) into cell, top row first.
+func tanboCells(board string, n int, cell []int8) bool {
+	i := 0
+	for k := 0; k < len(board); k++ {
+		switch c := board[k]; {
+		case c == '/':
+			if i%n != 0 {
+				return false
+			}
+		case c >= '0' && c <= '9':
+			run := int(c - '0')
+			for k+1 < len(board) && board[k+1] >= '0' && board[k+1] <= '9' {
+				k++
+				run = run*10 + int(board[k]-'0')
+			}
+			i += run
+		case c == 'b' || c == 'w' || c == '.':
+			if i >= len(cell) {
+				return false
+			}
+			if c == 'b' {
+				cell[i] = 1
+			} else if c == 'w' {
+				cell[i] = 2
+			}
+			i++
+		default:
+			return false
+		}
+	}
+	return i == len(cell)
 }
