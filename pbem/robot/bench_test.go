@@ -11,7 +11,7 @@ import (
 )
 
 // benchGames are the test games plus Tanbo on its default 19x19 board.
-var benchGames = append([]testGame{{"tanbo", []string{"-size=19"}, 0}}, testGames...)
+var benchGames = append([]testGame{{"tanbo", []string{"-size=19"}, 4000}}, testGames...)
 
 func benchLabel(tg testGame) string { return strings.Join(append([]string{tg.name}, tg.opts...), "") }
 

@@ -75,7 +75,8 @@ func TestLevel3BeatsLevel1(t *testing.T) {
 // TestMatchLevel3Level1 is the long count of BENCHMARKS.md: ROBOT_MATCH=N
 // plays N games of each kind between level 3 (node budget ROBOT_NODES,
 // default 3000) and level 1, level 3 in each seat half the time, and logs
-// the score.
+// the score. ROBOT_MATCH_ONLY=tanbo-size=19 plays only the game of that
+// benchmark label (any of BenchmarkSearch's).
 //
 //	ROBOT_MATCH=100 go test ./pbem/robot -run TestMatchLevel3Level1 -v -timeout 2h
 func TestMatchLevel3Level1(t *testing.T) {
@@ -87,7 +88,16 @@ func TestMatchLevel3Level1(t *testing.T) {
 	if v, err := strconv.ParseInt(os.Getenv("ROBOT_NODES"), 10, 64); err == nil && v > 0 {
 		nodes = v
 	}
-	for _, tg := range testGames {
+	games := testGames
+	if only := os.Getenv("ROBOT_MATCH_ONLY"); only != "" {
+		games = nil
+		for _, tg := range benchGames {
+			if benchLabel(tg) == only {
+				games = append(games, tg)
+			}
+		}
+	}
+	for _, tg := range games {
 		g, opts := setup(t, tg)
 		strong := robotPlayer{g, opts, 3, nodes}
 		weak := robotPlayer{g, opts, 1, 0}
