@@ -147,19 +147,19 @@ func (s *Service) RobotTasks(games []string) ([]RobotTask, error) {
 	err := s.db.View(func(tx *store.Tx) error {
 		r := &request{s: s, tx: tx, now: s.cfg.Now()}
 		for _, game := range games {
-			for level := 1; level <= RobotLevels; level++ {
-				refs, err := tx.GamesOf(RobotID(game, level))
+			// The running boards, not the robots' boards: those include
+			// every game a robot has finished.
+			nums, err := tx.RunningBoards(game)
+			if err != nil {
+				return err
+			}
+			for _, num := range nums {
+				t, ok, err := r.robotTask(game, num)
 				if err != nil {
 					return err
 				}
-				for _, ref := range refs {
-					t, ok, err := r.robotTask(ref.Kind, ref.Board)
-					if err != nil {
-						return err
-					}
-					if ok {
-						tasks = append(tasks, t)
-					}
+				if ok {
+					tasks = append(tasks, t)
 				}
 			}
 		}
@@ -188,6 +188,9 @@ func (r *request) robotTask(kind string, num int) (RobotTask, bool, error) {
 	}
 	if err != nil || rec.Over || len(rec.Seats) != 2 || rec.Seats[0] == "" || rec.Seats[1] == "" {
 		return RobotTask{}, false, err
+	}
+	if !hasRobotID(rec.Seats) {
+		return RobotTask{}, false, nil // no replay for the boards of two players
 	}
 	b, err := r.loadBoard(kind, num)
 	if err != nil {
@@ -227,6 +230,15 @@ func (r *request) taskOf(b *board) (RobotTask, bool, error) {
 		}
 	}
 	return RobotTask{}, false, nil
+}
+
+func hasRobotID(seats []string) bool {
+	for _, id := range seats {
+		if _, _, ok := ParseRobotID(id); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // robotAfterCommit tells the worker, once the transaction has committed,

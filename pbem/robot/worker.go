@@ -22,8 +22,8 @@ type WorkerOptions struct {
 	// OnPlayed is called after each committed robot command, e.g. to wake
 	// the outbox sender for the board mails.
 	OnPlayed func()
-	// Rescan is how often every robot board is read again, in case a
-	// notice was lost; zero means a minute.
+	// Rescan is how often every running board is read again, for robot
+	// moves that failed; zero means ten minutes.
 	Rescan time.Duration
 }
 
@@ -53,7 +53,7 @@ func NewWorker(svc *pbem.Service, opts WorkerOptions) *Worker {
 		opts.Log = slog.Default()
 	}
 	if opts.Rescan <= 0 {
-		opts.Rescan = time.Minute
+		opts.Rescan = 10 * time.Minute
 	}
 	return &Worker{svc: svc, opts: opts, log: opts.Log, pending: map[pbemBoard]bool{}, wake: make(chan struct{}, 1)}
 }

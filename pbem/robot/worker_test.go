@@ -201,9 +201,10 @@ func TestRobotGameByMail(t *testing.T) {
 	}
 }
 
-// TestRobotTurnSurvivesRestart: the daemon stops while the robot thinks
-// (its search is dropped, nothing is played); after a restart the worker
-// finds the pending turn and plays it, and the player gets the board mail.
+// TestRobotTurnSurvivesRestart: while the robot thinks, mail is answered
+// and the sweep runs; the daemon stops while the robot thinks (its search
+// is dropped, nothing is played); after a restart the worker finds the
+// pending turn and plays it, and the player gets the board mail.
 func TestRobotTurnSurvivesRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "pbem.db")
 	s := newServer(t, path, pbem.Config{}, Budget{Time: time.Minute})
@@ -214,6 +215,17 @@ func TestRobotTurnSurvivesRestart(t *testing.T) {
 	stopped := make(chan struct{})
 	go func() { s.worker.Run(ctx); close(stopped) }()
 	time.Sleep(200 * time.Millisecond) // the robot is thinking, with a minute to go
+	// Mail and the sweep go on meanwhile: they do not wait for the robot.
+	s.send("alice", "ultima show 101")
+	if err := s.svc.Sweep(time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if out := s.outbox(); len(out) != 1 || !strings.Contains(out[0].subject, "Ultima Board 101") {
+		t.Fatalf("while the robot thinks, show gave %+v", out)
+	}
+	if n := len(s.game("ultima", 101).Moves); n != 0 {
+		t.Fatalf("the robot played %d moves; it should still be thinking", n)
+	}
 	cancel()
 	select {
 	case <-stopped:
