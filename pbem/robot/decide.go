@@ -9,7 +9,8 @@ import (
 //   - An undo: robots of levels 1 and 2 accept every undo, being there to
 //     practise against; level 3 plays on (which declines it) or rejects it.
 //   - A draw: a robot accepts when it does not think itself ahead: level 1
-//     counts pieces, levels 2 and 3 take their search's score of the position.
+//     counts pieces, levels 2 and 3 take their search's score of the position
+//     (and count pieces when there was nothing to search).
 //   - Resigning: levels 2 and 3 resign when their search proves that every
 //     move loses; level 1 never resigns. A robot never proposes anything.
 
@@ -23,13 +24,17 @@ func (r *Robot) AcceptsDraw(pos rules.Position, seat int) (bool, error) {
 	if !ok {
 		return false, ErrNoGame
 	}
+	n := ev.count(pos.String())
+	byCount := n[seat] <= n[rules.Other(seat)]
 	if r.Level == 1 {
-		n := ev.count(pos.String())
-		return n[seat] <= n[rules.Other(seat)], nil
+		return byCount, nil
 	}
 	c, err := r.Move(pos)
 	if err != nil {
 		return false, err
+	}
+	if c.Depth == 0 {
+		return byCount, nil // one legal move, or no time: nothing was searched
 	}
 	score := c.Score
 	if pos.ToMove() != seat {

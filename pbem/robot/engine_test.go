@@ -104,3 +104,26 @@ func TestRefusals(t *testing.T) {
 		t.Error("a move was chosen in a game that is over")
 	}
 }
+
+// TestAcceptsDraw: a robot accepts a draw when it is not ahead, whoever is
+// to move, at every level; it refuses when it is clearly ahead.
+func TestAcceptsDraw(t *testing.T) {
+	g, opts := setup(t, testGame{name: "tobit"})
+	ahead, err := g.ParsePosition("W.W.W.......................b......... b", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	behind, err := g.ParsePosition("B.B.B.......................w......... w", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for level := 1; level <= MaxLevel; level++ {
+		r := &Robot{Game: g, Opts: opts, Level: level, Budget: Budget{Nodes: 2000}}
+		if ok, err := r.AcceptsDraw(ahead, 0); err != nil || ok {
+			t.Errorf("level %d, three tobits against a hul: accepts a draw %v (%v)", level, ok, err)
+		}
+		if ok, err := r.AcceptsDraw(behind, 0); err != nil || !ok {
+			t.Errorf("level %d, a hul against three tobits: accepts a draw %v (%v)", level, ok, err)
+		}
+	}
+}

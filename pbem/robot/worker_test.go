@@ -278,7 +278,7 @@ func TestRobotAnswersWhileRunning(t *testing.T) {
 }
 
 // TestRobotVotes: level 1 accepts an undo; level 3 rejects one asked on
-// the player's own turn.
+// the player's own turn; a robot that is not ahead accepts a draw.
 func TestRobotVotes(t *testing.T) {
 	s := newServer(t, filepath.Join(t.TempDir(), "pbem.db"), pbem.Config{}, Budget{Nodes: 200})
 	s.signup("carol")
@@ -299,13 +299,21 @@ func TestRobotVotes(t *testing.T) {
 	if rec := s.game("tobit", 102); len(rec.Moves) != 2 || rec.Vote != nil {
 		t.Errorf("tobit-robot3 did not reject the undo: moves %v, vote %+v", rec.Moves, rec.Vote)
 	}
+	// Equal pieces: level 1 does not think itself ahead and accepts a draw.
+	s.send("carol", "tobit challenge carol tobit-robot1")
+	s.send("carol", "tobit move 103 carol pw-carol propose")
+	s.drain()
+	if rec := s.game("tobit", 103); !rec.Over || rec.Winner != rules.Draw {
+		t.Errorf("tobit-robot1 did not accept the draw: over %v, winner %d", rec.Over, rec.Winner)
+	}
 	out := s.outbox()
 	var said []string
 	for _, m := range out {
 		said = append(said, m.body)
 	}
 	all := strings.Join(said, "\n")
-	for _, want := range []string{"tobit-robot1 accepted carol's undo", "tobit-robot3 rejected carol's proposal of an undo"} {
+	for _, want := range []string{"tobit-robot1 accepted carol's undo", "tobit-robot3 rejected carol's proposal of an undo",
+		"tobit-robot1 accepted carol's draw proposal"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no mail says %q", want)
 		}
