@@ -127,3 +127,29 @@ func TestAcceptsDraw(t *testing.T) {
 		}
 	}
 }
+
+// TestResigns: levels 2 and 3 resign when every move loses at once; level 1
+// never does, and nobody resigns at the start.
+func TestResigns(t *testing.T) {
+	// The lone black king cannot escape the immobilizer: wherever it goes,
+	// the immobilizer steps next to it and Black has no move.
+	lost := ultimaPos(t, "7k/8/5I2/8/8/8/8/K7 b")
+	start := ultimaPos(t, ultima.StartText)
+	for level := 1; level <= MaxLevel; level++ {
+		r := &Robot{Game: ultima.Game, Level: level, Budget: Budget{Nodes: 3000}}
+		turn, err := r.Turn(lost)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := r.Resigns(turn), level > 1; got != want {
+			t.Errorf("level %d in a lost position: resigns %v, want %v (score %d)", level, got, want, turn.Score)
+		}
+		turn, err = r.Turn(start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Resigns(turn) {
+			t.Errorf("level %d resigns at the start", level)
+		}
+	}
+}
