@@ -1,12 +1,14 @@
 package pbem
 
 import (
+	"errors"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
+	"github.com/pbemd/pbemd/store"
 )
 
 // commandWords splits a Subject line into command words. A leading "Re:" or
@@ -170,4 +172,57 @@ func (c *cmd) boardNumber(word string) (int, error) {
 		return 0, c.fail("%q is not a board number; boards are numbered from 101", word)
 	}
 	return n, nil
+}
+
+// boardUser reads the "board userid password" words most board commands
+// start with: it loads the board and checks the password. A wrong password's
+// error reply shows the board.
+func (c *cmd) boardUser(boardWord, id, password string) (*board, *store.User, error) {
+	num, err := c.boardNumber(boardWord)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := c.r.loadBoard(c.game.Name(), num)
+	if err != nil {
+		return nil, nil, err
+	}
+	u, err := c.r.auth(id, password)
+	if err != nil {
+		var f *failure
+		if errors.As(err, &f) {
+			f.game, f.board = c.game, b
+		}
+		return nil, nil, err
+	}
+	return b, u, nil
+}
+
+// player loads a board and checks that id, with password, holds a seat on it.
+func (c *cmd) player(boardWord, id, password string) (*board, *store.User, error) {
+	b, u, err := c.boardUser(boardWord, id, password)
+	if err != nil {
+		return nil, nil, err
+	}
+	if b.seatOf(u.ID) < 0 {
+		return nil, nil, c.failOn(b, "%s is not a player of %s board %d; its players are %s",
+			u.ID, b.game.Title(), b.rec.Board, strings.Join(b.rec.Seats, " and "))
+	}
+	return b, u, nil
+}
+
+// commentBy is the mail's comment as written by user id after moves moves,
+// or nil when the mail has none.
+func (c *cmd) commentBy(id string, moves int) *store.Comment {
+	if strings.TrimSpace(c.comment) == "" {
+		return nil
+	}
+	return &store.Comment{User: id, Text: c.comment, At: c.r.now, Move: moves}
+}
+
+// senderID is the user id of the sender's address, or def.
+func (c *cmd) senderID(def string) string {
+	if u, err := c.r.tx.UserByAddress(c.r.sender()); err == nil {
+		return u.ID
+	}
+	return def
 }

@@ -11,60 +11,6 @@ import (
 // maxQueued is the most moves one player may have queued on a board.
 const maxQueued = 20
 
-// <game> queue board userid password move[#n]
-//
-// A queued move is kept until its owner's turn comes and is then played as
-// if he had sent it, marked "(Auto)" in the move list. Only its owner sees
-// it before that. Queued when it is already his turn (and nothing else is
-// queued, and no later #n asks to wait), the move is simply played.
-func (c *cmd) queue(args []string) error {
-	if len(args) < 4 {
-		return c.usage(c.game.Name() + " queue board userid password move[#n]")
-	}
-	b, u, err := c.player(args[0], args[1], args[2])
-	if err != nil {
-		return err
-	}
-	text, want, err := splitMoveNumber(strings.Join(args[3:], " "))
-	if err != nil {
-		return c.failOn(b, "%s", err)
-	}
-	if err := c.playable(b); err != nil {
-		return err
-	}
-	switch strings.ToLower(text) {
-	case "propose", "draw", "accept", "reject", "undo":
-		return c.failOn(b, "%q cannot be queued, only moves and resign can; send it now with: %s move %d %s PASSWORD %s",
-			text, c.game.Name(), b.rec.Board, u.ID, strings.ToLower(text))
-	case "resign":
-		text = "resign"
-	}
-	seat := b.seatOf(u.ID)
-	mine := queuedOf(b.rec, seat)
-	if b.pos.ToMove() == seat && len(mine) == 0 && (want == 0 || want == b.next()) {
-		return c.move(args)
-	}
-	if want != 0 && want < b.next() {
-		return c.failOn(b, "Move %s#%d cannot be queued: board %d is at move #%d already; queue it with a later number, or without one",
-			text, want, b.rec.Board, b.next())
-	}
-	if len(mine) >= maxQueued {
-		return c.failOn(b, "You have %d moves queued on %s board %d, the most there may be; wait until some are played",
-			len(mine), b.game.Title(), b.rec.Board)
-	}
-	b.rec.Queue = append(b.rec.Queue, store.Queued{Seat: seat, User: u.ID, Text: text, Number: want, At: c.r.now})
-	if err := c.r.tx.PutGame(b.rec); err != nil {
-		return err
-	}
-	var list []string
-	for _, q := range queuedOf(b.rec, seat) {
-		list = append(list, queuedText(q))
-	}
-	return c.r.privateBoard(b, u.ID, fmt.Sprintf("%s Board %d queued", b.game.Title(), b.rec.Board),
-		fmt.Sprintf("Queued for %s, in this order: %s. They are played when your turn comes; nobody else sees them before.",
-			u.ID, strings.Join(list, ", ")))
-}
-
 // playable refuses moves on a board that is over or still waits for a player.
 func (c *cmd) playable(b *board) error {
 	if b.rec.Over {

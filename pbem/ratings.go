@@ -3,9 +3,6 @@ package pbem
 import (
 	"fmt"
 	"math"
-	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
@@ -132,109 +129,4 @@ func ratingLines(b *board) []string {
 		lines = append(lines, line)
 	}
 	return lines
-}
-
-// <game> standings, or ratings: every rated player of this game by rating.
-func (c *cmd) standings(args []string) error {
-	if len(args) != 0 {
-		return c.usage(c.game.Name() + " standings")
-	}
-	kind := c.game.Name()
-	type row struct {
-		id     string
-		r      store.Rating
-		active int
-		limit  int
-	}
-	var rows []row
-	err := c.r.tx.Users(func(u *store.User) error {
-		if r, ok := u.Ratings[kind]; ok && r != nil && r.Games > 0 {
-			rows = append(rows, row{id: u.ID, r: *r, limit: u.Limits[kind]})
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for i := range rows {
-		if rows[i].active, err = c.r.activeGames(rows[i].id, kind); err != nil {
-			return err
-		}
-	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].r.Rating > rows[j].r.Rating })
-	var lines []string
-	for i, x := range rows {
-		p := " "
-		if provisional(x.r) {
-			p = "P"
-		}
-		limit := "-"
-		if x.limit > 0 {
-			limit = strconv.Itoa(x.limit)
-		}
-		lines = append(lines, fmt.Sprintf("%4d  %-16s %5.0f%s %5d %5d %5d  %6s",
-			i+1, x.id, math.Round(x.r.Rating), p, x.r.Won, x.r.Lost, x.r.Drawn, fmt.Sprintf("%d/%s", x.active, limit))+c.r.robotMark(x.id))
-	}
-	body, err := render("standings", map[string]any{"Title": c.game.Title(), "Rows": lines})
-	if err != nil {
-		return err
-	}
-	c.r.replyText(c.r.sender(), c.game.Title()+" standings", body)
-	return nil
-}
-
-// <game> history [userid]: the finished boards of this game, newest first.
-func (c *cmd) history(args []string) error {
-	if len(args) > 1 {
-		return c.usage(c.game.Name() + " history [userid]")
-	}
-	var who string
-	if len(args) == 1 {
-		u, err := c.r.tx.User(args[0])
-		if errNotFound(err) {
-			return c.fail("There is no user %q; user ids are what players signed up with", args[0])
-		}
-		if err != nil {
-			return err
-		}
-		who = u.ID
-	}
-	const most = 200
-	var lines []string
-	err := c.r.tx.Games(c.game.Name(), func(rec *store.Game) error {
-		if !rec.Over || who != "" && !contains(rec.Seats, who) {
-			return nil
-		}
-		result := "tie"
-		if rec.Winner != rules.Draw && rec.Winner < len(rec.Seats) {
-			result = "won by " + rec.Seats[rec.Winner]
-		}
-		players := make([]string, len(rec.Seats))
-		for i, s := range rec.Seats {
-			players[i] = seatOrOpen(s)
-		}
-		lines = append(lines, fmt.Sprintf("%5d  %-27s %5d  %s  %s (%s)", rec.Board, strings.Join(players, " - "),
-			len(rec.Moves), rec.Updated.UTC().Format("2006-01-02"), result, rec.EndReason))
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for i, j := 0, len(lines)-1; i < j; i, j = i+1, j-1 {
-		lines[i], lines[j] = lines[j], lines[i]
-	}
-	more := 0
-	if len(lines) > most {
-		more, lines = len(lines)-most, lines[:most]
-	}
-	whose := "all players"
-	if who != "" {
-		whose = who
-	}
-	body, err := render("history", map[string]any{"Title": c.game.Title(), "Who": whose, "Rows": lines, "More": more})
-	if err != nil {
-		return err
-	}
-	c.r.replyText(c.r.sender(), c.game.Title()+" history", body)
-	return nil
 }

@@ -3,29 +3,44 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 
-	"github.com/pbemd/pbemd/pbem/rulestool"
+	"github.com/pbemd/pbemd/rules/rulestool"
+	"github.com/pbemd/pbemd/store"
 )
 
-// A command is one subcommand: it takes the arguments after its name and
-// returns the exit status.
+// A command is one subcommand of pbemd.
 type command struct {
 	name    string
+	args    string // what follows the name, for the usage line
 	summary string
-	run     func(args []string) int
+	help    string // more about it, for its own usage; may be empty
+	// run declares its flags on c.flags, parses them with c.parse and does
+	// the work. It returns nil on success, a usageError for bad arguments
+	// (exit status 2), an exitStatus, or the error that stopped it (exit
+	// status 1).
+	run func(c *invocation) error
 }
 
+// commands is every subcommand, in the order the usage lists them.
 var commands = []command{
-	{"rules", "explore a game position: pbemd rules GAME [-board] [-legal] [-perft N] [MOVE ...]", func(args []string) int {
-		return rulestool.Run(args, os.Stdout, os.Stderr)
-	}},
-	{"serve", "run the daemon: pbemd serve [-config FILE] [-data DIR] (no config: embedded mail server on 127.0.0.1)", runServe},
-	{"deliver", "handle one mail from stdin: pbemd deliver [-config FILE] [-data DIR] [-print]", runDeliver},
-	{"backup", "copy the database to a file: pbemd backup [-data DIR] FILE", runBackup},
-	{"sweep", "send the reminders and forfeits due: pbemd sweep [-config FILE] [-data DIR] [-print] [-now RFC3339]", runSweep},
-	{"robot", "the robot's move in a position: pbemd robot GAME [-level N] [-position TEXT] [-time D | -nodes N] [-option ...]", runRobot},
+	{name: "rules", args: "GAME [OPTION ...] [-position TEXT] [-board] [-legal] [-perft N] [-json] [MOVE ...]",
+		summary: "explore a game position", run: runRules},
+	{name: "serve", args: "[-config FILE] [-data DIR] [-imap ADDR] [-smtp ADDR]",
+		summary: "run the daemon (no config: embedded mail server on 127.0.0.1)", run: runServe},
+	{name: "deliver", args: "[-config FILE] [-data DIR] [-print]",
+		summary: "handle one mail from standard input", run: runDeliver},
+	{name: "backup", args: "[-data DIR] FILE",
+		summary: "copy the database to a file", run: runBackup,
+		help: "Copies DIR/" + store.FileName + " to FILE, consistently, while the daemon runs or not:\n" +
+			"a running daemon (which holds the database) sends the copy itself."},
+	{name: "sweep", args: "[-config FILE] [-data DIR] [-print] [-now RFC3339]",
+		summary: "send the reminders and forfeits due", run: runSweep},
+	{name: "robot", args: robotArgs, summary: "the move a robot player would make in a position", run: runRobot},
 }
 
 func main() {
@@ -34,22 +49,106 @@ func main() {
 
 func run(args []string) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
-		usage()
+		usage(os.Stderr)
 		return 2
 	}
-	for _, c := range commands {
-		if c.name == args[0] {
-			return c.run(args[1:])
+	for i := range commands {
+		if commands[i].name == args[0] {
+			return newInvocation(&commands[i], args[1:]).exit()
 		}
 	}
 	fmt.Fprintf(os.Stderr, "pbemd: no subcommand %q\n", args[0])
-	usage()
+	usage(os.Stderr)
 	return 2
 }
 
-func usage() {
-	fmt.Fprintln(os.Stderr, "usage: pbemd SUBCOMMAND [ARGS]\n\nsubcommands:")
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: pbemd SUBCOMMAND [ARGS]\n\nsubcommands:")
 	for _, c := range commands {
-		fmt.Fprintf(os.Stderr, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "           pbemd %s %s\n", c.name, c.args)
 	}
+}
+
+// An invocation is one run of a subcommand.
+type invocation struct {
+	cmd            *command
+	args           []string // the arguments after the subcommand's name
+	flags          *flag.FlagSet
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+func newInvocation(cmd *command, args []string) *invocation {
+	c := &invocation{cmd: cmd, args: args, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	c.flags = flag.NewFlagSet(cmd.name, flag.ContinueOnError)
+	c.flags.SetOutput(c.stderr)
+	c.flags.Usage = c.usage
+	return c
+}
+
+func (c *invocation) usage() {
+	fmt.Fprintf(c.stderr, "usage: pbemd %s %s\n\n", c.cmd.name, c.cmd.args)
+	if c.cmd.help != "" {
+		fmt.Fprintf(c.stderr, "%s\n\n", c.cmd.help)
+	}
+	c.flags.PrintDefaults()
+}
+
+// A usageError is a wrong use of a subcommand: its message, then the usage.
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
+// An exitStatus ends the subcommand with that status and says nothing more:
+// what was wrong has been told already.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// parse parses the flags. want is how many arguments must follow them, and
+// what says which, for the error when they do not.
+func (c *invocation) parse(want int, what string) ([]string, error) {
+	if err := c.flags.Parse(c.args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, exitStatus(0)
+		}
+		return nil, exitStatus(2) // the flag package has told what is wrong
+	}
+	if c.flags.NArg() != want {
+		if c.flags.NArg() > want {
+			return nil, usageError(fmt.Sprintf("unexpected argument %q; want %s", c.flags.Arg(want), what))
+		}
+		return nil, usageError("want " + what)
+	}
+	return c.flags.Args(), nil
+}
+
+// exit runs the subcommand and returns its exit status.
+func (c *invocation) exit() int {
+	err := c.cmd.run(c)
+	var status exitStatus
+	var bad usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &status):
+		return int(status)
+	case errors.As(err, &bad):
+		fmt.Fprintf(c.stderr, "pbemd %s: %v\n", c.cmd.name, err)
+		c.usage()
+		return 2
+	default:
+		fmt.Fprintf(c.stderr, "pbemd %s: %v\n", c.cmd.name, err)
+		return 1
+	}
+}
+
+// runRules is "pbemd rules": the rules tool parses its own arguments, since
+// a game's options (-size=9) are flags only that game knows.
+func runRules(c *invocation) error {
+	if status := rulestool.Run(c.args, c.stdout, c.stderr); status != 0 {
+		return exitStatus(status)
+	}
+	return nil
 }

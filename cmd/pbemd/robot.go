@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -13,9 +12,18 @@ import (
 	"github.com/pbemd/pbemd/rules/catalog"
 )
 
-const robotUsage = "pbemd robot GAME [-level N] [-position TEXT] [-time D | -nodes N] [-seed S] [-v] [-option ...]"
+const robotArgs = "GAME [-level N] [-position TEXT] [-time D | -nodes N] [-seed S] [-v] [-option ...]"
 
-func runRobot(args []string) int { return robotTool(args, os.Stdout, os.Stderr) }
+const robotUsage = "pbemd robot " + robotArgs
+
+// runRobot is "pbemd robot": it parses its own arguments, since a game's
+// options (-size=9) are flags only that game knows.
+func runRobot(c *invocation) error {
+	if status := robotTool(c.args, c.stdout, c.stderr); status != 0 {
+		return exitStatus(status)
+	}
+	return nil
+}
 
 // robotTool is "pbemd robot": the move the robot of a level would submit in
 // a position, chosen as the daemon's worker chooses it (for Taratibu the
@@ -25,6 +33,10 @@ func robotTool(args []string, stdout, stderr io.Writer) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "pbemd robot: "+format+"\nusage: %s\n", append(a, robotUsage)...)
 		return 2
+	}
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		fmt.Fprintf(stderr, "usage: %s\n\nThe move the robot of a level would submit in a position (default: the\nstart), chosen as pbemd serve chooses it. Game options are written as in a\nchallenge (-size=9).\n", robotUsage)
+		return 0
 	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return fail("name a game first: %s", strings.Join(catalog.Names(), ", "))

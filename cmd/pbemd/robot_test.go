@@ -69,6 +69,9 @@ func TestRobotToolRefusals(t *testing.T) {
 		want string
 	}{
 		{nil, 2, "name a game first"},
+		{[]string{"-level", "2"}, 2, "name a game first"},
+		{[]string{"ultima", "-nosuch"}, 2, "-nosuch"},
+		{[]string{"ultima", "stray"}, 2, `unexpected argument "stray"`},
 		{[]string{"chess"}, 2, `no robot plays "chess"`},
 		{[]string{"ultima", "-level", "4"}, 2, "levels are 1 to 3"},
 		{[]string{"ultima", "-size=9"}, 2, "flag provided but not defined: -size"},
@@ -79,5 +82,12 @@ func TestRobotToolRefusals(t *testing.T) {
 		if code != tt.code || out != "" || !strings.Contains(errs, tt.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q", tt.args, code, out, errs, tt.code, tt.want)
 		}
+	}
+}
+
+func TestRobotToolHelp(t *testing.T) {
+	code, out, errs := robotRun("-h")
+	if code != 0 || out != "" || !strings.Contains(errs, "usage: pbemd robot GAME") {
+		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }

@@ -2,46 +2,32 @@ package main
 
 import (
 	"context"
-	"flag"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
 
-	"github.com/pbemd/pbemd/pbem/config"
 	"github.com/pbemd/pbemd/pbem/daemon"
 )
 
 // runServe is "pbemd serve [-config FILE] [-data DIR]": the daemon. Without
 // -config it runs the embedded default, its own mail server on 127.0.0.1.
 // It stops cleanly on SIGINT or SIGTERM.
-func runServe(args []string) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	configFile := fs.String("config", "", "configuration `file` (default: none; run the embedded mail server)")
-	data := fs.String("data", "", "data `directory` (default: the config's, or ./pbem-data)")
-	imapAddr := fs.String("imap", "127.0.0.1:1143", "embedded default only: IMAP listen `address`")
-	smtpAddr := fs.String("smtp", "127.0.0.1:1587", "embedded default only: SMTP listen `address`")
-	if err := fs.Parse(args); err != nil {
-		return 2
+func runServe(c *invocation) error {
+	where := c.dataFlags("run the embedded mail server")
+	imapAddr := c.flags.String("imap", "127.0.0.1:1143", "embedded default only: IMAP listen `address`")
+	smtpAddr := c.flags.String("smtp", "127.0.0.1:1587", "embedded default only: SMTP listen `address`")
+	if _, err := c.parse(0, "only flags"); err != nil {
+		return err
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "pbemd serve: unexpected argument %q; want only flags\n", fs.Arg(0))
-		return 2
+	cfg, err := where.loadConfig()
+	if err != nil {
+		return err
 	}
-	opts := daemon.Options{Data: *data, IMAPAddr: *imapAddr, SMTPAddr: *smtpAddr}
-	if *configFile != "" {
-		cfg, err := config.Load(*configFile)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "pbemd serve: %v\n", err)
-			return 1
-		}
+	opts := daemon.Options{Data: where.data, IMAPAddr: *imapAddr, SMTPAddr: *smtpAddr, Logger: cfg.Log.Logger(c.stderr)}
+	if where.config != "" {
 		opts.Config = cfg
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := daemon.Run(ctx, opts); err != nil {
-		fmt.Fprintf(os.Stderr, "pbemd serve: %v\n", err)
-		return 1
-	}
-	return 0
+	return daemon.Run(ctx, opts)
 }

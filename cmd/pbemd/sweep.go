@@ -1,66 +1,37 @@
 package main
 
 import (
-	"context"
-	"flag"
 	"fmt"
-	"os"
 	"time"
-
-	"github.com/pbemd/pbemd/pbem"
-	"github.com/pbemd/pbemd/pbem/daemon"
 )
 
 // runSweep is "pbemd sweep [-config FILE] [-data DIR] [-print] [-now RFC3339]":
 // the reminders and forfeits due, as the daemon sends them hourly, run by
 // hand or from cron. -now pretends another time, for tests and for catching
 // up after a stop.
-func runSweep(args []string) int {
-	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
-	configFile := fs.String("config", "", "configuration `file` (default: none; mails stay in the outbox for pbemd serve; with one, they are sent)")
-	data := fs.String("data", "", "data `directory` (default: the config's, or ./pbem-data)")
-	print := fs.Bool("print", false, "write the mails to stdout as an mbox instead of queueing them")
-	nowFlag := fs.String("now", "", "the `time` to sweep at, RFC 3339 (default: now), e.g. 2026-12-01T12:00:00Z")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "pbemd sweep: unexpected argument %q; the flags are -config, -data, -print and -now\n", fs.Arg(0))
-		return 2
+func runSweep(c *invocation) error {
+	where := c.dataFlags("mails stay in the outbox for pbemd serve; with one, they are sent")
+	print := c.flags.Bool("print", false, "write the mails to stdout as an mbox instead of queueing them")
+	nowFlag := c.flags.String("now", "", "the `time` to sweep at, RFC 3339 (default: now), e.g. 2026-12-01T12:00:00Z")
+	if _, err := c.parse(0, "only the flags -config, -data, -print and -now"); err != nil {
+		return err
 	}
 	now := time.Now()
 	if *nowFlag != "" {
 		t, err := time.Parse(time.RFC3339, *nowFlag)
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "pbemd sweep: -now %q is not an RFC 3339 time; write it as 2026-12-01T12:00:00Z\n", *nowFlag)
-			return 2
+			return usageError(fmt.Sprintf("-now %q is not an RFC 3339 time; write it as 2026-12-01T12:00:00Z", *nowFlag))
 		}
 		now = t
 	}
-	svc, db, cfg, err := openService(*configFile, *data)
+	s, err := c.open(where)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "pbemd sweep: %v\n", err)
-		return 1
+		return err
 	}
-	defer db.Close()
-	ids, err := svc.SweepIDs(now)
+	defer s.Close()
+	ids, err := s.svc.SweepIDs(now)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "pbemd sweep: %v\n", err)
-		return 1
+		return err
 	}
-	switch {
-	case *print:
-		if err := pbem.PrintMbox(db, ids, os.Stdout); err != nil {
-			fmt.Fprintf(os.Stderr, "pbemd sweep: %v\n", err)
-			return 1
-		}
-	case *configFile != "":
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		if err := daemon.SendQueued(ctx, db, cfg); err != nil {
-			fmt.Fprintf(os.Stderr, "pbemd sweep: %v\n", err)
-			return 1
-		}
-	}
-	return 0
+	return s.deliver(c, ids, *print)
 }

@@ -3,10 +3,8 @@
 package rulestest
 
 import (
+	_ "embed"
 	"encoding/json"
-	"errors"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"testing"
@@ -14,7 +12,13 @@ import (
 	"github.com/pbemd/pbemd/rules"
 )
 
-// Vector is one case of ../shared/testdata/vectors.json (see its README).
+// vectorsJSON is the public test vectors, testdata/vectors.json; its
+// README.md describes the fields.
+//
+//go:embed testdata/vectors.json
+var vectorsJSON []byte
+
+// Vector is one case of the public test vectors (testdata/vectors.json).
 type Vector struct {
 	Game     string   `json:"game"`
 	Name     string   `json:"name"`
@@ -30,44 +34,13 @@ type Vector struct {
 	} `json:"expect"`
 }
 
-// VectorsFile finds the public vectors: shared/testdata/vectors.json beside
-// the repository's top folder (the one holding go.mod).
-func VectorsFile() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "testdata", "vectors.json"), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
-// Vectors loads the public vectors of game g. Where the file is missing (a
-// checkout without shared/ beside it) the test is skipped, except under CI,
-// where it fails.
+// Vectors returns the public vectors of game g. They are embedded in this
+// package, so they run on any checkout.
 func Vectors(t testing.TB, g rules.Game) []Vector {
 	t.Helper()
-	path, err := VectorsFile()
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if os.Getenv("CI") == "" && errors.Is(err, os.ErrNotExist) {
-			t.Skipf("public vectors not found at %s", path)
-		}
-		t.Fatal(err)
-	}
 	var all []Vector
-	if err := json.Unmarshal(data, &all); err != nil {
-		t.Fatalf("%s: %v", path, err)
+	if err := json.Unmarshal(vectorsJSON, &all); err != nil {
+		t.Fatalf("testdata/vectors.json: %v", err)
 	}
 	var mine []Vector
 	for _, v := range all {
@@ -76,7 +49,7 @@ func Vectors(t testing.TB, g rules.Game) []Vector {
 		}
 	}
 	if len(mine) == 0 {
-		t.Fatalf("%s has no vectors for %s", path, g.Name())
+		t.Fatalf("testdata/vectors.json has no vectors for %s", g.Name())
 	}
 	return mine
 }

@@ -1,5 +1,5 @@
 // Package tanbo implements Tanbo, Mark Steere's 1993 game of growing roots
-// on the points of a Go grid, as games.md decides its rules.
+// on the points of a Go grid, with the rules docs/games.md records.
 package tanbo
 
 import (

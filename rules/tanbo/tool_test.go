@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pbemd/pbemd/pbem/rulestool"
+	"github.com/pbemd/pbemd/rules/rulestool"
 )
 
 // run runs "pbemd rules" with args and returns its exit status and output.

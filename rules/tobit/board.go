@@ -1,7 +1,7 @@
 package tobit
 
-// The board is the graph of 38 points drawn in games.md, numbered row by row
-// from White's side:
+// The board is the graph of 38 points drawn in docs/games.md, numbered row
+// by row from White's side:
 //
 //	          34  35  36  37  38
 //	  27 -- 28--29--30--31--32 -- 33
@@ -264,32 +264,6 @@ func (b *board) jump(cur *move, at int, piece uint8, last int, out []move) []mov
 		out = append(out, *cur)
 	}
 	return out
-}
-
-// hasCapture reports whether the side to move has a capture.
-func (b *board) hasCapture() bool {
-	own := uint8(1) << b.side
-	enemy := own ^ (whiteHul | blackHul)
-	for p := 1; p <= numPoints; p++ {
-		piece := b.sq[p]
-		if piece&own == 0 {
-			continue
-		}
-		for d := 0; d < 4; d++ {
-			m := int(next[p][d])
-			if piece&tobitBit != 0 {
-				for m != 0 && b.sq[m] == empty {
-					m = int(next[m][d])
-				}
-			}
-			if m != 0 && b.sq[m]&enemy != 0 {
-				if l := next[m][d]; l != 0 && b.sq[l] == empty {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // isReversible reports whether m could be undone by later moves, so that

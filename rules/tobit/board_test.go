@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// drawing is the board of games.md, the decision on numbering and lines.
+// drawing is the board of docs/games.md, the decision on numbering and lines.
 const drawing = `
             34    35    36    37    38
              |     |     |     |     |
@@ -86,7 +86,7 @@ func TestLinesMatchDrawing(t *testing.T) {
 	}
 }
 
-// The reference rules: a slow, separate reading of games.md on a grid of
+// The reference rules: a slow, separate reading of the rules on a grid of
 // rows and columns, to check the fast generator against.
 
 type cell struct{ r, c int }

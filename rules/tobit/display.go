@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// diagram is the drawing of games.md with one '@' for each point, in the
+// diagram is the drawing of docs/games.md with one '@' for each point, in the
 // order of rows, and keyRows the point numbers of each row, top row first;
 // 0 marks the ends of the short rows, where no point is.
 const diagram = `                       Black

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pbemd/pbemd/pbem/rulestool"
+	"github.com/pbemd/pbemd/rules/rulestool"
 	"github.com/pbemd/pbemd/rules/tobit"
 )
 

@@ -1,6 +1,6 @@
 // Package tobit implements Tobit, the Khakas draughts game played on the
-// points of five long lines crossed by four short ones, as decided in
-// games.md: huls step forward or sideways and capture in all four
+// points of five long lines crossed by four short ones, as docs/games.md
+// records it: huls step forward or sideways and capture in all four
 // directions, tobits fly, captures are compulsory with free choice of
 // sequence, and Turkish conventions settle the details.
 package tobit
@@ -41,8 +41,6 @@ func startBoard() board {
 }
 
 var sideNames = [2]string{"White", "Black"}
-
-const pieceLetters = ".wbWB"
 
 // letter is the position-format character of a piece.
 func letter(piece uint8) byte {

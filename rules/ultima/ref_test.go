@@ -1,9 +1,9 @@
 package ultima
 
-// A second, slow implementation of the rules, written straight from the
-// text of games.md on a grid of letters: every move is found by trying every
-// target square, and a king is in check when some move of the opponent's
-// full move list would capture it. The fast package is checked against it
+// A second, slow implementation of the rules, written straight from their
+// text ("ultima help", docs/games.md) on a grid of letters: every move is
+// found by trying every target square, and a king is in check when some
+// move of the opponent's full move list would capture it. The fast package is checked against it
 // on random positions.
 
 import (

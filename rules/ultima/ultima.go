@@ -1,5 +1,5 @@
 // Package ultima is Robert Abbott's Ultima (Baroque chess) as
-// shared/spec/games.md decides its rules: seven pieces that capture in seven
+// docs/games.md records its rules: seven pieces that capture in seven
 // ways, immobilizers that freeze their neighbours, and a king that may never
 // be left where the opponent could capture it.
 package ultima

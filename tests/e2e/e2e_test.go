@@ -226,9 +226,9 @@ func TestIMAPServerRestart(t *testing.T) {
 	w.dc.Kill()
 	w.dc.Restart()
 	w.send(t, player("late"), "signup late secret", "late@e2e.test")
-	rs := waitReplies(t, w, n+1)
+	waitReplies(t, w, n+1)
 	time.Sleep(200 * time.Millisecond) // room for a duplicate to show up
-	rs = w.replies(t)
+	rs := w.replies(t)
 	count := map[string]int{}
 	for _, r := range rs {
 		count[r.To]++

@@ -1,0 +1,99 @@
+package pbem
+
+import (
+	"github.com/pbemd/pbemd/store"
+)
+
+// saveAndAnnounce stores the board and mails it to every player and
+// subscriber, with the notices on top and the comment, if any, below.
+//
+// A game that has just ended is rated first, and its final mail also goes
+// to the users who asked to be told of its end.
+func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...string) error {
+	if comment != nil {
+		b.rec.Comments = append(b.rec.Comments, *comment)
+	}
+	ended := b.rec.Over && !b.rec.Rated
+	if ended {
+		if err := r.rate(b); err != nil {
+			return err
+		}
+	}
+	if err := r.tx.PutGame(b.rec); err != nil {
+		return err
+	}
+	r.cacheAfterCommit(b)
+	r.robotAfterCommit(b)
+	v, err := r.boardView(b, comment, notices...)
+	if err != nil {
+		return err
+	}
+	body, err := renderBoardBody(v)
+	if err != nil {
+		return err
+	}
+	subject := r.boardSubject(b, b.fresh && !b.rec.Over, comment != nil)
+	audience := b.audience()
+	if ended {
+		more, err := r.notifiers(b)
+		if err != nil {
+			return err
+		}
+		audience = union(audience, more)
+	}
+	for _, id := range audience {
+		if err := r.mailUser(id, subject, body, b.rec.Thread); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cacheAfterCommit remembers the board's position once the transaction has
+// committed; a rolled-back change must not be remembered.
+func (r *request) cacheAfterCommit(b *board) {
+	rec, pos := b.rec, b.pos.Clone()
+	r.after = append(r.after, func() { r.s.positions.put(rec, pos) })
+}
+
+// audience is every user who gets a board's mails: players, then subscribers.
+func (b *board) audience() []string {
+	var ids []string
+	for _, s := range b.rec.Seats {
+		if s != "" && !contains(ids, s) {
+			ids = append(ids, s)
+		}
+	}
+	for _, s := range b.rec.Subscribers {
+		if !contains(ids, s) {
+			ids = append(ids, s)
+		}
+	}
+	return ids
+}
+
+// mailUser sends one copy of a mail to each address of a user. A user who has
+// gone (signed off) gets nothing.
+func (r *request) mailUser(id, subject, body, thread string) error {
+	u, err := r.tx.User(id)
+	if errNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, a := range u.Addresses {
+		r.reply(a, subject, body, r.autoKind(), thread)
+	}
+	return nil
+}
+
+// autoKind is the Auto-Submitted value of the request's mails: replies to a
+// player's mail are auto-replied, the sweep's reminders and forfeits (which
+// answer no mail) auto-generated.
+func (r *request) autoKind() string {
+	if r.mail == nil {
+		return "auto-generated"
+	}
+	return "auto-replied"
+}

@@ -1,0 +1,225 @@
+package pbem
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pbemd/pbemd/rules/catalog"
+	"github.com/pbemd/pbemd/store"
+)
+
+// helpGame is one game as the help index shows it.
+type helpGame struct {
+	Name, Title string
+	Aliases     []string
+}
+
+// helpData is what every help template may use.
+func (s *Service) helpData() map[string]any {
+	var games []helpGame
+	for _, g := range catalog.All() {
+		games = append(games, helpGame{Name: g.Name(), Title: g.Title(), Aliases: g.Aliases()})
+	}
+	return map[string]any{"Address": s.cfg.Address, "Games": games}
+}
+
+// help [topic ...]: the index, "help commands", or "help <game>".
+func (c *cmd) help(args []string) error {
+	if len(args) == 0 {
+		return c.helpMail("pbemd help", "help")
+	}
+	topic := strings.ToLower(args[0])
+	if topic == "commands" {
+		return c.helpMail("pbemd help commands", "help-commands")
+	}
+	if g, ok := catalog.Lookup(topic); ok {
+		c.game = g
+		return c.gameHelp(nil)
+	}
+	return fail("There is no help on %q; send 'help' for the index, 'help commands', or 'help GAME' with a game of %s",
+		args[0], strings.Join(catalog.Names(), ", "))
+}
+
+func (c *cmd) helpMail(subject, template string) error {
+	body, err := render(template, c.r.s.helpData())
+	if err != nil {
+		return err
+	}
+	c.r.replyText(c.r.sender(), subject, body)
+	return nil
+}
+
+// <game> help: the game's rules, notation, options and an example.
+func (c *cmd) gameHelp(args []string) error {
+	data := c.r.s.helpData()
+	data["Title"] = c.game.Title()
+	data["Name"] = c.game.Name()
+	data["Aliases"] = c.game.Aliases()
+	data["Rules"] = strings.TrimRight(c.game.Help(), "\n")
+	body, err := render("help-game", data)
+	if err != nil {
+		return err
+	}
+	c.r.replyText(c.r.sender(), c.game.Title()+" help", body)
+	return nil
+}
+
+// listMost is how many boards in play "list" shows per game; "<game>
+// games" lists them all.
+const listMost = 50
+
+// list [game ...]: the games offered, with their boards in play.
+func (c *cmd) list(args []string) error {
+	games := catalog.All()
+	if len(args) > 0 {
+		games = nil
+		for _, a := range args {
+			g, ok := catalog.Lookup(a)
+			if !ok {
+				return fail("%q is not a game of this server; the games are %s", a, strings.Join(catalog.Names(), ", "))
+			}
+			games = append(games, g)
+		}
+	}
+	type section struct {
+		Title, Name string
+		Aliases     []string
+		Rows        []string
+		More        int // boards in play beyond listMost
+	}
+	var sections []section
+	for _, g := range games {
+		s := section{Title: g.Title(), Name: g.Name(), Aliases: g.Aliases()}
+		running, err := c.r.tx.RunningBoards(g.Name())
+		if err != nil {
+			return err
+		}
+		if len(running) > listMost {
+			s.More = len(running) - listMost
+			running = running[:listMost]
+		}
+		for _, num := range running {
+			rec, err := c.r.tx.Game(g.Name(), num)
+			if err != nil {
+				return err
+			}
+			s.Rows = append(s.Rows, gameRow(rec))
+		}
+		sections = append(sections, s)
+	}
+	body, err := render("list", map[string]any{"Sections": sections})
+	if err != nil {
+		return err
+	}
+	c.r.replyText(c.r.sender(), "pbemd: games offered", body)
+	return nil
+}
+
+// eachGame calls fn for the boards of a kind in order: only the running
+// ones (read through the store's index) when running is true, else all.
+func (r *request) eachGame(kind string, running bool, fn func(*store.Game) error) error {
+	if !running {
+		return r.tx.Games(kind, fn)
+	}
+	nums, err := r.tx.RunningBoards(kind)
+	if err != nil {
+		return err
+	}
+	for _, num := range nums {
+		rec, err := r.tx.Game(kind, num)
+		if err != nil {
+			return err
+		}
+		if err := fn(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// message userid password to-userid ...: the mail body goes to each user
+// named; the sender gets a receipt.
+func (c *cmd) message(args []string) error {
+	if len(args) < 3 {
+		return c.usage("message userid password to-userid ... (the message in the body)")
+	}
+	u, err := c.r.auth(args[0], args[1])
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(c.comment) == "" {
+		return fail("A message is the mail body, and this body is empty; write the message below the subject")
+	}
+	var to []*store.User
+	for _, id := range args[2:] {
+		t, err := c.r.tx.User(id)
+		if errNotFound(err) {
+			return fail("There is no user %q to send a message to; user ids are what players signed up with", id)
+		}
+		if err != nil {
+			return err
+		}
+		to = append(to, t)
+	}
+	var names []string
+	for _, t := range to {
+		body := fmt.Sprintf("%s writes:\n\n%s\n\nTo answer, send a mail with the subject: message %s PASSWORD %s\n",
+			u.ID, strings.TrimRight(c.comment, "\n"), t.ID, u.ID)
+		if err := c.r.mailUser(t.ID, "pbemd: message from "+u.ID+" **", body, ""); err != nil {
+			return err
+		}
+		names = append(names, t.ID)
+	}
+	c.r.replyText(c.r.sender(), "pbemd: message sent", fmt.Sprintf("Your message went to %s.\n", strings.Join(names, ", ")))
+	return nil
+}
+
+// all show userid [all|active|inactive|next]: a user's boards in every game.
+func (c *cmd) all(args []string) error {
+	const form = "all show userid [all|active|inactive|next]"
+	if len(args) < 2 || !strings.EqualFold(args[0], "show") {
+		return c.usage(form)
+	}
+	ids, filter := splitFilter(args[1:], "active")
+	if len(ids) != 1 {
+		return c.usage(form)
+	}
+	u, err := c.r.tx.User(ids[0])
+	if errNotFound(err) {
+		return fail("There is no user %q; user ids are what players signed up with", ids[0])
+	}
+	if err != nil {
+		return err
+	}
+	refs, err := c.r.tx.GamesOf(u.ID)
+	if err != nil {
+		return err
+	}
+	var boards []*board
+	for _, ref := range refs {
+		if _, ok := catalog.Lookup(ref.Kind); !ok {
+			continue // a game this server no longer offers
+		}
+		b, err := c.r.loadBoard(ref.Kind, ref.Board)
+		if err != nil {
+			return err
+		}
+		if keep(b.rec, filter, u.ID) {
+			boards = append(boards, b)
+		}
+	}
+	const most = 10
+	switch {
+	case len(boards) == 0:
+		return fail("%s has no %s boards in any game; try 'all show %s all'", u.ID, filter, u.ID)
+	case len(boards) > most:
+		return fail("%s has %d %s boards, more than the %d one mail shows; send 'GAME games %s %s' for a list of each game's",
+			u.ID, len(boards), filter, most, u.ID, filter)
+	}
+	for _, b := range boards {
+		if err := c.sendBoard(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,268 @@
+package pbem
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/store"
+)
+
+// <game> move board userid password move[#n]
+func (c *cmd) move(args []string) error {
+	if len(args) < 4 {
+		return c.usage(c.game.Name() + " move board userid password move[#n]")
+	}
+	text := strings.Join(args[3:], " ")
+	switch w := strings.ToLower(text); w {
+	case "resign":
+		return c.resign(args[:3])
+	case "propose", "draw", "accept", "reject", "undo":
+		return c.vote(args[:3], w)
+	}
+	b, u, err := c.player(args[0], args[1], args[2])
+	if err != nil {
+		return err
+	}
+	text, want, err := splitMoveNumber(text)
+	if err != nil {
+		return c.failOn(b, "%s", err)
+	}
+	if err := c.playable(b); err != nil {
+		return err
+	}
+	seat := b.seatOf(u.ID)
+	if b.pos.ToMove() != seat {
+		return c.failOn(b, "It is not your turn on %s board %d: it is %s's turn; send your move when the board mail says it is yours",
+			b.game.Title(), b.rec.Board, b.toMove())
+	}
+	if want != 0 && want != b.next() {
+		return c.failOn(b, "Move %s#%d received as move #%d: the board has changed since it was sent, so it was not played; send it again with #%d if you still mean it",
+			text, want, b.next(), b.next())
+	}
+	steps, err := b.play(seat, text, c.r.now, false)
+	c.r.played += len(steps)
+	if err != nil {
+		return c.failOn(b, "%s is not a legal move on %s board %d: %s", text, b.game.Title(), b.rec.Board, moveReason(err, text))
+	}
+	comment := c.commentBy(u.ID, len(b.rec.Moves))
+	notices := []string{fmt.Sprintf("%s played %s.", u.ID, stepsText(steps))}
+	notices = append(notices, c.r.answerByMove(b, seat)...)
+	queued, err := c.r.runQueue(b)
+	if err != nil {
+		return err
+	}
+	return c.r.saveAndAnnounce(b, comment, append(notices, queued...)...)
+}
+
+// splitMoveNumber takes "#n" off the end of a move: "e2e5#12" or "e2e5 #12".
+func splitMoveNumber(text string) (string, int, error) {
+	i := strings.LastIndexByte(text, '#')
+	if i < 0 {
+		return text, 0, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(text[i+1:]))
+	if err != nil || n < 1 {
+		return "", 0, fmt.Errorf("%q does not end in a move number; write the move number as #N after the move, e.g. e2-e5#3", text)
+	}
+	move := strings.TrimSpace(text[:i])
+	if move == "" {
+		return "", 0, fmt.Errorf("%q has no move before its number; write the move, then #N, e.g. e2-e5#3", text)
+	}
+	return move, n, nil
+}
+
+// moveReason is why a move was refused, without repeating the move when the
+// rules quote it whole.
+func moveReason(err error, text string) string {
+	var re *rules.Error
+	if errors.As(err, &re) && strings.EqualFold(re.Input, text) {
+		return re.Msg
+	}
+	return err.Error()
+}
+
+// <game> resign board userid password
+func (c *cmd) resign(args []string) error {
+	if len(args) != 3 {
+		return c.usage(c.game.Name() + " resign board userid password")
+	}
+	b, u, err := c.player(args[0], args[1], args[2])
+	if err != nil {
+		return err
+	}
+	if b.rec.Over {
+		return c.failOn(b, "%s board %d is already over; there is nothing to resign", b.game.Title(), b.rec.Board)
+	}
+	if b.open() {
+		// Nobody has joined: the board is withdrawn, and nobody wins.
+		b.end(c.r.now, rules.Drawn("withdrawn by "+u.ID+" before anyone joined"))
+		return c.r.saveAndAnnounce(b, c.commentBy(u.ID, 0), fmt.Sprintf("%s withdrew the open seat board.", u.ID))
+	}
+	seat := b.seatOf(u.ID)
+	if b.pos.ToMove() != seat {
+		// As a move, a resignation waits for its player's turn.
+		return c.queue([]string{args[0], args[1], args[2], "resign"})
+	}
+	b.end(c.r.now, rules.Win(1-seat, u.ID+" resigned"))
+	return c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)), fmt.Sprintf("%s resigned.", u.ID))
+}
+
+// <game> queue board userid password move[#n]
+//
+// A queued move is kept until its owner's turn comes and is then played as
+// if he had sent it, marked "(Auto)" in the move list. Only its owner sees
+// it before that. Queued when it is already his turn (and nothing else is
+// queued, and no later #n asks to wait), the move is simply played.
+func (c *cmd) queue(args []string) error {
+	if len(args) < 4 {
+		return c.usage(c.game.Name() + " queue board userid password move[#n]")
+	}
+	b, u, err := c.player(args[0], args[1], args[2])
+	if err != nil {
+		return err
+	}
+	text, want, err := splitMoveNumber(strings.Join(args[3:], " "))
+	if err != nil {
+		return c.failOn(b, "%s", err)
+	}
+	if err := c.playable(b); err != nil {
+		return err
+	}
+	switch strings.ToLower(text) {
+	case "propose", "draw", "accept", "reject", "undo":
+		return c.failOn(b, "%q cannot be queued, only moves and resign can; send it now with: %s move %d %s PASSWORD %s",
+			text, c.game.Name(), b.rec.Board, u.ID, strings.ToLower(text))
+	case "resign":
+		text = "resign"
+	}
+	seat := b.seatOf(u.ID)
+	mine := queuedOf(b.rec, seat)
+	if b.pos.ToMove() == seat && len(mine) == 0 && (want == 0 || want == b.next()) {
+		return c.move(args)
+	}
+	if want != 0 && want < b.next() {
+		return c.failOn(b, "Move %s#%d cannot be queued: board %d is at move #%d already; queue it with a later number, or without one",
+			text, want, b.rec.Board, b.next())
+	}
+	if len(mine) >= maxQueued {
+		return c.failOn(b, "You have %d moves queued on %s board %d, the most there may be; wait until some are played",
+			len(mine), b.game.Title(), b.rec.Board)
+	}
+	b.rec.Queue = append(b.rec.Queue, store.Queued{Seat: seat, User: u.ID, Text: text, Number: want, At: c.r.now})
+	if err := c.r.tx.PutGame(b.rec); err != nil {
+		return err
+	}
+	var list []string
+	for _, q := range queuedOf(b.rec, seat) {
+		list = append(list, queuedText(q))
+	}
+	return c.r.privateBoard(b, u.ID, fmt.Sprintf("%s Board %d queued", b.game.Title(), b.rec.Board),
+		fmt.Sprintf("Queued for %s, in this order: %s. They are played when your turn comes; nobody else sees them before.",
+			u.ID, strings.Join(list, ", ")))
+}
+
+// <game> chat board userid password: the mail body goes, with the board, to
+// every player and subscriber. Players and subscribers may chat; the game
+// and its clock are not touched.
+func (c *cmd) chat(args []string) error {
+	if len(args) != 3 {
+		return c.usage(c.game.Name() + " chat board userid password (the message in the body)")
+	}
+	b, u, err := c.boardUser(args[0], args[1], args[2])
+	if err != nil {
+		return err
+	}
+	num := b.rec.Board
+	if b.seatOf(u.ID) < 0 && !contains(b.rec.Subscribers, u.ID) {
+		return c.failOn(b, "%s neither plays on nor subscribes to %s board %d; subscribe first (%s subscribe %d userid password) to chat there",
+			u.ID, b.game.Title(), num, c.game.Name(), num)
+	}
+	if strings.TrimSpace(c.comment) == "" {
+		return c.failOn(b, "A chat carries its message in the mail body, and this body is empty; write the message below the subject")
+	}
+	return c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)))
+}
+
+// <game> preview board|new [-option ...] move ...: the moves are played on
+// a copy of the board, or of a new game, and the result mailed to the
+// sender. Nothing is saved. Each word is one submission of the side to move.
+func (c *cmd) preview(args []string) error {
+	form := c.game.Name() + " preview board|new [-option ...] move ..."
+	if len(args) < 2 {
+		return c.usage(form)
+	}
+	var b *board
+	var moves []string
+	if strings.EqualFold(args[0], "new") {
+		var params []string
+		for _, a := range args[1:] {
+			if strings.HasPrefix(a, "-") && len(moves) == 0 {
+				params = append(params, a)
+			} else {
+				moves = append(moves, a)
+			}
+		}
+		opts, err := rules.ParseOptions(c.game, params)
+		if err != nil {
+			return c.fail("%s", err.Error())
+		}
+		pos, err := c.game.Start(opts)
+		if err != nil {
+			return c.fail("%s", err.Error())
+		}
+		sides := c.game.Sides()
+		rec := &store.Game{Kind: c.game.Name(), Options: opts.Words(), Seats: []string{sides[0], sides[1]},
+			Winner: rules.Draw, Created: c.r.now, Updated: c.r.now}
+		b = &board{game: c.game, rec: rec, opts: opts, pos: pos}
+	} else {
+		num, err := c.boardNumber(args[0])
+		if err != nil {
+			return err
+		}
+		orig, err := c.r.loadBoard(c.game.Name(), num)
+		if err != nil {
+			return err
+		}
+		if orig.rec.Over {
+			return c.failOn(orig, "%s board %d is over, so no moves can be tried on it; preview a new game instead: %s preview new MOVE ...", c.game.Title(), num, c.game.Name())
+		}
+		if orig.open() {
+			return c.failOn(orig, "%s board %d waits for an opponent; preview a new game instead: %s preview new MOVE ...", c.game.Title(), num, c.game.Name())
+		}
+		rec := *orig.rec
+		rec.Moves = append([]store.Move(nil), orig.rec.Moves...)
+		rec.Vote, rec.Queue, rec.Comments = nil, nil, nil
+		b = &board{game: orig.game, rec: &rec, opts: orig.opts, pos: orig.pos.Clone()}
+		moves = args[1:]
+	}
+	if len(moves) == 0 {
+		return c.usage(form)
+	}
+	for i, m := range moves {
+		if b.rec.Over {
+			return c.fail("The preview game is over after %s, so %s cannot be played", strings.Join(moves[:i], " "), m)
+		}
+		if _, err := b.play(b.pos.ToMove(), m, c.r.now, false); err != nil {
+			return c.fail("%s is not a legal move in the preview after %d of its moves: %s", m, i, moveReason(err, m))
+		}
+	}
+	where := "a new game"
+	subject := c.game.Title() + " preview"
+	if b.rec.Board != 0 {
+		where = fmt.Sprintf("board %d", b.rec.Board)
+		subject = fmt.Sprintf("%s Board %d preview", c.game.Title(), b.rec.Board)
+	}
+	v, err := c.r.boardView(b, nil, fmt.Sprintf("A preview: %s with %s played. Nothing was saved.", where, strings.Join(moves, " ")))
+	if err != nil {
+		return err
+	}
+	body, err := renderBoardBody(v)
+	if err != nil {
+		return err
+	}
+	c.r.replyText(c.r.sender(), subject, body)
+	return nil
+}

@@ -1,0 +1,303 @@
+package pbem
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/store"
+)
+
+// <game> challenge userid1 userid2 [-param ...] [--nagtime=D --forfeittime=D]
+func (c *cmd) challenge(args []string) error {
+	const form = "%s challenge userid1 userid2 [-option ...] [--nagtime=DAYS --forfeittime=DAYS]"
+	var ids, params, server []string
+	for _, a := range args {
+		switch {
+		case strings.HasPrefix(a, "--"):
+			server = append(server, a)
+		case strings.HasPrefix(a, "-"):
+			params = append(params, a)
+		default:
+			ids = append(ids, a)
+		}
+	}
+	if len(ids) != 2 {
+		return c.fail("A challenge names two players, first the one who moves first; write: "+form, c.game.Name())
+	}
+	if ids[0] == "?" && ids[1] == "?" {
+		return c.fail("A challenge with an open seat names its one player and a ?, e.g. %s challenge alice ?; both seats are open here", c.game.Name())
+	}
+	if strings.EqualFold(ids[0], ids[1]) {
+		return c.fail("A challenge needs two different players; %s is named twice", ids[0])
+	}
+	if err := c.robotPair(ids); err != nil {
+		return err
+	}
+	by := c.senderID("")
+	var seats []string
+	for _, id := range ids {
+		if id == "?" {
+			seats = append(seats, "") // an open seat: anyone may join
+			continue
+		}
+		u, err := c.r.tx.User(id)
+		if errNotFound(err) {
+			return c.fail("There is no user %q to play; players must sign up first (signup userid password)", id)
+		}
+		if err != nil {
+			return err
+		}
+		if contains(u.Refuses, c.game.Name()) && u.ID != by {
+			return c.fail("%s refuses all %s challenges at present; challenge another player, or open a seat with: %s challenge USERID ?",
+				u.ID, c.game.Title(), c.game.Name())
+		}
+		instead := "challenge another player"
+		if u.ID == by {
+			// The challenger's own limit: only he can lift it.
+			instead = fmt.Sprintf("raise the limit with: %s limit %s PASSWORD NUMBER", c.game.Name(), u.ID)
+		}
+		if err := c.underLimit(u, instead); err != nil {
+			return err
+		}
+		seats = append(seats, u.ID)
+	}
+	opts, err := rules.ParseOptions(c.game, params)
+	if err != nil {
+		return c.fail("%s", err.Error())
+	}
+	extra, err := c.timeOptions(server)
+	if err != nil {
+		return err
+	}
+	pos, err := c.game.Start(opts)
+	if err != nil {
+		return c.fail("%s", err.Error())
+	}
+	num, err := c.r.tx.NextBoard(c.game.Name())
+	if err != nil {
+		return err
+	}
+	rec := &store.Game{
+		Kind:    c.game.Name(),
+		Board:   num,
+		Options: opts.Words(),
+		Seats:   seats,
+		Winner:  rules.Draw,
+		Created: c.r.now,
+		Updated: c.r.now,
+		Thread:  fmt.Sprintf("%s.%d.%d@%s", c.game.Name(), num, c.r.now.Unix(), c.r.s.cfg.Domain),
+		Extra:   extra,
+	}
+	b := &board{game: c.game, rec: rec, opts: opts, pos: pos, fresh: true}
+	b.keepPosition()
+	sides := c.game.Sides()
+	notice := fmt.Sprintf("A new game: %s (%s) against %s (%s).", seatOrOpen(seats[0]), sides[0], seatOrOpen(seats[1]), sides[1])
+	if !b.open() {
+		rec.TurnSince = c.r.now
+	}
+	if err := c.r.saveAndAnnounce(b, c.commentBy(c.senderID(seats[0]), 0), notice); err != nil {
+		return err
+	}
+	// A challenger who is not a player hears that the board exists, too.
+	if u, err := c.r.tx.UserByAddress(c.r.sender()); errNotFound(err) || err == nil && b.seatOf(u.ID) < 0 {
+		c.r.replyText(c.r.sender(), fmt.Sprintf("New %s Board %d", c.game.Title(), num),
+			fmt.Sprintf("%s board %d has been created for %s and %s.\n", c.game.Title(), num, seatOrOpen(seats[0]), seatOrOpen(seats[1])))
+	} else if err != nil && !errNotFound(err) {
+		return err
+	}
+	return nil
+}
+
+// timeOptions reads --nagtime=D and --forfeittime=D.
+func (c *cmd) timeOptions(words []string) (map[string]string, error) {
+	extra := map[string]string{}
+	for _, w := range words {
+		name, value, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(w, "--")), "=")
+		if name != "nagtime" && name != "forfeittime" {
+			return nil, c.fail("%q is not a server option; the server options are --nagtime=DAYS and --forfeittime=DAYS", w)
+		}
+		d, err := strconv.Atoi(value)
+		if err != nil || d < 1 || d > 365 {
+			return nil, c.fail("%q needs a number of days from 1 to 365, e.g. --%s=14", w, name)
+		}
+		extra[name] = strconv.Itoa(d)
+	}
+	nag, _ := strconv.Atoi(orDefault(extra["nagtime"], "7"))
+	forfeit, _ := strconv.Atoi(orDefault(extra["forfeittime"], "21"))
+	if forfeit <= nag {
+		return nil, c.fail("The forfeit time (%d days) must be longer than the reminder time (%d days)", forfeit, nag)
+	}
+	if len(extra) == 0 {
+		return nil, nil
+	}
+	return extra, nil
+}
+
+// <game> join board userid password: take the open seat of a board made by
+// "<game> challenge alice ?". The game starts at once.
+func (c *cmd) join(args []string) error {
+	if len(args) != 3 {
+		return c.usage(c.game.Name() + " join board userid password")
+	}
+	if asked, err := c.robotJoin(args); asked {
+		return err
+	}
+	b, u, err := c.boardUser(args[0], args[1], args[2])
+	if err != nil {
+		return err
+	}
+	num := b.rec.Board
+	if b.rec.Over {
+		return c.failOn(b, "%s board %d is over, so its seat cannot be taken; send '%s games open' for the boards waiting for a player",
+			b.game.Title(), num, c.game.Name())
+	}
+	if !b.open() {
+		return c.failOn(b, "%s board %d has no open seat, its players are %s; send '%s games open' for the boards waiting for a player",
+			b.game.Title(), num, strings.Join(b.rec.Seats, " and "), c.game.Name())
+	}
+	if b.seatOf(u.ID) >= 0 {
+		return c.failOn(b, "%s already holds a seat on %s board %d; the open seat is for another player", u.ID, b.game.Title(), num)
+	}
+	if err := c.underLimit(u, "challenge another player"); err != nil {
+		return err
+	}
+	for i, s := range b.rec.Seats {
+		if s == "" {
+			b.rec.Seats[i] = u.ID
+			break
+		}
+	}
+	b.rec.TurnSince = c.r.now
+	b.rec.Updated = c.r.now
+	b.fresh = true
+	sides := b.game.Sides()
+	notice := fmt.Sprintf("%s joined: %s (%s) against %s (%s). The game begins.",
+		u.ID, b.rec.Seats[0], sides[0], b.rec.Seats[1], sides[1])
+	return c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)), notice)
+}
+
+// underLimit refuses a new game to a user who already plays as many active
+// games of this kind as his limit allows; instead is what the refusal
+// suggests doing.
+func (c *cmd) underLimit(u *store.User, instead string) error {
+	limit := u.Limits[c.game.Name()]
+	if limit <= 0 {
+		return nil
+	}
+	n, err := c.r.activeGames(u.ID, c.game.Name())
+	if err != nil {
+		return err
+	}
+	if n >= limit {
+		return c.fail("%s already plays %d active %s games, the limit %s set; wait until one ends, or %s",
+			u.ID, n, c.game.Title(), u.ID, instead)
+	}
+	return nil
+}
+
+// activeGames counts the boards of kind where id holds a seat and the game
+// is not over, open seat boards included.
+func (r *request) activeGames(id, kind string) (int, error) {
+	refs, err := r.tx.GamesOf(id)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, ref := range refs {
+		if ref.Kind != kind {
+			continue
+		}
+		g, err := r.tx.Game(ref.Kind, ref.Board)
+		if err != nil {
+			return 0, err
+		}
+		if !g.Over {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// maxLimit is the highest limit of active games a user may set.
+const maxLimit = 999
+
+// <game> accept userid password: challenges of this game are welcome again.
+func (c *cmd) acceptChallenges(args []string) error { return c.refusal(args, false) }
+
+// <game> reject userid password: every challenge of this game is refused.
+func (c *cmd) rejectChallenges(args []string) error { return c.refusal(args, true) }
+
+func (c *cmd) refusal(args []string, refuse bool) error {
+	verb := map[bool]string{false: "accept", true: "reject"}[refuse]
+	if len(args) != 2 {
+		return c.usage(fmt.Sprintf("%s %s userid password (to answer a proposal on a board: %s move board userid password %s)",
+			c.game.Name(), verb, c.game.Name(), verb))
+	}
+	u, err := c.r.auth(args[0], args[1])
+	if err != nil {
+		return err
+	}
+	kind := c.game.Name()
+	has := contains(u.Refuses, kind)
+	switch {
+	case refuse && has:
+		return c.fail("%s refuses %s challenges already; send '%s accept %s PASSWORD' to accept them again", u.ID, c.game.Title(), kind, u.ID)
+	case !refuse && !has:
+		return c.fail("%s accepts %s challenges already; send '%s reject %s PASSWORD' to refuse them", u.ID, c.game.Title(), kind, u.ID)
+	}
+	var text string
+	if refuse {
+		u.Refuses = append(u.Refuses, kind)
+		text = fmt.Sprintf("%s now refuses every %s challenge by others. Boards in play go on, and %s may still challenge others and join open seats.\nTo accept challenges again, send: %s accept %s PASSWORD\n",
+			u.ID, c.game.Title(), u.ID, kind, u.ID)
+	} else {
+		u.Refuses = remove(u.Refuses, kind)
+		text = fmt.Sprintf("%s accepts %s challenges again.\n", u.ID, c.game.Title())
+	}
+	if err := c.r.tx.PutUser(u); err != nil {
+		return err
+	}
+	c.r.replyText(c.r.sender(), fmt.Sprintf("%s: challenges %sed by %s", c.game.Title(), verb, u.ID), text)
+	return nil
+}
+
+// <game> limit userid password n: at most n active games of this kind; 0
+// means no limit.
+func (c *cmd) limit(args []string) error {
+	if len(args) != 3 {
+		return c.usage(c.game.Name() + " limit userid password number")
+	}
+	u, err := c.r.auth(args[0], args[1])
+	if err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(args[2])
+	if err != nil || n < 0 || n > maxLimit {
+		return c.fail("%q is not a limit; write a number of games from 1 to %d, or 0 for no limit", args[2], maxLimit)
+	}
+	kind := c.game.Name()
+	if u.Limits == nil {
+		u.Limits = map[string]int{}
+	}
+	if n == 0 {
+		delete(u.Limits, kind)
+	} else {
+		u.Limits[kind] = n
+	}
+	if err := c.r.tx.PutUser(u); err != nil {
+		return err
+	}
+	active, err := c.r.activeGames(u.ID, kind)
+	if err != nil {
+		return err
+	}
+	text := fmt.Sprintf("%s has no limit of active %s games. Active now: %d.\n", u.ID, c.game.Title(), active)
+	if n > 0 {
+		text = fmt.Sprintf("%s plays at most %d active %s games: challenges beyond that are refused. Active now: %d.\n",
+			u.ID, n, c.game.Title(), active)
+	}
+	c.r.replyText(c.r.sender(), fmt.Sprintf("%s: limit of %s", c.game.Title(), u.ID), text)
+	return nil
+}

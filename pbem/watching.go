@@ -1,0 +1,500 @@
+package pbem
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/store"
+)
+
+// <game> show board[#n] ... | <game> show userid ... [all|active|inactive|next]
+func (c *cmd) show(args []string) error {
+	const form = "%s show board[#n] ..., or %s show userid ... [all|active|inactive|next]"
+	if len(args) > 0 && strings.EqualFold(args[0], "board") {
+		args = args[1:]
+	}
+	words, filter := splitFilter(args, "active")
+	if len(words) == 0 {
+		return c.fail("Show needs a board number or a user id; write: "+form, c.game.Name(), c.game.Name())
+	}
+	const most = 10
+	for _, w := range words {
+		if w[0] >= '0' && w[0] <= '9' || w[0] == '#' {
+			if err := c.showBoard(w); err != nil {
+				return err
+			}
+			continue
+		}
+		refs, err := c.userBoards(w, filter)
+		if err != nil {
+			return err
+		}
+		if len(refs) == 0 {
+			return c.fail("%s has no %s %s boards; try '%s show %s all'", w, filter, c.game.Title(), c.game.Name(), w)
+		}
+		if len(refs) > most {
+			return c.fail("%s has %d %s %s boards, more than the %d one mail shows; send '%s games %s %s' for a list",
+				w, len(refs), filter, c.game.Title(), most, c.game.Name(), w, filter)
+		}
+		for _, b := range refs {
+			if err := c.sendBoard(b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// showBoard mails one board, or with "#n" the board as it stood after n moves, to the sender.
+func (c *cmd) showBoard(word string) error {
+	const form = "write the board number, then #N for the board after move N, e.g. %s show 101#3"
+	// "#101" is board 101, as boardNumber reads it.
+	numText, at, hasAt := strings.Cut(strings.TrimPrefix(word, "#"), "#")
+	if numText == "" {
+		return c.fail("%q has no board number; "+form, word, c.game.Name())
+	}
+	num, err := c.boardNumber(numText)
+	if err != nil {
+		return err
+	}
+	b, err := c.r.loadBoard(c.game.Name(), num)
+	if err != nil {
+		return err
+	}
+	if hasAt {
+		n, err := strconv.Atoi(at)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return c.failOn(b, "%q does not end in a move number; "+form, word, c.game.Name())
+		}
+		if err != nil || n < 0 || n > len(b.rec.Moves) {
+			return c.failOn(b, "%q asks for the board after move %s, but board %d has moves 0 to %d", word, at, num, len(b.rec.Moves))
+		}
+		past := *b.rec
+		past.Moves = b.rec.Moves[:n]
+		past.Over = false
+		pos, err := replay(b.game, b.rec, b.opts, n)
+		if err != nil {
+			return err
+		}
+		if res := pos.Result(); res.Over {
+			past.Over, past.Winner, past.EndReason = true, res.Winner, res.Reason
+		}
+		old := &board{game: b.game, rec: &past, opts: b.opts, pos: pos}
+		v, err := c.r.boardView(old, nil, fmt.Sprintf("The board as it stood after move %d of %d.", n, len(b.rec.Moves)))
+		if err != nil {
+			return err
+		}
+		body, err := renderBoardBody(v)
+		if err != nil {
+			return err
+		}
+		c.r.reply(c.r.sender(), fmt.Sprintf("%s Board %d at move %d", b.game.Title(), num, n), body, "auto-replied", b.rec.Thread)
+		return nil
+	}
+	return c.sendBoard(b)
+}
+
+// sendBoard mails a board to the sender only.
+func (c *cmd) sendBoard(b *board) error {
+	v, err := c.r.boardView(b, nil)
+	if err != nil {
+		return err
+	}
+	body, err := renderBoardBody(v)
+	if err != nil {
+		return err
+	}
+	c.r.reply(c.r.sender(), c.r.boardSubject(b, false, false), body, "auto-replied", b.rec.Thread)
+	return nil
+}
+
+// filters are the last words of show and games that choose boards.
+var filters = []string{"all", "active", "inactive", "next", "open"}
+
+// splitFilter takes a filter word off the end of args.
+func splitFilter(args []string, def string) ([]string, string) {
+	if n := len(args); n > 0 && contains(filters, args[n-1]) {
+		return args[:n-1], strings.ToLower(args[n-1])
+	}
+	return args, def
+}
+
+// keep reports whether a board passes a filter; user is "" for every
+// board. It reads the record only, so long lists need no replays.
+func keep(rec *store.Game, filter, user string) bool {
+	open := contains(rec.Seats, "")
+	switch filter {
+	case "active":
+		return !rec.Over
+	case "inactive":
+		return rec.Over
+	case "next":
+		// A board waiting for an opponent is nobody's turn yet.
+		return !rec.Over && !open && user != "" && strings.EqualFold(rec.Seats[rec.ToMove], user)
+	case "open":
+		return !rec.Over && open
+	}
+	return true
+}
+
+// userBoards are the boards of this game where user id holds a seat.
+func (c *cmd) userBoards(id, filter string) ([]*board, error) {
+	u, err := c.r.tx.User(id)
+	if errNotFound(err) {
+		return nil, c.fail("There is no user %q; user ids are what players signed up with", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	refs, err := c.r.tx.GamesOf(u.ID)
+	if err != nil {
+		return nil, err
+	}
+	var out []*board
+	for _, ref := range refs {
+		if ref.Kind != c.game.Name() {
+			continue
+		}
+		b, err := c.r.loadBoard(ref.Kind, ref.Board)
+		if err != nil {
+			return nil, err
+		}
+		if keep(b.rec, filter, u.ID) {
+			out = append(out, b)
+		}
+	}
+	return out, nil
+}
+
+// <game> games [userid ...] [all|active|inactive|next|open]
+func (c *cmd) games(args []string) error {
+	ids, filter := splitFilter(args, "active")
+	var recs []*store.Game
+	if len(ids) == 0 {
+		err := c.r.eachGame(c.game.Name(), filter != "all" && filter != "inactive", func(rec *store.Game) error {
+			if keep(rec, filter, "") {
+				recs = append(recs, rec)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for _, id := range ids {
+		bs, err := c.userBoards(id, filter)
+		if err != nil {
+			return err
+		}
+		for _, b := range bs {
+			recs = append(recs, b.rec)
+		}
+	}
+	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Board < recs[j].Board })
+	var rows []string
+	for _, rec := range recs {
+		rows = append(rows, gameRow(rec))
+	}
+	who := "all players"
+	if len(ids) > 0 {
+		who = strings.Join(ids, ", ")
+	}
+	body, err := render("games", map[string]any{
+		"Title": c.game.Title(), "Filter": filter, "Who": who, "Rows": rows,
+	})
+	if err != nil {
+		return err
+	}
+	c.r.replyText(c.r.sender(), fmt.Sprintf("%s games (%s)", c.game.Title(), filter), body)
+	return nil
+}
+
+// gameRow is one line of a games list: board, players, moves, state. It
+// reads the record only.
+func gameRow(rec *store.Game) string {
+	state := "to move: " + seatOrOpen(rec.Seats[rec.ToMove])
+	switch {
+	case !rec.Over && contains(rec.Seats, ""):
+		state = "open seat"
+	case rec.Over && rec.Winner == rules.Draw:
+		state = "tie"
+	case rec.Over:
+		state = "won by " + rec.Seats[rec.Winner]
+	}
+	players := make([]string, len(rec.Seats))
+	for i, s := range rec.Seats {
+		players[i] = seatOrOpen(s)
+	}
+	return fmt.Sprintf("%5d  %-27s %5d  %s", rec.Board, strings.Join(players, " - "), len(rec.Moves), state)
+}
+
+// <game> subscribe board userid password
+func (c *cmd) subscribe(args []string) error {
+	return c.subscription(args, true)
+}
+
+// <game> unsubscribe board userid password
+func (c *cmd) unsubscribe(args []string) error {
+	return c.subscription(args, false)
+}
+
+func (c *cmd) subscription(args []string, on bool) error {
+	verb := map[bool]string{true: "subscribe", false: "unsubscribe"}[on]
+	if len(args) != 3 {
+		return c.usage(fmt.Sprintf("%s %s board userid password", c.game.Name(), verb))
+	}
+	b, u, err := c.boardUser(args[0], args[1], args[2])
+	if err != nil {
+		return err
+	}
+	num := b.rec.Board
+	has := contains(b.rec.Subscribers, u.ID)
+	switch {
+	case on && has:
+		return c.failOn(b, "%s already receives every mail of %s board %d", u.ID, b.game.Title(), num)
+	case on && b.seatOf(u.ID) >= 0:
+		return c.failOn(b, "%s plays on %s board %d and receives its mails already", u.ID, b.game.Title(), num)
+	case !on && !has:
+		return c.failOn(b, "%s is not subscribed to %s board %d", u.ID, b.game.Title(), num)
+	}
+	if on {
+		b.rec.Subscribers = append(b.rec.Subscribers, u.ID)
+	} else {
+		var keep []string
+		for _, s := range b.rec.Subscribers {
+			if !strings.EqualFold(s, u.ID) {
+				keep = append(keep, s)
+			}
+		}
+		b.rec.Subscribers = keep
+	}
+	if err := c.r.tx.PutGame(b.rec); err != nil {
+		return err
+	}
+	v, err := c.r.boardView(b, nil, fmt.Sprintf("%s is now %sd to this board.", u.ID, verb))
+	if err != nil {
+		return err
+	}
+	body, err := renderBoardBody(v)
+	if err != nil {
+		return err
+	}
+	return c.r.mailUser(u.ID, c.r.boardSubject(b, false, false), body, b.rec.Thread)
+}
+
+// <game> notify userid password [off] [board ...]: the final mail of the
+// boards named, or without boards of every board of this game, also goes to
+// the user. "off" stops it.
+func (c *cmd) notify(args []string) error {
+	const form = "%s notify userid password [off] [board ...]"
+	if len(args) < 2 {
+		return c.usage(fmt.Sprintf(form, c.game.Name()))
+	}
+	u, err := c.r.auth(args[0], args[1])
+	if err != nil {
+		return err
+	}
+	on := true
+	words := args[2:]
+	if len(words) > 0 && strings.EqualFold(words[0], "off") {
+		on, words = false, words[1:]
+	}
+	kind := c.game.Name()
+	var text string
+	if len(words) == 0 {
+		has := contains(u.NotifyKinds, kind)
+		switch {
+		case on && has:
+			return c.fail("%s is told of the end of every %s game already; '%s notify %s PASSWORD off' stops it", u.ID, c.game.Title(), kind, u.ID)
+		case !on && !has:
+			return c.fail("%s is not told of the end of every %s game; '%s notify %s PASSWORD' starts it", u.ID, c.game.Title(), kind, u.ID)
+		case on:
+			u.NotifyKinds = append(u.NotifyKinds, kind)
+			text = fmt.Sprintf("%s receives the final mail of every %s game from now on.\n", u.ID, c.game.Title())
+		default:
+			u.NotifyKinds = remove(u.NotifyKinds, kind)
+			text = fmt.Sprintf("%s no longer receives the final mail of every %s game.\n", u.ID, c.game.Title())
+		}
+		if err := c.r.tx.PutUser(u); err != nil {
+			return err
+		}
+	} else {
+		var boards []*board
+		for _, w := range words {
+			num, err := c.boardNumber(w)
+			if err != nil {
+				return err
+			}
+			b, err := c.r.loadBoard(kind, num)
+			if err != nil {
+				return err
+			}
+			has := contains(b.rec.Notify, u.ID)
+			switch {
+			case on && b.seatOf(u.ID) >= 0:
+				return c.failOn(b, "%s plays on %s board %d and receives its final mail anyway", u.ID, b.game.Title(), num)
+			case on && b.rec.Over:
+				return c.failOn(b, "%s board %d is over already; send '%s show %d' for its final board", b.game.Title(), num, kind, num)
+			case on && has:
+				return c.failOn(b, "%s is told of the end of %s board %d already", u.ID, b.game.Title(), num)
+			case !on && !has:
+				return c.failOn(b, "%s is not told of the end of %s board %d", u.ID, b.game.Title(), num)
+			}
+			if on {
+				b.rec.Notify = append(b.rec.Notify, u.ID)
+			} else {
+				b.rec.Notify = remove(b.rec.Notify, u.ID)
+			}
+			boards = append(boards, b)
+		}
+		var nums []string
+		for _, b := range boards {
+			if err := c.r.tx.PutGame(b.rec); err != nil {
+				return err
+			}
+			nums = append(nums, strconv.Itoa(b.rec.Board))
+		}
+		if on {
+			text = fmt.Sprintf("%s receives the final mail of %s board %s when it ends.\n", u.ID, c.game.Title(), strings.Join(nums, ", "))
+		} else {
+			text = fmt.Sprintf("%s no longer receives the final mail of %s board %s.\n", u.ID, c.game.Title(), strings.Join(nums, ", "))
+		}
+	}
+	c.r.replyText(c.r.sender(), fmt.Sprintf("%s: notify for %s", c.game.Title(), u.ID), text)
+	return nil
+}
+
+// notifiers are the users told of the end of a board beyond its audience:
+// those who asked for the board, and those who asked for every board of
+// its kind.
+func (r *request) notifiers(b *board) ([]string, error) {
+	ids := append([]string(nil), b.rec.Notify...)
+	err := r.tx.Users(func(u *store.User) error {
+		if contains(u.NotifyKinds, b.rec.Kind) {
+			ids = append(ids, u.ID)
+		}
+		return nil
+	})
+	return ids, err
+}
+
+// remove is list without s.
+func remove(list []string, s string) []string {
+	var out []string
+	for _, x := range list {
+		if !strings.EqualFold(x, s) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// <game> standings, or ratings: every rated player of this game by rating.
+func (c *cmd) standings(args []string) error {
+	if len(args) != 0 {
+		return c.usage(c.game.Name() + " standings")
+	}
+	kind := c.game.Name()
+	type row struct {
+		id     string
+		r      store.Rating
+		active int
+		limit  int
+	}
+	var rows []row
+	err := c.r.tx.Users(func(u *store.User) error {
+		if r, ok := u.Ratings[kind]; ok && r != nil && r.Games > 0 {
+			rows = append(rows, row{id: u.ID, r: *r, limit: u.Limits[kind]})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := range rows {
+		if rows[i].active, err = c.r.activeGames(rows[i].id, kind); err != nil {
+			return err
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].r.Rating > rows[j].r.Rating })
+	var lines []string
+	for i, x := range rows {
+		p := " "
+		if provisional(x.r) {
+			p = "P"
+		}
+		limit := "-"
+		if x.limit > 0 {
+			limit = strconv.Itoa(x.limit)
+		}
+		lines = append(lines, fmt.Sprintf("%4d  %-16s %5.0f%s %5d %5d %5d  %6s",
+			i+1, x.id, math.Round(x.r.Rating), p, x.r.Won, x.r.Lost, x.r.Drawn, fmt.Sprintf("%d/%s", x.active, limit))+c.r.robotMark(x.id))
+	}
+	body, err := render("standings", map[string]any{"Title": c.game.Title(), "Rows": lines})
+	if err != nil {
+		return err
+	}
+	c.r.replyText(c.r.sender(), c.game.Title()+" standings", body)
+	return nil
+}
+
+// <game> history [userid]: the finished boards of this game, newest first.
+func (c *cmd) history(args []string) error {
+	if len(args) > 1 {
+		return c.usage(c.game.Name() + " history [userid]")
+	}
+	var who string
+	if len(args) == 1 {
+		u, err := c.r.tx.User(args[0])
+		if errNotFound(err) {
+			return c.fail("There is no user %q; user ids are what players signed up with", args[0])
+		}
+		if err != nil {
+			return err
+		}
+		who = u.ID
+	}
+	const most = 200
+	var lines []string
+	err := c.r.tx.Games(c.game.Name(), func(rec *store.Game) error {
+		if !rec.Over || who != "" && !contains(rec.Seats, who) {
+			return nil
+		}
+		result := "tie"
+		if rec.Winner != rules.Draw && rec.Winner < len(rec.Seats) {
+			result = "won by " + rec.Seats[rec.Winner]
+		}
+		players := make([]string, len(rec.Seats))
+		for i, s := range rec.Seats {
+			players[i] = seatOrOpen(s)
+		}
+		lines = append(lines, fmt.Sprintf("%5d  %-27s %5d  %s  %s (%s)", rec.Board, strings.Join(players, " - "),
+			len(rec.Moves), rec.Updated.UTC().Format("2006-01-02"), result, rec.EndReason))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i, j := 0, len(lines)-1; i < j; i, j = i+1, j-1 {
+		lines[i], lines[j] = lines[j], lines[i]
+	}
+	more := 0
+	if len(lines) > most {
+		more, lines = len(lines)-most, lines[:most]
+	}
+	whose := "all players"
+	if who != "" {
+		whose = who
+	}
+	body, err := render("history", map[string]any{"Title": c.game.Title(), "Who": whose, "Rows": lines, "More": more})
+	if err != nil {
+		return err
+	}
+	c.r.replyText(c.r.sender(), c.game.Title()+" history", body)
+	return nil
+}
