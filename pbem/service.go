@@ -40,6 +40,10 @@ type Config struct {
 	// Mail bounds what reading one mail may cost; the zero value means
 	// mailmsg's defaults. A mail over them is answered, not read.
 	Mail mailmsg.Limits
+
+	// RobotJoin lets a player waiting on an open seat ask a robot to take
+	// it ("<game> join board ROBOT password"); off by default.
+	RobotJoin bool
 }
 
 // Service runs commands from mail. Its methods are safe for concurrent use;
@@ -57,6 +61,7 @@ type Service struct {
 	positions *positionCache
 	limits    Limits
 	passwords *passwordCache
+	robots    robotHooks
 }
 
 // New returns a service on db.

@@ -43,6 +43,7 @@ var commands = []command{
 			"a running daemon (which holds the database) sends the copy itself."},
 	{name: "sweep", args: "[-config FILE] [-data DIR] [-print] [-now RFC3339]",
 		summary: "send the reminders and forfeits due", run: runSweep},
+	{name: "robot", args: robotArgs, summary: "the move a robot player would make in a position", run: runRobot},
 }
 
 func main() {

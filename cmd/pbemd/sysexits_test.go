@@ -78,9 +78,9 @@ func TestDeliverDiskFullIsTempFail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A message relayed to bob: the reply holds the 2 MB body, which the
-	// store cannot take without growing.
-	big := rawMail("alice@example.org", "message alice secret bob", "big", strings.Repeat("a long letter to bob\n", 100000))
+	// A challenge with a long comment: the game record and both board mails
+	// hold its 200 KB, which the store cannot take without growing.
+	big := rawMail("alice@example.org", "ultima challenge alice bob", "big", strings.Repeat("a long letter to bob\n", 10000))
 	full := []string{"prlimit", fmt.Sprintf("--fsize=%d", fi.Size())}
 	code, out, stderr := d.run(big, full)
 	if code != 75 || len(out) != 0 {
@@ -96,7 +96,7 @@ func TestDeliverDiskFullIsTempFail(t *testing.T) {
 		relayed = relayed || r.To == "bob@example.org" && strings.Contains(r.Body, "a long letter to bob")
 	}
 	if code != 0 || !relayed {
-		t.Fatalf("space back: exit %d, %d replies, %q; want the message relayed to bob", code, len(out), stderr)
+		t.Fatalf("space back: exit %d, %d replies, %q; want the challenge's comment mailed to bob", code, len(out), stderr)
 	}
 }
 

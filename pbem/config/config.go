@@ -151,6 +151,14 @@ func (l Limits) Service() pbem.Limits {
 // Mail returns the bounds of reading one mail as the service takes them.
 func (l Limits) Mail() mailmsg.Limits { return mailmsg.Limits{MaxMailBytes: l.LargestMail} }
 
+// Robots are the computer players the daemon runs.
+type Robots struct {
+	// MoveTime is how long a robot thinks about one move.
+	MoveTime time.Duration `yaml:"move_time"`
+	// Join lets a player waiting on an open seat ask a robot to take it.
+	Join bool `yaml:"join"`
+}
+
 // Log chooses how the daemon logs (to standard error).
 type Log struct {
 	Level  string `yaml:"level"`  // debug, info, warn or error
@@ -182,6 +190,7 @@ type Config struct {
 	// PublicURL is where players reach the web view, e.g.
 	// https://pbem.example.org; when set, board mails link to their board.
 	PublicURL string `yaml:"public_url"`
+	Robots  Robots `yaml:"robots"`
 }
 
 // DefaultHTTP is where the web view listens unless told otherwise.
@@ -214,6 +223,7 @@ func Default() *Config {
 		SweepInterval: time.Hour,
 		Log:           Log{Level: "info", Format: "text"},
 		HTTP:          DefaultHTTP,
+		Robots:        Robots{MoveTime: 2 * time.Second},
 	}
 }
 
@@ -344,6 +354,9 @@ func (c *Config) Validate() error {
 		if d.v < d.least {
 			return fmt.Errorf("%s is %v; want at least %v (write durations like 30s, 5m, 1h)", d.name, d.v, d.least)
 		}
+	}
+	if c.Robots.MoveTime < 10*time.Millisecond || c.Robots.MoveTime > time.Minute {
+		return fmt.Errorf("robots.move_time is %v; want 10ms to 1m", c.Robots.MoveTime)
 	}
 	for _, n := range []struct {
 		name string

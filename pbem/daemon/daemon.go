@@ -148,7 +148,8 @@ func Run(ctx context.Context, opts Options) error {
 
 	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log,
 		Limits:  cfg.Limits.Service(),
-		OnMoves: func(n int) { moves.Add(int64(n)) }, PublicURL: cfg.PublicURL})
+		OnMoves: func(n int) { moves.Add(int64(n)) }, PublicURL: cfg.PublicURL,
+		RobotJoin: cfg.Robots.Join})
 	webURL, stopWeb, err := startWeb(webAddr(opts, cfg), db, cfg, log)
 	if err != nil {
 		return err
@@ -203,6 +204,10 @@ func Run(ctx context.Context, opts Options) error {
 	so.OnFailure = func() { errorsCount.Add(1) }
 	so.OnGiveUp = func() { errorsCount.Add(1); repliesFailed.Add(1) }
 	sender := outbox.New(db, transport, so)
+	robots, err := startRobots(svc, cfg, sender, log)
+	if err != nil {
+		return err
+	}
 	watch.Logger = log.With("part", "mailbox")
 	watch.OnMail = func() { mailsIn.Add(1) }
 	watch.OnError = func() { errorsCount.Add(1) }
@@ -213,6 +218,7 @@ func Run(ctx context.Context, opts Options) error {
 	var wg sync.WaitGroup
 	wg.Go(func() { sender.Run(ctx) })
 	wg.Go(func() { watcher.Run(ctx) })
+	wg.Go(func() { robots.Run(ctx) })
 	if sw, ok := any(svc).(sweeper); ok {
 		wg.Go(func() { sweepLoop(ctx, sw, cfg.SweepInterval, sender, log) })
 	}
