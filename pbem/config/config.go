@@ -190,7 +190,7 @@ type Config struct {
 	// PublicURL is where players reach the web view, e.g.
 	// https://pbem.example.org; when set, board mails link to their board.
 	PublicURL string `yaml:"public_url"`
-	Robots  Robots `yaml:"robots"`
+	Robots    Robots `yaml:"robots"`
 }
 
 // DefaultHTTP is where the web view listens unless told otherwise.
