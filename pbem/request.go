@@ -25,6 +25,7 @@ type request struct {
 	line    string            // the line of a multiple mail being run
 	after   []func()          // run once the transaction has committed
 	played  int               // game moves played, for Config.OnMoves
+	robot   string            // the robot a robot command acts for (robots.go)
 }
 
 // A failure is a command refused: the sender gets an error reply, and nothing

@@ -131,7 +131,7 @@ func (c *cmd) standings(args []string) error {
 				p = "P"
 			}
 			sec.Rows = append(sec.Rows, fmt.Sprintf("%4d  %-16s %5.0f%s %5d %5d %5d  %6s %5d",
-				i+1, x.id, math.Round(x.r.Rating), p, x.r.Won, x.r.Lost, x.r.Drawn, fmt.Sprintf("%d/%s", x.active, x.limit), x.open))
+				i+1, x.id, math.Round(x.r.Rating), p, x.r.Won, x.r.Lost, x.r.Drawn, fmt.Sprintf("%d/%s", x.active, x.limit), x.open)+c.r.robotMark(x.id))
 		}
 		sections = append(sections, sec)
 	}
