@@ -49,6 +49,7 @@ type boardView struct {
 	MoveList    string
 	Diagram     string
 	Subscribers string
+	Notifiers   string // who is told of the board's end
 	Comment     *store.Comment
 	Times       []string
 	Link        string // the board's web page, when the web view is public
@@ -88,6 +89,7 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 	}
 	v.Ratings = ratingLines(b)
 	v.Subscribers = strings.Join(b.rec.Subscribers, " ")
+	v.Notifiers = strings.Join(b.rec.Notify, " ")
 	v.Times = timeBlock(b.rec)
 	v.Link = r.s.boardLink(b.rec)
 	return v, nil

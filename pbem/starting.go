@@ -98,6 +98,9 @@ func (c *cmd) challenge(args []string) error {
 			rec.Extra[openSeatKey] = strconv.Itoa(i)
 		}
 	}
+	if err := c.r.subscribeWatchers(rec); err != nil {
+		return err
+	}
 	b := &board{game: c.game, rec: rec, opts: opts, pos: pos, fresh: true}
 	b.keepPosition()
 	sides := c.game.Sides()
@@ -177,6 +180,7 @@ func (c *cmd) join(args []string) error {
 			break
 		}
 	}
+	b.rec.Subscribers = remove(b.rec.Subscribers, u.ID) // a player gets every mail anyway
 	b.rec.TurnSince = c.r.now
 	b.rec.Updated = c.r.now
 	b.fresh = true

@@ -112,8 +112,9 @@ func (r *request) remind() error {
 		var due []*store.Game
 		err := r.tx.Games(g.Name(), func(rec *store.Game) error {
 			nag, _ := boardDays(rec)
-			if !rec.Over && len(rec.Seats) == 2 && rec.Seats[0] != "" && rec.Seats[1] != "" &&
-				r.now.Sub(turnSince(rec)) >= time.Duration(nag)*day {
+			late := r.now.Sub(turnSince(rec)) >= time.Duration(nag)*day ||
+				rec.Vote != nil && r.now.Sub(rec.Vote.At) >= time.Duration(nag)*day
+			if !rec.Over && len(rec.Seats) == 2 && rec.Seats[0] != "" && rec.Seats[1] != "" && late {
 				due = append(due, rec)
 			}
 			return nil
@@ -137,6 +138,9 @@ func (r *request) remindBoard(kind string, num int) error {
 	if err != nil {
 		return err
 	}
+	if err := r.remindVote(b); err != nil {
+		return err
+	}
 	id := b.toMove()
 	u, err := r.tx.User(id)
 	if errNotFound(err) {
@@ -152,6 +156,9 @@ func (r *request) remindBoard(kind string, num int) error {
 	nag, forfeit := time.Duration(nagDays)*day, time.Duration(forfeitDays)*day
 	since := turnSince(b.rec)
 	waited := r.now.Sub(since) - awayBetween(u, since, r.now)
+	if waited < nag {
+		return nil // only the proposal was due
+	}
 	switch {
 	case waited >= forfeit:
 		seat := b.pos.ToMove()

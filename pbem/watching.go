@@ -247,7 +247,10 @@ func (c *cmd) unsubscribe(args []string) error {
 func (c *cmd) subscription(args []string, on bool) error {
 	verb := map[bool]string{true: "subscribe", false: "unsubscribe"}[on]
 	if len(args) != 3 {
-		return c.usage(fmt.Sprintf("%s %s board userid password", c.game.Name(), verb))
+		return c.usage(fmt.Sprintf("%s %s board|all userid password", c.game.Name(), verb))
+	}
+	if strings.EqualFold(args[0], "all") {
+		return c.subscribeAll(args, on)
 	}
 	b, u, err := c.boardUser(args[0], args[1], args[2])
 	if err != nil {
