@@ -133,6 +133,36 @@ func (r *request) remind() error {
 	return nil
 }
 
+// A wait is how long a player has kept a board waiting, with the board's
+// reminder and forfeit times.
+type wait struct {
+	waited, nag, forfeit time.Duration
+	forfeitDays          int
+}
+
+// silence is how long user id has kept board b waiting since a time, less
+// his vacations; nil when he has gone or is away now (no reminder, no
+// forfeit meanwhile).
+func (r *request) silence(b *board, id string, since time.Time) (*wait, error) {
+	u, err := r.tx.User(id)
+	if errNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, away := onVacation(u, r.now); away {
+		return nil, nil
+	}
+	nagDays, forfeitDays := boardDays(b.rec)
+	return &wait{
+		waited:      r.now.Sub(since) - awayBetween(u, since, r.now),
+		nag:         time.Duration(nagDays) * day,
+		forfeit:     time.Duration(forfeitDays) * day,
+		forfeitDays: forfeitDays,
+	}, nil
+}
+
 func (r *request) remindBoard(kind string, num int) error {
 	b, err := r.loadBoard(kind, num)
 	if err != nil {
@@ -142,20 +172,12 @@ func (r *request) remindBoard(kind string, num int) error {
 		return err
 	}
 	id := b.toMove()
-	u, err := r.tx.User(id)
-	if errNotFound(err) {
-		return nil
-	}
-	if err != nil {
+	since := turnSince(b.rec)
+	w, err := r.silence(b, id, since)
+	if w == nil || err != nil {
 		return err
 	}
-	if _, away := onVacation(u, r.now); away {
-		return nil
-	}
-	nagDays, forfeitDays := boardDays(b.rec)
-	nag, forfeit := time.Duration(nagDays)*day, time.Duration(forfeitDays)*day
-	since := turnSince(b.rec)
-	waited := r.now.Sub(since) - awayBetween(u, since, r.now)
+	waited, nag, forfeit, forfeitDays := w.waited, w.nag, w.forfeit, w.forfeitDays
 	if waited < nag {
 		return nil // only the proposal was due
 	}

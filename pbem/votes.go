@@ -200,19 +200,11 @@ func (r *request) remindVote(b *board) error {
 		return nil
 	}
 	id := b.rec.Seats[1-v.Seat]
-	u, err := r.tx.User(id)
-	if errNotFound(err) {
-		return nil
-	}
-	if err != nil {
+	w, err := r.silence(b, id, v.At)
+	if w == nil || err != nil {
 		return err
 	}
-	if _, away := onVacation(u, r.now); away {
-		return nil
-	}
-	nagDays, forfeitDays := boardDays(b.rec)
-	nag, forfeit := time.Duration(nagDays)*day, time.Duration(forfeitDays)*day
-	waited := r.now.Sub(v.At) - awayBetween(u, v.At, r.now)
+	waited, nag, forfeit, forfeitDays := w.waited, w.nag, w.forfeit, w.forfeitDays
 	switch {
 	case waited >= forfeit:
 		b.rec.Vote = nil
