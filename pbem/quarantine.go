@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/mailmsg"
@@ -150,6 +151,7 @@ func (s *Service) answerOnce(header []byte, key, subject, template string, data 
 			return err
 		}
 		if keep != nil {
+			keep = s.maskStored(tx, keep)
 			rec := &store.Quarantined{Key: key, At: now, Why: why, Data: keep}
 			if m != nil {
 				rec.From = m.From
@@ -229,4 +231,48 @@ func (s *Service) Failed(raw []byte, cause error, max int) (quarantined bool, id
 	}
 	ids, err = s.Quarantine(raw, fmt.Sprintf("it failed %d times: %v", n, cause), true)
 	return err == nil, ids, err
+}
+
+// maskStored returns the raw mail with the words its commands name as
+// passwords shown as ******** (where the raw text holds them as they are,
+// not in an encoded body), so that a mail kept for the administrator keeps
+// no one's password. A password is the word after a known user id (and,
+// for "change password", the one after that too) or signup's second word.
+// At most the first 20 command lines are read, 16 words each.
+func (s *Service) maskStored(tx *store.Tx, raw []byte) []byte {
+	m, err := readMailSafely(s.cfg.Mail, raw)
+	if err != nil {
+		return raw // not a mail: no command, so no password in its place
+	}
+	lines := [][]string{commandWords(m.Subject)}
+	for _, l := range mailmsg.CommandLines(m.Text) {
+		if len(lines) == 20 {
+			break
+		}
+		lines = append(lines, commandWords(l))
+	}
+	var secrets []string
+	for _, words := range lines {
+		words = words[:min(len(words), 16)]
+		if len(words) > 2 && strings.EqualFold(words[0], "signup") {
+			secrets = append(secrets, words[2])
+		}
+		for i := 1; i+1 < len(words); i++ {
+			if _, err := tx.User(words[i]); err != nil {
+				continue
+			}
+			secrets = append(secrets, words[i+1])
+			if strings.EqualFold(words[0], "change") && i+2 < len(words) {
+				secrets = append(secrets, words[i+2])
+			}
+			break
+		}
+	}
+	text := string(raw)
+	for _, w := range secrets {
+		if len(w) >= minPassword {
+			text = maskWord(text, w)
+		}
+	}
+	return []byte(text)
 }

@@ -126,3 +126,27 @@ func TestStoreFailureIsTemporary(t *testing.T) {
 		t.Fatalf("Deliver on a closed store: %v; want a temporary error", err)
 	}
 }
+
+// A mail kept in quarantine keeps no one's password: the words its commands
+// name as passwords show as ********, the rest as sent.
+func TestQuarantineKeepsNoPassword(t *testing.T) {
+	h := newHarness(t)
+	h.signup("bob")
+	bad := h.mail("bob@example.org", "multiple", "ultima move 101 bob pw-bob e2-e4\nchange password bob pw-bob New-Secret-9\nsignup carol Carol-Pass-1\n")
+	if _, err := h.svc.Quarantine(bad, "the command crashed the server", true); err != nil {
+		t.Fatal(err)
+	}
+	list, err := h.db.Quarantined()
+	if err != nil || len(list) != 1 {
+		t.Fatalf("quarantine: %v, %d mails; want 1", err, len(list))
+	}
+	kept := string(list[0].Data)
+	for _, pw := range []string{"pw-bob", "New-Secret-9", "Carol-Pass-1"} {
+		if strings.Contains(kept, pw) {
+			t.Errorf("the kept mail holds the password %q:\n%s", pw, kept)
+		}
+	}
+	if !strings.Contains(kept, "ultima move 101 bob ******** e2-e4") {
+		t.Errorf("the kept mail lost what is not a password:\n%s", kept)
+	}
+}
