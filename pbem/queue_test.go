@@ -1,6 +1,9 @@
 package pbem
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestQueueClearAndResignTakeBack: "queue ... clear" empties the queue, a
 // second resign takes a waiting one back, the bare form lists the queue,
@@ -48,4 +51,33 @@ func TestQueueClearAndResignTakeBack(t *testing.T) {
 	}
 	has(t, one(t, h.send("x@example.org", "help commands", ""), "x@example.org").Body,
 		"GAME queue board userid password move[#n]|clear", "a second resign takes a waiting one back")
+}
+
+// TestPbmservCommandsHostile: the new forms refuse what is wrong with a
+// clear answer and store nothing.
+func TestPbmservCommandsHostile(t *testing.T) {
+	h := twoPlayers(t)
+	h.signup("carol")
+	big := strings.Repeat("spam ", 2000) // 10,000 bytes, over the 8,000 of a message
+	r := errorReply(t, h.send("carol@example.org", "tanbo chat 101 carol pw-carol", big), "carol@example.org",
+		"A chat is at most 8000 bytes; this one has 9999. Shorten it, or send it in parts.")
+	if len(r.Body) > 20000 {
+		t.Errorf("the refusal of a big chat is %d bytes", len(r.Body))
+	}
+	if g := h.game("tanbo", 101); len(g.Comments) != 0 {
+		t.Errorf("a refused chat was stored: %d comments", len(g.Comments))
+	}
+	errorReply(t, h.send("bob@example.org", "tanbo limit bob pw-bob 99999999999999999999999", ""), "bob@example.org",
+		`"99999999999999999999999" is not a limit; write a number of games from 1 to 999, 0 or reject to refuse every challenge, or accept, all or inf for no limit.`)
+	errorReply(t, h.send("bob@example.org", "tanbo limit bob pw-bob -3", ""), "bob@example.org",
+		`"-3" is not a limit; write a number of games from 1 to 999, 0 or reject to refuse every challenge, or accept, all or inf for no limit.`)
+	errorReply(t, h.send("carol@example.org", "tanbo queue 101 carol pw-carol clear", ""), "carol@example.org",
+		"carol is not a player of Tanbo board 101; its players are alice and bob.")
+	errorReply(t, h.send("carol@example.org", "tanbo subscribe all carol wrong", ""), "carol@example.org",
+		"The password for carol is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin).")
+	if u := h.user("carol"); len(u.SubscribeKinds) != 0 {
+		t.Errorf("subscribe all with a wrong password stored %q", u.SubscribeKinds)
+	}
+	errorReply(t, h.send("carol@example.org", "tanbo challenge carol bob -", ""), "carol@example.org",
+		`"-": is not an option of Tanbo; valid options of Tanbo: -size=19|13|9 -swap.`)
 }
