@@ -407,6 +407,8 @@ func TestChatAndMessage(t *testing.T) {
 	// A player's chat goes to the players and subscribers, once each.
 	boardMails(t, h.send("bob@example.org", "tanbo chat 101 bob pw-bob", "Thanks!"), "tanbo chat 101 bob",
 		"alice@example.org", "bob@example.org", "carol@example.org")
+	says(t, one(t, h.send("x@example.org", "help commands", ""), "x@example.org").Body,
+		`GAME chat board userid password`, `as a short mail "GAME chat board userid" in the board's thread. Anyone signed up may chat on any board`)
 	errorReply(t, h.send("zed@example.org", "tanbo chat 101 zed pw-zed", "Hi"), "zed@example.org",
 		`There is no user "zed"; check the spelling, or sign up first with: signup zed PASSWORD.`)
 	errorReply(t, h.send("alice@example.org", "tanbo chat 101 alice pw-alice", ""), "alice@example.org",
@@ -626,6 +628,8 @@ func TestRatings(t *testing.T) {
 		t.Errorf("ratings differs from standings")
 	}
 	has(t, one(t, h.send("x@example.org", "tobit standings", ""), "x@example.org").Body, "No rated games yet.")
+	says(t, one(t, h.send("x@example.org", "help commands", ""), "x@example.org").Body,
+		"GAME standings (or GAME ratings) in sections Established, Provisional and Inactive")
 
 	// 91 days on, who has no board in play is inactive; an open seat shows
 	// who seeks a game, rated or not.
