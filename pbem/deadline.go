@@ -11,7 +11,7 @@ import (
 const sweepBatch = 32
 
 // deadline is when the sweep must next look at a board: its next reminder
-// or its forfeit, whichever comes first; zero for a board that has none
+// or its forfeit, or those of its open proposal, whichever comes first; zero for a board that has none
 // (over, or waiting for a player). The store keeps it in its deadline
 // index, so that the sweep reads the boards due and no other. A player on
 // vacation moves his boards' clocks on; the sweep finds them due, sees the
@@ -28,6 +28,19 @@ func deadline(rec *store.Game) time.Time {
 	}
 	if end := since.Add(time.Duration(forfeit) * day); end.Before(due) {
 		due = end
+	}
+	// An unanswered proposal has its own reminders and lapse.
+	if v := rec.Vote; v != nil {
+		vote := v.At.Add(time.Duration(nag) * day)
+		if v.Nagged.After(v.At) {
+			vote = v.Nagged.Add(time.Duration(nag) * day)
+		}
+		if end := v.At.Add(time.Duration(forfeit) * day); end.Before(vote) {
+			vote = end
+		}
+		if vote.Before(due) {
+			due = vote
+		}
 	}
 	return due
 }

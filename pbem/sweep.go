@@ -69,12 +69,12 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 			refs := tx.DueBoards(now, store.Page{Skip: passed, Size: sweepBatch})
 			seen = len(refs)
 			for _, ref := range refs {
-				acted, err := r.remindBoard(ref.Kind, ref.Board)
-				if err != nil {
+				replies := len(r.parts)
+				if err := r.remindBoard(ref.Kind, ref.Board); err != nil {
 					return 0, err
 				}
-				if !acted {
-					passed++
+				if len(r.parts) == replies {
+					passed++ // nothing was due after all: the board stays due
 				}
 			}
 			return 0, nil
@@ -149,50 +149,81 @@ func turnSince(rec *store.Game) time.Time {
 	return rec.Created
 }
 
-// remindBoard sends the reminder or the forfeit due on a board, and
-// reports whether it did either.
+// A wait is how long a player has kept a board waiting, with the board's
+// reminder and forfeit times.
+type wait struct {
+	waited, nag, forfeit time.Duration
+	forfeitDays          int
+}
+
+// silence is how long user id has kept board b waiting since a time, less
+// his vacations; nil when he has gone or is away now (no reminder, no
+// forfeit meanwhile).
+func (r *request) silence(b *board, id string, since time.Time) (*wait, error) {
+	u, err := r.tx.User(id)
+	if errNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, away := onVacation(u, r.now); away {
+		return nil, nil
+	}
+	nagDays, forfeitDays := boardDays(b.rec)
+	return &wait{
+		waited:      r.now.Sub(since) - awayBetween(u, since, r.now),
+		nag:         time.Duration(nagDays) * day,
+		forfeit:     time.Duration(forfeitDays) * day,
+		forfeitDays: forfeitDays,
+	}, nil
+}
+
+// remindBoard sends the reminders (of a move, of an unanswered proposal)
+// and the forfeit due on a board.
 //
 // The clock of a board counts the time since its player to move got the
 // turn, less the time he was on vacation. A player on vacation now is not
 // reminded and does not forfeit. Reminders go at most once per nag time:
 // after 7 and 14 days with the defaults, then the forfeit at 21.
-func (r *request) remindBoard(kind string, num int) (bool, error) {
+func (r *request) remindBoard(kind string, num int) error {
 	b, err := r.loadBoard(kind, num)
 	if err != nil {
-		return false, err
+		return err
 	}
 	if b.rec.Over || b.open() {
-		return false, nil
+		return nil
+	}
+	if err := r.remindVote(b); err != nil {
+		return err
 	}
 	id := b.toMove()
-	u, err := r.tx.User(id)
-	if errNotFound(err) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	if _, away := onVacation(u, r.now); away {
-		return false, nil
-	}
-	nagDays, forfeitDays := boardDays(b.rec)
-	nag, forfeit := time.Duration(nagDays)*day, time.Duration(forfeitDays)*day
 	since := turnSince(b.rec)
-	waited := r.now.Sub(since) - awayBetween(u, since, r.now)
+	w, err := r.silence(b, id, since)
+	if w == nil || err != nil {
+		return err
+	}
+	waited, nag, forfeit, forfeitDays := w.waited, w.nag, w.forfeit, w.forfeitDays
+	if waited < nag {
+		return nil // only the proposal was due
+	}
 	switch {
 	case waited >= forfeit:
 		seat := b.pos.ToMove()
+		if !b.hasMoved(seat) {
+			return r.withdraw(b, seat, nil, fmt.Sprintf("%s did not move for %d days.", id, forfeitDays))
+		}
 		b.end(r.now, rules.Win(1-seat, fmt.Sprintf("%s did not move for %d days", id, forfeitDays)))
-		return true, r.saveAndAnnounce(b, nil, fmt.Sprintf("%s forfeits: no move for %d days.", id, forfeitDays))
+		return r.saveAndAnnounce(b, nil, fmt.Sprintf("%s forfeits: no move for %d days.", id, forfeitDays))
 	case waited >= nag && (b.rec.Nagged.Before(since) || r.now.Sub(b.rec.Nagged) >= nag):
 		b.rec.Nagged = r.now
 		if err := r.tx.PutGame(b.rec); err != nil {
-			return false, err
+			return err
 		}
 		deadline := r.now.Add(forfeit - waited)
 		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d for %d days. Without a move by %s, %s forfeits the game. Away? Send: vacation %s PASSWORD DAYS",
 			id, b.game.Title(), b.rec.Board, int(waited/day), deadline.UTC().Format(timeFormat), id, id)
-		return true, r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
+		return r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
 	}
-	return false, nil
+	return nil
 }

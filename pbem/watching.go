@@ -3,7 +3,6 @@ package pbem
 import (
 	"errors"
 	"fmt"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -230,6 +229,8 @@ func gameRow(rec *store.Game) string {
 	switch {
 	case !rec.Over && contains(rec.Seats, ""):
 		state = "open seat"
+	case rec.Over && rec.Withdrawn != "":
+		state = "withdrawn"
 	case rec.Over && rec.Winner == rules.Draw:
 		state = "tie"
 	case rec.Over:
@@ -255,7 +256,10 @@ func (c *cmd) unsubscribe(args []string) error {
 func (c *cmd) subscription(args []string, on bool) error {
 	verb := map[bool]string{true: "subscribe", false: "unsubscribe"}[on]
 	if len(args) != 3 {
-		return c.usage(fmt.Sprintf("%s %s board userid password", c.game.Name(), verb))
+		return c.usage(fmt.Sprintf("%s %s board|all userid password", c.game.Name(), verb))
+	}
+	if strings.EqualFold(args[0], "all") {
+		return c.subscribeAll(args, on)
 	}
 	b, u, err := c.boardUser(args[0], args[1], args[2])
 	if err != nil {
@@ -397,47 +401,6 @@ func remove(list []string, s string) []string {
 	return out
 }
 
-// <game> standings [page N], or ratings: the rated players of this game,
-// the best first, a page at a time.
-func (c *cmd) standings(args []string) error {
-	args, pg, err := splitPage(args)
-	if err != nil {
-		return err
-	}
-	if len(args) != 0 {
-		return c.usage(c.game.Name() + " standings [page N]")
-	}
-	kind := c.game.Name()
-	pp := page(pg, pageRows)
-	ids, more := c.r.tx.RatedUsers(kind, pp)
-	var lines []string
-	for i, id := range ids {
-		u, err := c.r.tx.User(id)
-		if err != nil {
-			return err
-		}
-		r := ratingOf(u, kind)
-		p := " "
-		if provisional(r) {
-			p = "P"
-		}
-		limit := "-"
-		if l := u.Limits[kind]; l > 0 {
-			limit = strconv.Itoa(l)
-		}
-		active := c.r.tx.ActiveCount(u.ID, kind)
-		lines = append(lines, fmt.Sprintf("%4d  %-16s %5.0f%s %5d %5d %5d  %6s",
-			pp.Skip+i+1, u.ID, math.Round(r.Rating), p, r.Won, r.Lost, r.Drawn, fmt.Sprintf("%d/%s", active, limit)))
-	}
-	body, err := render("standings", map[string]any{"Title": c.game.Title(), "Rows": lines,
-		"Next": nextPage(kind+" standings", pg, more)})
-	if err != nil {
-		return err
-	}
-	c.r.replyText(c.r.sender(), c.game.Title()+" standings", body)
-	return nil
-}
-
 // <game> history [userid] [page N]: the finished boards of this game, the
 // last ended first (a player's: the highest board first), a page at a time.
 func (c *cmd) history(args []string) error {
@@ -474,7 +437,9 @@ func (c *cmd) history(args []string) error {
 	var lines []string
 	for _, rec := range recs {
 		result := "tie"
-		if rec.Winner != rules.Draw && rec.Winner < len(rec.Seats) {
+		if rec.Withdrawn != "" {
+			result = "withdrawn"
+		} else if rec.Winner != rules.Draw && rec.Winner < len(rec.Seats) {
 			result = "won by " + rec.Seats[rec.Winner]
 		}
 		players := make([]string, len(rec.Seats))
