@@ -71,10 +71,7 @@ func (c *cmd) change(args []string) error {
 		if err := checkPassword(args[3]); err != nil {
 			return err
 		}
-		if u.PasswordHash, err = c.r.s.hashPassword(args[3]); err != nil {
-			return err
-		}
-		if err := c.r.tx.PutUser(u); err != nil {
+		if err := c.r.setPassword(u, args[3]); err != nil {
 			return err
 		}
 		return c.r.tellUser(u, "pbemd: password changed", "password", map[string]any{"User": u})
@@ -172,7 +169,7 @@ func (r *request) auth(id, password string) (*store.User, error) {
 		if err := r.badPassword(u); err != nil {
 			return nil, err
 		}
-		return nil, fail("The password for %s is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin)", u.Name)
+		return nil, fail("The password for %s is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset %s' and a code comes to the account's addresses", u.Name, u.ID)
 	}
 	return u, nil
 }

@@ -68,6 +68,7 @@ func init() {
 		"help":     (*cmd).help,
 		"signup":   (*cmd).signup,
 		"confirm":  (*cmd).confirm,
+		"reset":    (*cmd).reset,
 		"change":   (*cmd).change,
 		"signoff":  (*cmd).signoff,
 		"list":     (*cmd).list,

@@ -56,12 +56,12 @@ func TestChangePassword(t *testing.T) {
 	out := h.send("alice@example.org", "change password alice pw-alice newpass", "")
 	golden(t, "change-password", out)
 	errorReply(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""), "alice@example.org",
-		"The password for alice is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin).")
+		"The password for alice is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset alice' and a code comes to the account's addresses.")
 	if out := h.send("alice@example.org", "tanbo move 101 alice newpass h7", ""); len(out) != 2 {
 		t.Errorf("move with the new password: %v", subjects(out))
 	}
 	errorReply(t, h.send("alice@example.org", "change password alice wrong x1234", ""), "alice@example.org",
-		"The password for alice is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin).")
+		"The password for alice is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset alice' and a code comes to the account's addresses.")
 	errorReply(t, h.send("alice@example.org", "change colour alice newpass red", ""), "alice@example.org",
 		`"colour" cannot be changed; write change password userid old new, or change address userid password [address ...].`)
 }
@@ -156,7 +156,7 @@ func TestMove(t *testing.T) {
 	}
 	errs := []struct{ from, subject, want string }{
 		{"eve@example.org", "tanbo move 101 eve pw h7", `There is no user "eve"; check the spelling, or sign up first with: signup eve PASSWORD.`},
-		{"alice@example.org", "tanbo move 101 alice PW-ALICE b7", "The password for alice is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin)."},
+		{"alice@example.org", "tanbo move 101 alice PW-ALICE b7", "The password for alice is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset alice' and a code comes to the account's addresses."},
 		{"alice@example.org", "tanbo move 101 alice pw-alice h6", "It is not your turn on Tanbo board 101: it is bob's turn; send your move when the board mail says it is yours."},
 		{"bob@example.org", "tanbo move 101 bob pw-bob b7#1", "Move b7#1 received as move #2: the board has changed since it was sent, so it was not played; send it again with #2 if you still mean it."},
 		{"bob@example.org", "tanbo move 101 bob pw-bob b7#x", `"b7#x" does not end in a move number; write the move number as #N after the move, e.g. e2-e5#3.`},
@@ -350,7 +350,7 @@ func TestUnknownSenderAndCommand(t *testing.T) {
 
 	h.signup("alice")
 	errorReply(t, h.send("alice@example.org", "chess move 1", ""), "alice@example.org",
-		`"chess" is not a command; commands start with a game name (`+strings.Join(gameNames(), ", ")+`) or one of all, change, confirm, help, list, message, signoff, signup, vacation, multiple; send 'help' for the list.`)
+		`"chess" is not a command; commands start with a game name (`+strings.Join(gameNames(), ", ")+`) or one of all, change, confirm, help, list, message, reset, signoff, signup, vacation, multiple; send 'help' for the list.`)
 }
 
 func TestLoopGuard(t *testing.T) {
@@ -393,7 +393,7 @@ func TestRateLimit(t *testing.T) {
 	h.svc.limits = Limits{Mails: 100, BadPasswords: 3, Window: time.Hour}.withDefaults()
 	for i := 0; i < 3; i++ {
 		errorReply(t, h.send("mallory@example.org", "tanbo move 101 alice guess h7", ""), "mallory@example.org",
-			"The password for alice is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin).")
+			"The password for alice is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset alice' and a code comes to the account's addresses.")
 	}
 	r := one(t, h.send("mallory@example.org", "tanbo move 101 alice guess2 h7", ""), "mallory@example.org")
 	if r.Subject != "pbemd: too many mails" || !strings.Contains(r.Body, "3 wrong passwords") {
