@@ -151,6 +151,7 @@ func (c *cmd) signoff(args []string) error {
 // checked at all, and the command is ignored (passwordLocked).
 func (r *request) auth(id, password string) (*store.User, error) {
 	r.secret(password)
+	r.outcome.user = strings.ToLower(id)
 	u, err := r.tx.User(id)
 	if errNotFound(err) {
 		return nil, fail("There is no user %q; check the spelling, or sign up first with: signup %s PASSWORD", id, id)

@@ -25,6 +25,7 @@ type request struct {
 	line    string            // the line of a multiple mail being run
 	after   []func()          // run once the transaction has committed
 	played  int               // game moves played, for Config.OnMoves
+	outcome outcome           // for the mail's log line
 }
 
 // A failure is a command refused: the sender gets an error reply, and nothing
@@ -83,6 +84,7 @@ func (r *request) runCommands() error {
 // command's comment (not so for the lines of a multiple mail).
 func (r *request) command(words []string, withComment bool) error {
 	if ok, err := r.allowSender(); !ok || err != nil {
+		r.outcome.note(resultIgnored, "the sender is over his limit of commands or wrong passwords")
 		return err
 	}
 	if len(words) == 0 {
@@ -93,12 +95,19 @@ func (r *request) command(words []string, withComment bool) error {
 		c.comment = mailmsg.Comment(r.mail.Text)
 	}
 	err := c.dispatch()
+	if c.game != nil {
+		r.outcome.game = c.game.Name()
+	}
 	var f *failure
 	if errors.As(err, &f) {
 		if f.silent {
+			r.outcome.note(resultIgnored, f.Msg)
 			return nil
 		}
 		return r.refuse(c.name(), words, f)
+	}
+	if err == nil {
+		r.outcome.note(resultPlayed, "")
 	}
 	return err
 }
@@ -108,6 +117,7 @@ func (r *request) sender() string { return strings.ToLower(r.mail.From) }
 
 // refuse answers a failed command with an error reply to the sender only.
 func (r *request) refuse(name string, words []string, f *failure) error {
+	r.outcome.note(resultRefused, f.Msg)
 	subject := name + " error"
 	var diagram, thread string
 	switch {

@@ -81,6 +81,7 @@ func (c *cmd) reset(args []string) error {
 // resetRequest mails a new code to the account's confirmed addresses and
 // tells the sender, in words that do not say whether the account exists.
 func (c *cmd) resetRequest(id string) error {
+	c.r.outcome.user = strings.ToLower(id)
 	if err := checkUserID(id); err != nil {
 		return err
 	}
@@ -130,6 +131,7 @@ func (r *request) mailResetCode(u *store.User) error {
 func (c *cmd) resetWithCode(id, code, password string) error {
 	c.r.secret(code)
 	c.r.checked(password, true)
+	c.r.outcome.user = strings.ToLower(id)
 	u, err := c.r.tx.User(id)
 	if errNotFound(err) {
 		return fail("There is no user %q; check the user id in the mail with the code", id)

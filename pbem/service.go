@@ -117,6 +117,7 @@ func (s *Service) DeliverAll(raws [][]byte) []error {
 }
 
 func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
+	start := time.Now()
 	ids := make([][]uint64, len(raws))
 	errs := make([]error, len(raws))
 	var mails []*mailmsg.Incoming
@@ -131,7 +132,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 			continue
 		}
 		if why := m.Ignore(s.own()); why != "" {
-			s.log.Info("mail ignored", "from", m.From, "why", why, "id", m.MessageID)
+			s.logMail(m, nil, why, start)
 			continue
 		}
 		mails = append(mails, m)
@@ -155,6 +156,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 				return err
 			}
 			if done {
+				after = append(after, func() { s.logMail(m, nil, "already handled (same Message-ID or content)", start) })
 				continue
 			}
 			r := &request{s: s, tx: tx, mail: m, now: now}
@@ -168,6 +170,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 				ids[index[k]] = append(ids[index[k]], out.ID)
 			}
 			after = append(after, r.after...)
+			after = append(after, func() { s.logMail(m, r, "", start) })
 			played += r.played
 			if err := tx.MarkProcessed(m.Key, now); err != nil {
 				return err

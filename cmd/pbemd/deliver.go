@@ -5,7 +5,7 @@ import (
 	"io"
 )
 
-// runDeliver is "pbemd deliver [-config FILE] [-data DIR] [-print]": one mail
+// runDeliver is "pbemd deliver [-config FILE] [-data DIR] [-print] [-n]": one mail
 // on stdin, as a .forward, procmail or an MTA pipe would hand it over. The
 // replies go to stdout with -print; with a config they are sent by its SMTP
 // server (what cannot be sent now stays in the outbox for the next deliver
@@ -13,10 +13,11 @@ import (
 func runDeliver(c *invocation) error {
 	where := c.dataFlags("replies stay in the outbox for pbemd serve")
 	print := c.flags.Bool("print", false, "write the replies to stdout as an mbox instead of queueing them")
+	dry := c.flags.Bool("n", false, "dry run: write the replies to stdout as an mbox and store nothing")
 	if _, err := c.parse(0, "only flags"); err != nil {
 		return err
 	}
-	s, err := c.open(where)
+	s, err := c.open(where, sendsBy(*print), *dry)
 	if err != nil {
 		return err
 	}

@@ -135,17 +135,22 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer db.Close()
-	stopControl, err := serveControl(cfg.Data, db, log)
-	if err != nil {
-		return err
-	}
-	defer stopControl()
 	currentDB.Store(db)
 	defer currentDB.CompareAndSwap(db, nil)
 
 	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log,
 		Limits:  cfg.Limits.Service(),
 		OnMoves: func(n int) { moves.Add(int64(n)) }, PublicURL: cfg.PublicURL})
+	var running atomic.Pointer[outbox.Sender] // set below; admin actions before that only queue
+	stopControl, err := serveControl(cfg.Data, db, log, adminOn(svc, db, log, func() {
+		if s := running.Load(); s != nil {
+			s.Kick()
+		}
+	}))
+	if err != nil {
+		return err
+	}
+	defer stopControl()
 	webURL, stopWeb, err := startWeb(webAddr(opts, cfg), db, cfg, log)
 	if err != nil {
 		return err
@@ -199,6 +204,7 @@ func Run(ctx context.Context, opts Options) error {
 	so.OnFailure = func() { errorsCount.Add(1) }
 	so.OnGiveUp = func() { errorsCount.Add(1); repliesFailed.Add(1) }
 	sender := outbox.New(db, transport, so)
+	running.Store(sender)
 	watch.Logger = log.With("part", "mailbox")
 	watch.OnMail = func() { mailsIn.Add(1) }
 	watch.OnError = func() { errorsCount.Add(1) }
