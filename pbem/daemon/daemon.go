@@ -210,6 +210,11 @@ func Run(ctx context.Context, opts Options) error {
 	watch.OnError = func() { errorsCount.Add(1) }
 	watch.OnReconnect = func() { reconnects.Add(1) }
 	watcher := mailbox.New(watch, handler{svc, sender})
+	if smtpT, ok := transport.(*outbox.SMTP); ok && !embedded {
+		if err := checkServers(ctx, cfg, watcher, smtpT, log); err != nil {
+			return err
+		}
+	}
 
 	log.Info("pbemd serving", "address", cfg.Address, "data", cfg.Data, "imap", watch.Addr, "web", webURL)
 	var wg sync.WaitGroup
