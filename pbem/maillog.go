@@ -31,14 +31,16 @@ type outcome struct {
 	user   string
 }
 
-// note records the result of one command. Of several commands (a multiple
-// mail) the line shows a refusal over a success, and the first refusal.
+// note records the result of one command. Of several (a multiple mail, or
+// a command that notes its own), the line shows the first refusal, else
+// the first command ignored, else played.
 func (o *outcome) note(result, why string) {
-	if o.result == resultRefused || o.result == resultPlayed && result == resultIgnored {
-		return
+	if rank[result] > rank[o.result] {
+		o.result, o.why = result, why
 	}
-	o.result, o.why = result, why
 }
+
+var rank = map[string]int{resultPlayed: 1, resultIgnored: 2, resultRefused: 3}
 
 // messageHash is the short hash of a mail's Message-ID (or, without one,
 // of its key) that log lines show.

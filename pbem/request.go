@@ -165,12 +165,14 @@ func (r *request) unknownCommand(words []string) error {
 	if _, err := r.tx.UserByAddress(r.sender()); errNotFound(err) {
 		// A note the strangers' budget would drop must not use up the
 		// address's one note of the day.
+		r.outcome.note(resultIgnored, "no command, from a stranger; the how-to note went out today already")
 		if spent, err := r.strangersSpent(); spent || err != nil {
 			return err
 		}
 		if ok, err := r.oncePer(howtoKey(r.sender()), 24*time.Hour); !ok || err != nil {
 			return err
 		}
+		r.outcome = outcome{result: resultRefused, why: "no command, from a stranger: sent how to sign up"}
 		body, err := render("howto", r.s.helpData())
 		if err != nil {
 			return err
