@@ -14,6 +14,9 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 		comment.Text = r.mask(comment.Text) // kept and shown to others: no password in it
 		b.rec.Comments = append(b.rec.Comments, *comment)
 	}
+	if r.mail != nil {
+		r.outcome.game, r.outcome.board = b.rec.Kind, b.rec.Board // a new board has its number now
+	}
 	ended := b.rec.Over && !b.rec.Rated
 	if ended {
 		if err := r.rate(b); err != nil {

@@ -55,7 +55,7 @@ func TestMailLogLine(t *testing.T) {
 		replies             float64
 	}
 	cases := []want{
-		{from: "bob@example.org", subject: g + " show 101", command: g, game: g, board: 101, result: "played", replies: 1},
+		{from: "bob@example.org", subject: g + " show 101", command: g, game: g, user: "bob", board: 101, result: "played", replies: 1},
 		{from: "alice@example.org", subject: g + " move 101 alice pw-bob xx", command: g, game: g, user: "alice", board: 101,
 			result: "refused", why: "The password for alice is wrong", replies: 1},
 		{from: "bob@example.org", subject: "change password bob pw-bob n3wSecret", command: "change", user: "bob", result: "played", replies: 1},

@@ -98,6 +98,9 @@ func (r *request) command(words []string, withComment bool) error {
 	if c.game != nil {
 		r.outcome.game = c.game.Name()
 	}
+	if r.outcome.user == "" {
+		r.outcome.user = c.senderID("") // a command that names no user
+	}
 	var f *failure
 	if errors.As(err, &f) {
 		if f.silent {
