@@ -348,10 +348,11 @@ Game data in %s; the game server's address is %s.
 
 Point a mail client at these, or send the first mail from a shell:
 
-curl -s smtp://%s --mail-from alice@localhost --mail-rcpt %s -T - <<'EOF'
+curl -s smtp://%s --mail-from alice@localhost --mail-rcpt %s -T - <<EOF
 From: alice@localhost
 To: %s
 Subject: signup alice secret
+Message-ID: <$(date +%%s.%%N)@localhost>
 
 EOF
 
