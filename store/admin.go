@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -122,4 +123,30 @@ func (db *DB) Count() (Counts, error) {
 		return nil
 	})
 	return c, err
+}
+
+// Unquarantine removes the quarantined mail with the id and forgets its
+// processed-mail key, so that the mail can be handled again, and returns
+// it. It returns ErrNotFound when no such mail is in quarantine.
+func (tx *Tx) Unquarantine(id uint64) (*Quarantined, error) {
+	b := tx.bucket(bucketQuarantine)
+	v := b.Get(outKey(id))
+	if v == nil {
+		return nil, fmt.Errorf("quarantined mail %d: %w", id, ErrNotFound)
+	}
+	q := new(Quarantined)
+	if err := json.Unmarshal(v, q); err != nil {
+		return nil, fmt.Errorf("store: quarantined mail: %w", err)
+	}
+	if err := b.Delete(outKey(id)); err != nil {
+		return nil, err
+	}
+	if q.Key != "" {
+		for _, k := range [][]byte{processedKey(q.Key), []byte(q.Key)} { // hashed, or as older stores kept it
+			if err := tx.bucket(bucketProcessed).Delete(k); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return q, nil
 }

@@ -15,29 +15,37 @@ import (
 	"github.com/pbemd/pbemd/store"
 )
 
-// openDry opens a copy of the store for -n: the command runs on the copy
-// exactly as it would on the store, its mails are written to stdout as an
-// mbox, and the copy is removed when the setup closes. The store itself is
-// only read (or, while the daemon holds it, copied by the daemon), so a dry
-// run changes nothing, and needs no lock but a reader's.
-func (c *invocation) openDry(cfg *config.Config, log *slog.Logger) (*setup, error) {
-	tmp, err := os.MkdirTemp("", "pbemd-dry-")
+// dryCopy makes a copy of the data's store in a temporary directory for
+// -n: the command runs on the copy exactly as it would on the store, its
+// mails are written to stdout as an mbox, and cleanup removes the copy.
+// The store itself is only read (or, while the daemon holds it, copied by
+// the daemon), so a dry run changes nothing.
+func (c *invocation) dryCopy(cfg *config.Config) (dir string, cleanup func(), err error) {
+	dir, err = os.MkdirTemp("", "pbemd-dry-")
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
-	cleanup := func() { os.RemoveAll(tmp) }
-	copyPath := store.PathIn(tmp)
-	if err := copyStore(cfg.Data, copyPath); err != nil {
+	cleanup = func() { os.RemoveAll(dir) }
+	if err := copyStore(cfg.Data, store.PathIn(dir)); err != nil {
 		cleanup()
-		return nil, err
-	}
-	db, err := store.Open(copyPath, &store.Options{NoSync: true})
-	if err != nil {
-		cleanup()
-		return nil, err
+		return "", nil, err
 	}
 	fmt.Fprintf(c.stderr, "pbemd %s: dry run on a copy of %s; nothing is stored or sent\n", c.cmd.name, store.PathIn(cfg.Data))
-	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log, Limits: cfg.Limits.Service()})
+	return dir, cleanup, nil
+}
+
+// openDry opens a dry run's copy of the store (see dryCopy).
+func (c *invocation) openDry(cfg *config.Config, log *slog.Logger) (*setup, error) {
+	dir, cleanup, err := c.dryCopy(cfg)
+	if err != nil {
+		return nil, err
+	}
+	db, err := store.Open(store.PathIn(dir), &store.Options{NoSync: true})
+	if err != nil {
+		cleanup()
+		return nil, err
+	}
+	svc := pbem.New(db, serviceConfig(cfg, log))
 	return &setup{cfg: cfg, log: log, db: db, svc: svc, dry: true, cleanup: cleanup}, nil
 }
 

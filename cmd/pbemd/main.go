@@ -33,10 +33,11 @@ var commands = []command{
 	{name: "serve", args: "[-config FILE] [-data DIR] [-imap ADDR] [-smtp ADDR] [-http ADDR]",
 		summary: "run the daemon (no config: embedded mail server on 127.0.0.1)", run: runServe,
 		examples: []string{"pbemd serve", "pbemd serve -config /etc/pbemd/pbemd.yaml"}},
-	{name: "deliver", args: "[-config FILE] [-data DIR] [-print] [-n]",
+	{name: "deliver", args: "[-config FILE] [-data DIR] [-print] [-n] [-lock-wait D]",
 		summary: "handle one mail from standard input", run: runDeliver,
-		help: "Exit status 0 when the mail was handled (an invalid command is answered, so it\n" +
-			"is handled), 75 (EX_TEMPFAIL) when it could not be stored now: the MTA retries.",
+		help: "Exit status 0 when the mail was handled (answered, too large and answered, or\n" +
+			"quarantined); 75 (EX_TEMPFAIL) when it should be offered again (data locked\n" +
+			"past -lock-wait, disk full, store or config unusable); 65 on empty input.",
 		examples: []string{"pbemd deliver -config /etc/pbemd/pbemd.yaml < mail.eml",
 			"pbemd deliver -n -data ./pbem-data < mail.eml   (show the replies, store nothing)"}},
 	{name: "sweep", args: "[-config FILE] [-data DIR] [-print] [-n] [-now RFC3339]",
@@ -55,6 +56,8 @@ var commands = []command{
 	{name: "rules", args: "GAME [OPTION ...] [-position TEXT] [-board] [-legal] [-perft N] [-json] [MOVE ...]",
 		summary: "explore a game position", run: runRules,
 		examples: []string{"pbemd rules tanbo -size=9 h7 b7 -board"}},
+	{name: "robot", args: robotArgs, summary: "the move a robot player would make in a position", run: runRobot,
+		examples: []string{"pbemd robot tanbo -size=9 -level 2"}},
 	{name: "version", args: "", summary: "print the version and the source revision", run: runVersion,
 		examples: []string{"pbemd version"}},
 }
@@ -71,7 +74,8 @@ Examples:
   pbemd backup -config /etc/pbemd/pbemd.yaml /var/backups/pbemd.db
 
 Exit status: 0 success (and for -h), 1 failure (the message says why),
-2 wrong usage, 75 (deliver) try again later.
+2 wrong usage; deliver: 75 (EX_TEMPFAIL) offer the mail again later,
+65 (EX_DATAERR) empty input.
 `
 
 func main() {

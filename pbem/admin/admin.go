@@ -32,6 +32,10 @@ const Usage = `actions:
   outbox [list]                  the replies waiting to be sent and those given up
   outbox retry ID                send a waiting or given-up reply now
   outbox drop ID                 remove a reply unsent
+  quarantine [list]              mails pbemd deliver could not handle (the
+                                 daemon's are in the IMAP quarantine folder)
+  quarantine release ID          handle one again, once what failed is mended
+  quarantine drop ID             remove one unhandled
   stats                          counts of users, games and mail`
 
 // An Env is what the actions work on.
@@ -91,15 +95,16 @@ var actions map[string]action
 
 func init() {
 	actions = map[string]action{
-		"users":    {form: "users", run: users},
-		"user":     {form: "user NAME", min: 1, max: 1, run: user},
-		"password": {form: "password NAME", min: 1, max: 1, changes: true, run: password},
-		"ban":      {form: "ban ADDRESS|USER", min: 1, max: 1, changes: true, run: ban(true)},
-		"unban":    {form: "unban ADDRESS|USER", min: 1, max: 1, changes: true, run: ban(false)},
-		"bans":     {form: "bans", run: bans},
-		"end":      {form: "end GAME BOARD draw|win USER|void", min: 3, max: 4, changes: true, run: end},
-		"outbox":   {form: "outbox [list | retry ID | drop ID]", max: 2, run: outbox},
-		"stats":    {form: "stats", run: stats},
+		"users":      {form: "users", run: users},
+		"user":       {form: "user NAME", min: 1, max: 1, run: user},
+		"password":   {form: "password NAME", min: 1, max: 1, changes: true, run: password},
+		"ban":        {form: "ban ADDRESS|USER", min: 1, max: 1, changes: true, run: ban(true)},
+		"unban":      {form: "unban ADDRESS|USER", min: 1, max: 1, changes: true, run: ban(false)},
+		"bans":       {form: "bans", run: bans},
+		"end":        {form: "end GAME BOARD draw|win USER|void", min: 3, max: 4, changes: true, run: end},
+		"outbox":     {form: "outbox [list | retry ID | drop ID]", max: 2, run: outbox},
+		"quarantine": {form: "quarantine [list | release ID | drop ID]", max: 2, run: quarantine},
+		"stats":      {form: "stats", run: stats},
 	}
 }
 
@@ -343,5 +348,50 @@ func stats(env Env, _ []string, w io.Writer) error {
 		fmt.Fprintf(w, "running    %s %d\n", kind, c.Running[kind])
 	}
 	fmt.Fprintf(w, "mail keys  %d\noutbox     %d\nfailed     %d\n", c.Processed, c.Outbox, c.Failed)
+	return nil
+}
+
+func quarantine(env Env, args []string, w io.Writer) error {
+	if len(args) == 0 || args[0] == "list" && len(args) == 1 {
+		list, err := env.DB.Quarantined()
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tAT\tFROM\tBYTES\tWHY")
+		for _, q := range list {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\n", q.ID, when(q.At), q.From, len(q.Data), oneLine(q.Why))
+		}
+		return tw.Flush()
+	}
+	if len(args) != 2 {
+		return UsageError("write: quarantine [list | release ID | drop ID]")
+	}
+	id, err := strconv.ParseUint(args[1], 10, 64)
+	if err != nil {
+		return UsageError(fmt.Sprintf("%q is not a mail id; quarantine list shows them", args[1]))
+	}
+	var did string
+	switch args[0] {
+	case "release":
+		var ids []uint64
+		ids, err = env.Service.Release(id)
+		did = fmt.Sprintf("handled again; %d replies queued", len(ids))
+	case "drop":
+		err, did = env.Service.DropQuarantined(id), "dropped unhandled"
+	default:
+		return UsageError(fmt.Sprintf("no quarantine action %q; want list, release or drop", args[0]))
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		err = fmt.Errorf("no mail %d in quarantine; quarantine list shows them", id)
+	}
+	action := "quarantine " + args[0] + " " + args[1]
+	if err != nil {
+		env.Log.Warn("admin action failed", "action", action, "err", err)
+		return err
+	}
+	env.Log.Info("admin action", "action", action)
+	env.kick()
+	fmt.Fprintf(w, "mail %d %s\n", id, did)
 	return nil
 }
