@@ -78,7 +78,7 @@ func TestAdminBesideTheDaemon(t *testing.T) {
 	w.sink.Refuse(550, 1)
 	send("alice", "help")
 	waitUntil(t, "the failed reply", 10*time.Second, func() bool { return counters(t, w.metrics)["failed_length"] == 1 })
-	w.mustAdmin(t, []string{"stats"}, "users      2", "running    "+g+" 1", "failed     1")
+	w.mustAdmin(t, []string{"stats"}, "running    "+g+" 1", "outbox     0", "failed     1")
 	list := w.mustAdmin(t, []string{"outbox", "list"}, "failed", "alice@localhost", "550")
 	id := regexp.MustCompile(`(?m)^(\d+)\s+failed`).FindStringSubmatch(list)
 	if id == nil {
