@@ -28,23 +28,32 @@ func (s *Service) adminRun(fn func(r *request) error) ([]uint64, error) {
 		if err := fn(r); err != nil {
 			return err
 		}
-		if err := r.compose(); err != nil {
-			return err
-		}
-		for _, out := range r.out {
-			if err := tx.Enqueue(out); err != nil {
-				return err
-			}
-			ids = append(ids, out.ID)
-		}
+		var err error
+		ids, err = r.queueReplies()
 		after = r.after
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	for _, f := range after {
 		f()
+	}
+	return ids, nil
+}
+
+// queueReplies composes the request's replies and puts them into the
+// outbox of its transaction, returning their outbox ids.
+func (r *request) queueReplies() ([]uint64, error) {
+	if err := r.compose(); err != nil {
+		return nil, err
+	}
+	var ids []uint64
+	for _, out := range r.out {
+		if err := r.tx.Enqueue(out); err != nil {
+			return nil, err
+		}
+		ids = append(ids, out.ID)
 	}
 	return ids, nil
 }

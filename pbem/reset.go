@@ -139,10 +139,8 @@ func (c *cmd) resetWithCode(id, code, password string) error {
 	if err != nil {
 		return err
 	}
-	if locked, err := c.r.passwordLocked(u); err != nil {
+	if err := c.r.checksLocked(u); err != nil {
 		return err
-	} else if locked {
-		return &failure{Msg: "checks of " + u.ID + " are locked", silent: true}
 	}
 	live := liveReset(u, c.r.now)
 	if live == nil {
@@ -175,6 +173,17 @@ func (c *cmd) resetWithCode(id, code, password string) error {
 		return err
 	}
 	return c.r.tellUser(u, "pbemd: password changed", "password", map[string]any{"User": u, "Reset": true})
+}
+
+// checksLocked is the silent failure of a code or password check of an
+// account locked by too many wrong ones, or nil when it is not locked.
+func (r *request) checksLocked(u *store.User) error {
+	if locked, err := r.passwordLocked(u); err != nil {
+		return err
+	} else if locked {
+		return &failure{Msg: "checks of " + u.ID + " are locked", silent: true}
+	}
+	return nil
 }
 
 // setPassword gives u a new password and stores u. Every change of a

@@ -56,17 +56,9 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 		if err := r.remind(); err != nil {
 			return err
 		}
-		if err := r.compose(); err != nil {
-			return err
-		}
-		for _, out := range r.out {
-			if err := tx.Enqueue(out); err != nil {
-				return err
-			}
-			ids = append(ids, out.ID)
-		}
+		ids, err = r.queueReplies()
 		after = r.after
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, err

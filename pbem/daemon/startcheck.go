@@ -11,6 +11,7 @@ import (
 
 	"github.com/pbemd/pbemd/pbem/config"
 	"github.com/pbemd/pbemd/pbem/mailbox"
+	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/pbem/outbox"
 )
 
@@ -58,9 +59,8 @@ func fatalStartError(name string, srv config.Server, err error) error {
 		return fmt.Errorf("%s: the certificate of %s is not trusted (%v); set %s.ca_file to the certificate of the authority that signed it, or %s.host to the name the certificate is for",
 			name, srv.Addr(), err, name, name)
 	}
-	var imapLogin *mailbox.LoginError
-	var smtpLogin *outbox.LoginError
-	if errors.As(err, &imapLogin) || errors.As(err, &smtpLogin) {
+	var login *mailconn.LoginError
+	if errors.As(err, &login) {
 		return fmt.Errorf("%s: %s refused the login of %q (%v); fix %s.username and the password (%s.password_env or %s.password)",
 			name, srv.Addr(), srv.Username, err, name, name, name)
 	}

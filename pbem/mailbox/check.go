@@ -7,16 +7,9 @@ import (
 	"github.com/pbemd/pbemd/pbem/mailconn"
 )
 
-// A LoginError is the server's refusal of the login: a wrong user name or
-// password, which no retry mends.
-type LoginError struct{ Err error }
-
-func (e *LoginError) Error() string { return e.Err.Error() }
-func (e *LoginError) Unwrap() error { return e.Err }
-
 // Check connects, logs in and logs out once, so that a daemon can refuse
 // to start with settings that cannot work. A refused login is a
-// *LoginError; a certificate the TLS settings do not trust shows as the
+// *mailconn.LoginError; a certificate the TLS settings do not trust shows as the
 // crypto/x509 or crypto/tls error it is.
 func (w *Watcher) Check(ctx context.Context) error {
 	c, err := w.dial(ctx)
@@ -29,7 +22,7 @@ func (w *Watcher) Check(ctx context.Context) error {
 		return err
 	}
 	if err := c.Login(w.cfg.Username, w.cfg.Password).Wait(); err != nil {
-		return &LoginError{fmt.Errorf("login as %s: %w", w.cfg.Username, err)}
+		return &mailconn.LoginError{Err: fmt.Errorf("login as %s: %w", w.cfg.Username, err)}
 	}
 	return c.Logout().Wait()
 }
