@@ -102,12 +102,12 @@ func TestQueue(t *testing.T) {
 	// alice moves: bob's first queued move is played at once, in the same mail.
 	r = boardMails(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""), "Tanbo Board 101 alice",
 		"alice@example.org", "bob@example.org")
-	has(t, r.Body, "alice played h7.\nbob played b7 (queued).\n", "   1. h7            b7 (Auto)\n")
+	has(t, r.Body, "alice played h7.\nbob played b7 (queued).\n", "   1. h7         2. b7 (Auto)\n")
 	// and the second when its turn comes, as move #4.
 	out = h.send("alice@example.org", "tanbo move 101 alice pw-alice b3", "")
 	golden(t, "queue-played", out)
 	r = boardMails(t, out, "Tanbo Board 101 alice", "alice@example.org", "bob@example.org")
-	has(t, r.Body, "bob played h3 (queued).", "   2. b3            h3 (Auto)\n")
+	has(t, r.Body, "bob played h3 (queued).", "   3. b3         4. h3 (Auto)\n")
 	if g := h.game("tanbo", 101); len(g.Moves) != 4 || !g.Moves[3].Auto || g.Moves[2].Auto || len(g.Queue) != 0 {
 		t.Errorf("stored moves %+v, queue %+v", g.Moves, g.Queue)
 	}
@@ -374,7 +374,7 @@ func TestPreview(t *testing.T) {
 	if r.Subject != "Tanbo Board 101 preview" {
 		t.Errorf("subject %q", r.Subject)
 	}
-	says(t, r.Body, "A preview: board 101 with b7 b3 played. Nothing was saved.", "   1. h7            b7\n   2. b3\n", "It is bob's turn.")
+	says(t, r.Body, "A preview: board 101 with b7 b3 played. Nothing was saved.", "   1. h7         2. b7\n   3. b3\n", "It is bob's turn.")
 	if g := h.game("tanbo", 101); len(g.Moves) != 1 {
 		t.Errorf("a preview saved moves: %+v", g.Moves)
 	}

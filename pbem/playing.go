@@ -39,8 +39,8 @@ func (c *cmd) move(args []string) error {
 			b.game.Title(), b.rec.Board, b.toMove())
 	}
 	if want != 0 && want != b.next() {
-		return c.failOn(b, "Move %s#%d received as move #%d: the board has changed since it was sent, so it was not played; send it again with #%d if you still mean it",
-			text, want, b.next(), b.next())
+		return c.failOn(b, "%s#%d was not played: the next move on %s board %d is #%d, not #%d; if you still mean %s, send it again with #%d",
+			text, want, b.game.Title(), b.rec.Board, b.next(), want, text, b.next())
 	}
 	steps, err := b.play(seat, text, c.r.now, false)
 	c.r.played += len(steps)

@@ -119,7 +119,7 @@ func (r *request) privateBoard(b *board, id, subject, notice string) error {
 	if err != nil {
 		return err
 	}
-	return r.mailUser(id, subject, body, b.rec.Thread)
+	return r.mailUser(id, subject, body+b.nextCommand(id), b.rec.Thread)
 }
 
 // stepsText is the moves of one submission as notices print them.

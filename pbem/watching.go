@@ -89,6 +89,7 @@ func (c *cmd) showBoard(word string) error {
 		if err != nil {
 			return err
 		}
+		v.MoveList = moveList(b.game, old.rec, 0) // show gives the whole list
 		body, err := renderBoardBody(v)
 		if err != nil {
 			return err
@@ -105,6 +106,7 @@ func (c *cmd) sendBoard(b *board) error {
 	if err != nil {
 		return err
 	}
+	v.MoveList = moveList(b.game, b.rec, 0) // show gives the whole list
 	body, err := renderBoardBody(v)
 	if err != nil {
 		return err
