@@ -156,7 +156,7 @@ func (r *request) auth(id, password string) (*store.User, error) {
 	r.secret(password)
 	u, err := r.tx.User(id)
 	if errNotFound(err) {
-		return nil, fail("There is no user %q; check the spelling, or sign up first with: signup %s PASSWORD", id, id)
+		return nil, fail("There is no user %q; check the spelling, or sign up first with \"signup %s PASSWORD\"", id, id)
 	}
 	if err != nil {
 		return nil, err

@@ -56,10 +56,14 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 	v := &boardView{
 		Title:    b.game.Title(),
 		Board:    b.rec.Board,
-		Notices:  wrapAll(append(append([]string(nil), notices...), r.boardNotices(b)...), 76),
+		Notices:  wrapAll(append(append([]string(nil), notices...), r.boardNotices(b)...), lineWidth),
 		MoveList: moveList(b.game, b.rec, recentRows),
 		Diagram:  strings.TrimRight(b.pos.Board(), "\n"),
-		Comment:  comment,
+	}
+	if comment != nil {
+		c := *comment
+		c.Text = reflow(c.Text)
+		v.Comment = &c
 	}
 	sides := b.game.Sides()
 	switch {
@@ -257,24 +261,3 @@ func seatName(rec *store.Game, seat int) string {
 	return rec.Seats[seat]
 }
 
-// wrapAll breaks each text into lines of at most width columns at spaces,
-// so that long notices read well in any mail client.
-func wrapAll(texts []string, width int) []string {
-	out := make([]string, 0, len(texts))
-	for _, t := range texts {
-		var lines []string
-		line := ""
-		for _, w := range strings.Fields(t) {
-			if line != "" && len(line)+1+len(w) > width {
-				lines = append(lines, line)
-				line = ""
-			}
-			if line != "" {
-				line += " "
-			}
-			line += w
-		}
-		out = append(out, strings.Join(append(lines, line), "\n"))
-	}
-	return out
-}

@@ -77,8 +77,8 @@ func TestChangeAddress(t *testing.T) {
 	if len(out) != 2 || out[0].To != "alice@new.example" || out[1].To != "alice@example.org" {
 		t.Fatalf("change address: %v", subjects(out))
 	}
-	says(t, out[1].Body, "No address of alice is confirmed yet: board mails go nowhere until one is.",
-		"1 other address was mailed a code to confirm; it gets mail only once confirmed.")
+	says(t, out[1].Body, "No address of alice is confirmed yet:\nboard mails go nowhere until one is.",
+		"1 other address was mailed a code to confirm;\nit gets mail only once confirmed.")
 	out = h.send("alice@somewhere.example", "tanbo move 101 alice pw-alice h7", "")
 	if len(out) != 1 || out[0].To != "bob@example.org" {
 		t.Errorf("board mails before the confirmation: %v", subjects(out))
@@ -155,7 +155,7 @@ func TestMove(t *testing.T) {
 		}
 	}
 	errs := []struct{ from, subject, want string }{
-		{"eve@example.org", "tanbo move 101 eve pw h7", `There is no user "eve"; check the spelling, or sign up first with: signup eve PASSWORD.`},
+		{"eve@example.org", "tanbo move 101 eve pw h7", `There is no user "eve"; check the spelling, or sign up first with "signup eve PASSWORD".`},
 		{"alice@example.org", "tanbo move 101 alice PW-ALICE b7", "The password for alice is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin)."},
 		{"alice@example.org", "tanbo move 101 alice pw-alice h6", "It is not your turn on Tanbo board 101: it is bob's turn; send your move when the board mail says it is yours."},
 		{"bob@example.org", "tanbo move 101 bob pw-bob b7#1", "b7#1 was not played: the next move on Tanbo board 101 is #2, not #1; if you still mean b7, send it again with #2."},

@@ -135,7 +135,7 @@ func TestQueue(t *testing.T) {
 	errs := []struct{ subject, want string }{
 		{"tanbo queue 101 bob pw-bob", "The command has the wrong number of words; write it as: tanbo queue board userid password move[#n]."},
 		{"tanbo queue 101 bob pw-bob b1#3", "Move b1#3 cannot be queued: board 101 is at move #7 already; queue it with a later number, or without one."},
-		{"tanbo queue 101 bob pw-bob propose", `"propose" cannot be queued, only moves and resign can; send it now with: tanbo move 101 bob PASSWORD propose.`},
+		{"tanbo queue 101 bob pw-bob propose", `"propose" cannot be queued, only moves and resign can; send it now with "tanbo move 101 bob PASSWORD propose".`},
 	}
 	for _, e := range errs {
 		errorReply(t, h.send("bob@example.org", e.subject, ""), "bob@example.org", e.want)
@@ -172,7 +172,7 @@ func TestDrawByAgreement(t *testing.T) {
 	// A proposal may be made out of turn; every mail shows it until answered.
 	out := h.send("alice@example.org", "tanbo move 101 alice pw-alice propose", "")
 	golden(t, "propose", out)
-	const open = "Open proposal: alice proposes a draw; bob answers with: tanbo move 101 bob PASSWORD accept (or reject)."
+	const open = "Open proposal: alice proposes a draw; bob answers with \"tanbo move 101 bob PASSWORD accept\" (or reject)."
 	r := boardMails(t, out, "Tanbo Board 101 bob", "alice@example.org", "bob@example.org", "carol@example.org")
 	says(t, r.Body, open)
 	says(t, one(t, h.send("carol@example.org", "tanbo show 101", ""), "carol@example.org").Body, open)
@@ -197,7 +197,7 @@ func TestDrawByAgreement(t *testing.T) {
 func TestRejectedProposal(t *testing.T) {
 	h := twoPlayers(t)
 	errorReply(t, h.send("bob@example.org", "tanbo move 101 bob pw-bob accept", ""), "bob@example.org",
-		"There is no open proposal on Tanbo board 101 to accept; propose a draw with: tanbo move 101 bob PASSWORD propose.")
+		"There is no open proposal on Tanbo board 101 to accept: no draw or undo has been proposed there.")
 	h.send("bob@example.org", "tanbo move 101 bob pw-bob draw", "")
 	r := boardMails(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice reject", "Not yet!"), "Tanbo Board 101 alice **",
 		"alice@example.org", "bob@example.org")
@@ -229,7 +229,7 @@ func TestUndo(t *testing.T) {
 	// bob asks to take back his b7: alice's b3, played after it, goes too.
 	r := boardMails(t, h.send("bob@example.org", "tanbo move 101 bob pw-bob undo", ""), "Tanbo Board 101 bob",
 		"alice@example.org", "bob@example.org")
-	says(t, r.Body, "Open proposal: bob proposes to take back moves 2 to 3 (b7, b3); alice answers with: tanbo move 101 alice PASSWORD accept (or reject).")
+	says(t, r.Body, "Open proposal: bob proposes to take back moves 2 to 3 (b7, b3); alice answers with \"tanbo move 101 alice PASSWORD accept\" (or reject).")
 	out := h.send("alice@example.org", "tanbo move 101 alice pw-alice accept", "")
 	golden(t, "undo", out[:1])
 	r = boardMails(t, out, "Tanbo Board 101 bob", "alice@example.org", "bob@example.org")
@@ -293,9 +293,9 @@ func TestRefuseAndLimit(t *testing.T) {
 	r := one(t, h.send("bob@example.org", "tanbo reject bob pw-bob", ""), "bob@example.org")
 	has(t, r.Body, "bob now refuses every Tanbo challenge by others.")
 	errorReply(t, h.send("bob@example.org", "tanbo reject bob pw-bob", ""), "bob@example.org",
-		"bob refuses Tanbo challenges already; send 'tanbo accept bob PASSWORD' to accept them again.")
+		"bob refuses Tanbo challenges already; send \"tanbo accept bob PASSWORD\" to accept them again.")
 	errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob", ""), "alice@example.org",
-		"bob refuses all Tanbo challenges at present; challenge another player, or open a seat with: tanbo challenge USERID ?.")
+		"bob refuses all Tanbo challenges at present; challenge another player, or open a seat with \"tanbo challenge USERID ?\".")
 	// Other games are not refused, nor bob's own challenges.
 	if out := h.send("alice@example.org", "tobit challenge alice bob", ""); len(out) != 2 {
 		t.Errorf("tobit challenge: %v", subjects(out))
@@ -305,7 +305,7 @@ func TestRefuseAndLimit(t *testing.T) {
 	}
 	one(t, h.send("bob@example.org", "tanbo accept bob pw-bob", ""), "bob@example.org")
 	errorReply(t, h.send("bob@example.org", "tanbo accept bob pw-bob", ""), "bob@example.org",
-		"bob accepts Tanbo challenges already; send 'tanbo reject bob PASSWORD' to refuse them.")
+		"bob accepts Tanbo challenges already; send \"tanbo reject bob PASSWORD\" to refuse them.")
 
 	// bob plays one Tanbo game (board 101); with a limit of 2 one more is accepted.
 	r = one(t, h.send("bob@example.org", "tanbo limit bob pw-bob 2", ""), "bob@example.org")
@@ -430,7 +430,7 @@ func TestNotify(t *testing.T) {
 	errorReply(t, h.send("alice@example.org", "tanbo notify alice pw-alice 101", ""), "alice@example.org",
 		"alice plays on Tanbo board 101 and receives its final mail anyway.")
 	errorReply(t, h.send("dave@example.org", "tanbo notify dave pw-dave", ""), "dave@example.org",
-		"dave is told of the end of every Tanbo game already; 'tanbo notify dave PASSWORD off' stops it.")
+		"dave is told of the end of every Tanbo game already; \"tanbo notify dave PASSWORD off\" stops it.")
 	one(t, h.send("dave@example.org", "tanbo notify dave pw-dave off", ""), "dave@example.org")
 	h.send("alice@example.org", "tanbo challenge alice bob", "")
 	if out := h.send("alice@example.org", "tanbo resign 102 alice pw-alice", ""); len(out) != 2 {
@@ -556,9 +556,9 @@ func TestRatings(t *testing.T) {
 	out = h.send("x@example.org", "tanbo history", "")
 	golden(t, "history", out)
 	body = one(t, out, "x@example.org").Body
-	has(t, body, "  105  dave - alice                    1  2026-11-22  won by dave (alice resigned)\n"+
-		"  104  erin - dave                     1  2026-11-22  won by erin (dave resigned)\n"+
-		"  103  carol - alice                   0  2026-11-22  tie (draw by agreement)\n")
+	has(t, body, "  105  dave - alice          1  2026-11-22  won by dave (alice resigned)\n"+
+		"  104  erin - dave           1  2026-11-22  won by erin (dave resigned)\n"+
+		"  103  carol - alice         0  2026-11-22  tie (draw by agreement)\n")
 	hasNot(t, body, "  106 ")
 	body = one(t, h.send("x@example.org", "tanbo history bob", ""), "x@example.org").Body
 	has(t, body, "  102  alice - bob", "  101  alice - bob")
@@ -686,9 +686,9 @@ func TestVacation(t *testing.T) {
 func TestVacationErrors(t *testing.T) {
 	h := twoPlayers(t)
 	errorReply(t, h.send("alice@example.org", "vacation alice pw-alice 0", ""), "alice@example.org",
-		"alice is not on vacation, so there is none to end; to go away, send: vacation alice PASSWORD DAYS.")
+		"alice is not on vacation, so there is none to end; to go away, send \"vacation alice PASSWORD DAYS\".")
 	errorReply(t, h.send("alice@example.org", "vacation alice pw-alice 31", ""), "alice@example.org",
-		`"31" is not a number of vacation days; write 1 to 30, or 0 to end a vacation, e.g. vacation alice PASSWORD 7.`)
+		`"31" is not a number of vacation days; write 1 to 30, or 0 to end a vacation, e.g. "vacation alice PASSWORD 7".`)
 	errorReply(t, h.send("alice@example.org", "vacation alice pw-alice", ""), "alice@example.org",
 		"The command has the wrong number of words; write it as: vacation userid password days.")
 	one(t, h.send("alice@example.org", "vacation alice pw-alice 10", ""), "alice@example.org")

@@ -133,7 +133,7 @@ func (c *cmd) queue(args []string) error {
 	}
 	switch strings.ToLower(text) {
 	case "propose", "draw", "accept", "reject", "undo":
-		return c.failOn(b, "%q cannot be queued, only moves and resign can; send it now with: %s move %d %s PASSWORD %s",
+		return c.failOn(b, "%q cannot be queued, only moves and resign can; send it now with \"%s move %d %s PASSWORD %s\"",
 			text, c.game.Name(), b.rec.Board, u.ID, strings.ToLower(text))
 	case "resign":
 		text = "resign"

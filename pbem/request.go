@@ -126,7 +126,7 @@ func (r *request) refuse(name string, words []string, f *failure) error {
 		subject = f.game.Name() + " error"
 	}
 	body, err := render("error", map[string]any{
-		"Msg":      f.Msg,
+		"Msg":      wrapAll([]string{f.Msg + "."}, lineWidth)[0],
 		"Board":    diagram,
 		"Original": quoteOriginal(r.quoted()),
 	})

@@ -47,13 +47,13 @@ func (c *cmd) challenge(args []string) error {
 			return err
 		}
 		if contains(u.Refuses, c.game.Name()) && u.ID != by {
-			return c.fail("%s refuses all %s challenges at present; challenge another player, or open a seat with: %s challenge USERID ?",
+			return c.fail("%s refuses all %s challenges at present; challenge another player, or open a seat with \"%s challenge USERID ?\"",
 				u.ID, c.game.Title(), c.game.Name())
 		}
 		instead := "challenge another player"
 		if u.ID == by {
 			// The challenger's own limit: only he can lift it.
-			instead = fmt.Sprintf("raise the limit with: %s limit %s PASSWORD NUMBER", c.game.Name(), u.ID)
+			instead = fmt.Sprintf("raise the limit with \"%s limit %s PASSWORD NUMBER\"", c.game.Name(), u.ID)
 		}
 		if err := c.underLimit(u, instead); err != nil {
 			return err
@@ -237,9 +237,9 @@ func (c *cmd) refusal(args []string, refuse bool) error {
 	has := contains(u.Refuses, kind)
 	switch {
 	case refuse && has:
-		return c.fail("%s refuses %s challenges already; send '%s accept %s PASSWORD' to accept them again", u.ID, c.game.Title(), kind, u.ID)
+		return c.fail("%s refuses %s challenges already; send \"%s accept %s PASSWORD\" to accept them again", u.ID, c.game.Title(), kind, u.ID)
 	case !refuse && !has:
-		return c.fail("%s accepts %s challenges already; send '%s reject %s PASSWORD' to refuse them", u.ID, c.game.Title(), kind, u.ID)
+		return c.fail("%s accepts %s challenges already; send \"%s reject %s PASSWORD\" to refuse them", u.ID, c.game.Title(), kind, u.ID)
 	}
 	var text string
 	if refuse {

@@ -163,7 +163,7 @@ func (r *request) remindBoard(kind string, num int) error {
 			return err
 		}
 		deadline := r.now.Add(forfeit - waited)
-		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d for %d days. Without a move by %s, %s forfeits the game. Away? Send: vacation %s PASSWORD DAYS",
+		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d for %d days. Without a move by %s, %s forfeits the game. Away? Send \"vacation %s PASSWORD DAYS\".",
 			id, b.game.Title(), b.rec.Board, int(waited/day), deadline.UTC().Format(timeFormat), id, id)
 		return r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
 	}

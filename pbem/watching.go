@@ -312,9 +312,9 @@ func (c *cmd) notify(args []string) error {
 		has := contains(u.NotifyKinds, kind)
 		switch {
 		case on && has:
-			return c.fail("%s is told of the end of every %s game already; '%s notify %s PASSWORD off' stops it", u.ID, c.game.Title(), kind, u.ID)
+			return c.fail("%s is told of the end of every %s game already; \"%s notify %s PASSWORD off\" stops it", u.ID, c.game.Title(), kind, u.ID)
 		case !on && !has:
-			return c.fail("%s is not told of the end of every %s game; '%s notify %s PASSWORD' starts it", u.ID, c.game.Title(), kind, u.ID)
+			return c.fail("%s is not told of the end of every %s game; \"%s notify %s PASSWORD\" starts it", u.ID, c.game.Title(), kind, u.ID)
 		case on:
 			u.NotifyKinds = append(u.NotifyKinds, kind)
 			text = fmt.Sprintf("%s receives the final mail of every %s game from now on.\n", u.ID, c.game.Title())
@@ -475,8 +475,16 @@ func (c *cmd) history(args []string) error {
 		for i, s := range rec.Seats {
 			players[i] = seatOrOpen(s)
 		}
-		lines = append(lines, fmt.Sprintf("%5d  %-27s %5d  %s  %s (%s)", rec.Board, strings.Join(players, " - "),
-			len(rec.Moves), rec.Updated.UTC().Format("2006-01-02"), result, rec.EndReason))
+		// The reason goes on a line of its own when the row would pass
+		// 72 columns.
+		line := fmt.Sprintf("%5d  %-17s %5d  %s  %s", rec.Board, strings.Join(players, " - "),
+			len(rec.Moves), rec.Updated.UTC().Format("2006-01-02"), result)
+		if reason := " (" + rec.EndReason + ")"; len(line+reason) <= lineWidth {
+			line += reason
+		} else {
+			line += "\n" + strings.Repeat(" ", 7) + reason[1:]
+		}
+		lines = append(lines, line)
 		return nil
 	})
 	if err != nil {
