@@ -260,4 +260,3 @@ func seatName(rec *store.Game, seat int) string {
 	}
 	return rec.Seats[seat]
 }
-
