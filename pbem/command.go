@@ -110,6 +110,9 @@ func (c *cmd) name() string {
 }
 
 func (c *cmd) dispatch() error {
+	if ok, err := c.boardMailReply(); ok {
+		return err
+	}
 	first := strings.ToLower(c.words[0])
 	if h, ok := globalCommands[first]; ok {
 		return h(c, c.words[1:])
@@ -128,7 +131,7 @@ func (c *cmd) dispatch() error {
 	}
 	h, ok := gameCommands[verb]
 	if !ok {
-		return c.fail("%q is not a %s command; the commands are %s", c.words[1], g.Title(), verbList())
+		return c.fail("%q is not a command of %s; the commands are %s", c.words[1], g.Title(), verbList())
 	}
 	return h(c, c.words[2:])
 }
@@ -170,7 +173,7 @@ func (c *cmd) usage(form string) error {
 			c.r.secret(c.words[i])
 		}
 	}
-	return c.fail("The command has the wrong number of words; write it as: %s", form)
+	return c.fail("The command has the wrong number of words; write it as:\n  %s\n", form)
 }
 
 // boardNumber reads a board number, refusing anything else.

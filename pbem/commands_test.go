@@ -40,7 +40,7 @@ func TestSignup(t *testing.T) {
 		{"signup 9lives secret", `"9lives" is not a valid user id; a user id is 2 to 16 letters, digits, '_', '-' or '.', starting with a letter.`},
 		{"signup dave abc", "A password must have 4 to 64 characters; yours has 3."},
 		{"signup dave secret not-an-address", `"not-an-address" is not a mail address; write addresses as name@example.org.`},
-		{"signup dave", "The command has the wrong number of words; write it as: signup userid password [address ...]."},
+		{"signup dave", "The command has the wrong number of words; write it as: signup userid password [address ...]"},
 	}
 	for _, e := range errs {
 		out := h.send("dave@example.org", e.subject, "")
@@ -162,8 +162,8 @@ func TestMove(t *testing.T) {
 		{"bob@example.org", "tanbo move 101 bob pw-bob b7#x", `"b7#x" does not end in a move number; write the move number as #N after the move, e.g. e2-e5#3.`},
 		{"bob@example.org", "tanbo move 999 bob pw-bob b7", "There is no Tanbo board 999; send 'tanbo games all' for the boards there are."},
 		{"bob@example.org", "tanbo move abc bob pw-bob b7", `"abc" is not a board number; boards are numbered from 101.`},
-		{"bob@example.org", "tanbo move 101 bob pw-bob", "The command has the wrong number of words; write it as: tanbo move board userid password move[#n]."},
-		{"bob@example.org", "tanbo dance 101", `"dance" is not a Tanbo command; the commands are accept, challenge, chat, games, help, history, join, limit, move, notify, preview, queue, ratings, reject, resign, show, standings, subscribe, unsubscribe.`},
+		{"bob@example.org", "tanbo move 101 bob pw-bob", "The command has the wrong number of words; write it as: tanbo move board userid password move[#n]"},
+		{"bob@example.org", "tanbo dance 101", `"dance" is not a command of Tanbo; the commands are accept, challenge, chat, games, help, history, join, limit, move, notify, preview, queue, ratings, reject, resign, show, standings, subscribe, unsubscribe.`},
 	}
 	for _, e := range errs {
 		errorReply(t, h.send(e.from, e.subject, ""), e.from, e.want)

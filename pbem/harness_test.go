@@ -130,7 +130,7 @@ func errorReply(t *testing.T, out []reply, to, want string) reply {
 		t.Errorf("error reply subject %q does not end in error", r.Subject)
 	}
 	first, _, _ := strings.Cut(r.Body, "\n\n")
-	first = strings.ReplaceAll(first, "\n", " ")
+	first = strings.Join(strings.Fields(first), " ")
 	if first != want {
 		t.Errorf("error reply says\n %q\nwant\n %q", first, want)
 	}

@@ -133,7 +133,7 @@ func TestQueue(t *testing.T) {
 	has(t, r.Body, "bob played b9.")
 
 	errs := []struct{ subject, want string }{
-		{"tanbo queue 101 bob pw-bob", "The command has the wrong number of words; write it as: tanbo queue board userid password move[#n]."},
+		{"tanbo queue 101 bob pw-bob", "The command has the wrong number of words; write it as: tanbo queue board userid password move[#n]"},
 		{"tanbo queue 101 bob pw-bob b1#3", "Move b1#3 cannot be queued: board 101 is at move #7 already; queue it with a later number, or without one."},
 		{"tanbo queue 101 bob pw-bob propose", `"propose" cannot be queued, only moves and resign can; send it now with "tanbo move 101 bob PASSWORD propose".`},
 	}
@@ -327,7 +327,7 @@ func TestRefuseAndLimit(t *testing.T) {
 	errorReply(t, h.send("bob@example.org", "tanbo limit bob pw-bob many", ""), "bob@example.org",
 		`"many" is not a limit; write a number of games from 1 to 999, or 0 for no limit.`)
 	errorReply(t, h.send("bob@example.org", "tanbo limit bob pw-bob", ""), "bob@example.org",
-		"The command has the wrong number of words; write it as: tanbo limit userid password number.")
+		"The command has the wrong number of words; write it as: tanbo limit userid password number")
 }
 
 func TestChatAndMessage(t *testing.T) {
@@ -362,7 +362,7 @@ func TestChatAndMessage(t *testing.T) {
 	errorReply(t, h.send("alice@example.org", "message alice pw-alice bob", ""), "alice@example.org",
 		"A message is the mail body, and this body is empty; write the message below the subject.")
 	errorReply(t, h.send("alice@example.org", "message alice pw-alice", "Hi"), "alice@example.org",
-		"The command has the wrong number of words; write it as: message userid password to-userid ... (the message in the body).")
+		"The command has the wrong number of words; write it as: message userid password to-userid ... (the message in the body)")
 }
 
 func TestPreview(t *testing.T) {
@@ -388,7 +388,7 @@ func TestPreview(t *testing.T) {
 		t.Errorf("illegal preview move:\n%s", r.Body)
 	}
 	errorReply(t, h.send("carol@example.org", "tanbo preview 101", ""), "carol@example.org",
-		"The command has the wrong number of words; write it as: tanbo preview board|new [-option ...] move ....")
+		"The command has the wrong number of words; write it as: tanbo preview board|new [-option ...] move ...")
 }
 
 func TestAllShow(t *testing.T) {
@@ -410,7 +410,7 @@ func TestAllShow(t *testing.T) {
 	errorReply(t, h.send("carol@example.org", "all show zed", ""), "carol@example.org",
 		`There is no user "zed"; user ids are what players signed up with.`)
 	errorReply(t, h.send("carol@example.org", "all games alice", ""), "carol@example.org",
-		"The command has the wrong number of words; write it as: all show userid [all|active|inactive|next].")
+		"The command has the wrong number of words; write it as: all show userid [all|active|inactive|next]")
 }
 
 func TestNotify(t *testing.T) {
@@ -690,7 +690,7 @@ func TestVacationErrors(t *testing.T) {
 	errorReply(t, h.send("alice@example.org", "vacation alice pw-alice 31", ""), "alice@example.org",
 		`"31" is not a number of vacation days; write 1 to 30, or 0 to end a vacation, e.g. "vacation alice PASSWORD 7".`)
 	errorReply(t, h.send("alice@example.org", "vacation alice pw-alice", ""), "alice@example.org",
-		"The command has the wrong number of words; write it as: vacation userid password days.")
+		"The command has the wrong number of words; write it as: vacation userid password days")
 	one(t, h.send("alice@example.org", "vacation alice pw-alice 10", ""), "alice@example.org")
 	h.now = h.now.Add(2 * day)
 	r := one(t, h.send("alice@example.org", "vacation alice pw-alice 0", ""), "alice@example.org")

@@ -125,8 +125,12 @@ func (r *request) refuse(name string, words []string, f *failure) error {
 	case f.game != nil:
 		subject = f.game.Name() + " error"
 	}
+	msg := f.Msg
+	if !strings.HasSuffix(msg, "\n") { // one that ends in a command has no full stop
+		msg += "."
+	}
 	body, err := render("error", map[string]any{
-		"Msg":      wrapAll([]string{f.Msg + "."}, lineWidth)[0],
+		"Msg":      wrapAll([]string{msg}, lineWidth)[0],
 		"Board":    diagram,
 		"Original": quoteOriginal(r.quoted()),
 	})

@@ -38,23 +38,33 @@ func preformatted(p string) bool {
 // wrapAll breaks each text into lines of at most width columns at spaces,
 // so that long notices read well in any mail client. A command written in
 // parentheses or double quotes, "(tanbo subscribe 101 userid password)",
-// is kept on one line, so it can be copied whole.
+// is kept on one line, so it can be copied whole; so is a line of the text
+// that starts with two spaces (a command set apart).
 func wrapAll(texts []string, width int) []string {
 	out := make([]string, 0, len(texts))
 	for _, t := range texts {
 		var lines []string
-		line := ""
-		for _, w := range unbreakable(strings.Fields(t), width) {
-			if line != "" && len(line)+1+len(w) > width {
-				lines = append(lines, line)
-				line = ""
+		for _, para := range strings.Split(t, "\n") {
+			if strings.HasPrefix(para, "  ") { // a command on its own line
+				lines = append(lines, para)
+				continue
+			}
+			line := ""
+			for _, w := range unbreakable(strings.Fields(para), width) {
+				if line != "" && len(line)+1+len(w) > width {
+					lines = append(lines, line)
+					line = ""
+				}
+				if line != "" {
+					line += " "
+				}
+				line += w
 			}
 			if line != "" {
-				line += " "
+				lines = append(lines, line)
 			}
-			line += w
 		}
-		out = append(out, strings.Join(append(lines, line), "\n"))
+		out = append(out, strings.Join(lines, "\n"))
 	}
 	return out
 }
