@@ -127,3 +127,33 @@ func TestBoardMailSubjectReply(t *testing.T) {
 	// The alias still plays: "board" = "move".
 	boardMails(t, h.send("alice@example.org", "tanbo board 101 alice pw-alice h7", ""), "Tanbo Board 101 bob", "alice@example.org", "bob@example.org")
 }
+
+// The tutorial's commands, set apart on lines of their own, work as it
+// says when sent in its order.
+func TestTutorialCommands(t *testing.T) {
+	h := newHarness(t)
+	text := one(t, h.send("x@example.org", "help tutorial", ""), "x@example.org").Body
+	var cmds []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "     ") && !strings.Contains(l, "PASSWORD") {
+			cmds = append(cmds, strings.TrimSpace(l))
+		}
+	}
+	if len(cmds) < 3 {
+		t.Fatalf("the tutorial sets apart %d commands: %q", len(cmds), cmds)
+	}
+	h.send("bob@example.org", "signup bob secret", "")
+	for _, c := range cmds {
+		who := "alice"
+		if strings.Contains(c, " bob ") && !strings.Contains(c, "challenge") {
+			who = "bob"
+		}
+		out := h.send(who+"@example.org", c, "")
+		if len(out) == 0 || strings.HasSuffix(strings.ToLower(out[0].Subject), "error") {
+			t.Errorf("the tutorial's %q fails: %v", c, out)
+		}
+	}
+	if g := h.game("tanbo", 101); len(g.Moves) != 1 || g.Moves[0].Text != "h7" {
+		t.Errorf("after the tutorial's commands board 101 has moves %+v, want h7", g.Moves)
+	}
+}

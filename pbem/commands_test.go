@@ -325,6 +325,10 @@ func TestHelp(t *testing.T) {
 		{"help", "help"},
 		{"HELP commands", "help-commands"},
 		{"tanbo help", "help-tanbo"},
+		{"ultima help", "help-ultima"},
+		{"tobit help", "help-tobit"},
+		{"taratibu help", "help-taratibu"},
+		{"help tutorial", "help-tutorial"},
 	} {
 		out := h.send("someone@example.org", c.subject, "")
 		one(t, out, "someone@example.org")
@@ -334,7 +338,7 @@ func TestHelp(t *testing.T) {
 		t.Errorf("'help tanbo' differs from 'tanbo help'")
 	}
 	errorReply(t, h.send("x@example.org", "help chess", ""), "x@example.org",
-		`There is no help on "chess"; send 'help' for the index, 'help commands', or 'help GAME' with a game of `+strings.Join(gameNames(), ", ")+".")
+		`There is no help on "chess"; send "help" for the index, "help commands", "help tutorial", or "help GAME" with a game of `+strings.Join(gameNames(), ", ")+".")
 }
 
 func TestUnknownSenderAndCommand(t *testing.T) {

@@ -160,7 +160,7 @@ func (pos *position) Board() string {
 			s.WriteByte(' ')
 			s.WriteByte(".XO"[b.cell[point(f, r)]])
 		}
-		fmt.Fprintf(&s, "  %d\n", r+1)
+		fmt.Fprintf(&s, "  %*d\n", len(strconv.Itoa(b.size)), r+1) // right-aligned
 	}
 	s.WriteString(letters + "\n")
 	fmt.Fprintf(&s, "X Black (%d %s)   O White (%d %s)\n",
