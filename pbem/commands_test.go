@@ -131,8 +131,8 @@ func TestChallenge(t *testing.T) {
 		{"tanbo challenge alice", "A challenge names two players, first the one who moves first; write: tanbo challenge userid1 userid2 [-option ...] [--nagtime=DAYS --forfeittime=DAYS]."},
 		{"tanbo challenge alice alice", "A challenge needs two different players; alice is named twice."},
 		{"tanbo challenge alice zed", `There is no user "zed" to play; players must sign up first (signup userid password).`},
-		{"tanbo challenge alice bob -size=7", `"-size=7": has no value 7: -size=19|13|9; valid options of Tanbo: -size=19|13|9.`},
-		{"tanbo challenge alice bob -fast", `"-fast": is not an option of Tanbo; valid options of Tanbo: -size=19|13|9.`},
+		{"tanbo challenge alice bob -size=7", `"-size=7" has a value -size does not take; write -size=19|13|9.`},
+		{"tanbo challenge alice bob -fast", `"-fast" is not an option; the options of Tanbo are -size=19|13|9.`},
 		{"tanbo challenge alice bob --nagtime=0", `"--nagtime=0" needs a number of days from 1 to 365, e.g. --nagtime=14.`},
 		{"tanbo challenge alice bob --nagtime=30", "The forfeit time (21 days) must be longer than the reminder time (30 days)."},
 		{"tanbo challenge alice bob --colour=red", `"--colour=red" is not a server option; the server options are --nagtime=DAYS and --forfeittime=DAYS.`},
@@ -277,7 +277,7 @@ func TestShowAndGames(t *testing.T) {
 	if out := h.send("carol@example.org", "tanbo show bob next", ""); len(out) != 1 || out[0].To != "carol@example.org" {
 		// bob is not to move: refused with a hint.
 		t.Errorf("show bob next: %v", subjects(out))
-	} else if !strings.Contains(out[0].Body, "bob has no next Tanbo boards") {
+	} else if !strings.Contains(out[0].Body, "bob has no Tanbo board where bob is to move") {
 		t.Errorf("show bob next:\n%s", out[0].Body)
 	}
 

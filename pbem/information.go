@@ -219,7 +219,7 @@ func (c *cmd) all(args []string) error {
 	const most = 10
 	switch {
 	case len(boards) == 0:
-		return fail("%s has no %s boards in any game; try 'all show %s all'", u.ID, filter, u.ID)
+		return fail("%s in any game; try \"all show %s all\"", noBoards(u.ID, filter, ""), u.ID)
 	case len(boards) > most:
 		return fail("%s has %d %s boards, more than the %d one mail shows; send 'GAME games %s %s' for a list of each game's",
 			u.ID, len(boards), filter, most, u.ID, filter)

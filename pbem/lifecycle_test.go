@@ -406,7 +406,7 @@ func TestAllShow(t *testing.T) {
 		t.Errorf("all show alice next: %v", subjects(out))
 	}
 	errorReply(t, h.send("carol@example.org", "all show alice inactive", ""), "carol@example.org",
-		"alice has no inactive boards in any game; try 'all show alice all'.")
+		"alice has no inactive boards in any game; try \"all show alice all\".")
 	errorReply(t, h.send("carol@example.org", "all show zed", ""), "carol@example.org",
 		`There is no user "zed"; user ids are what players signed up with.`)
 	errorReply(t, h.send("carol@example.org", "all games alice", ""), "carol@example.org",

@@ -35,10 +35,10 @@ func (c *cmd) show(args []string) error {
 			return err
 		}
 		if len(refs) == 0 {
-			return c.fail("%s has no %s %s boards; try '%s show %s all'", w, filter, c.game.Title(), c.game.Name(), w)
+			return c.fail("%s; try \"%s show %s all\"", noBoards(w, filter, c.game.Title()), c.game.Name(), w)
 		}
 		if len(refs) > most {
-			return c.fail("%s has %d %s %s boards, more than the %d one mail shows; send '%s games %s %s' for a list",
+			return c.fail("%s has %d %s %s boards, more than the %d one mail shows; send \"%s games %s %s\" for a list",
 				w, len(refs), filter, c.game.Title(), most, c.game.Name(), w, filter)
 		}
 		for _, b := range refs {
@@ -278,7 +278,11 @@ func (c *cmd) subscription(args []string, on bool) error {
 	if err := c.r.tx.PutGame(b.rec); err != nil {
 		return err
 	}
-	v, err := c.r.boardView(b, nil, fmt.Sprintf("%s is now %sd to this board.", u.ID, verb))
+	notice := fmt.Sprintf("%s is now subscribed to this board.", u.ID)
+	if verb == "unsubscribe" {
+		notice = fmt.Sprintf("%s is now unsubscribed from this board.", u.ID)
+	}
+	v, err := c.r.boardView(b, nil, notice)
 	if err != nil {
 		return err
 	}
@@ -507,4 +511,21 @@ func (c *cmd) history(args []string) error {
 	}
 	c.r.replyText(c.r.sender(), c.game.Title()+" history", body)
 	return nil
+}
+
+// noBoards says that a user has no boards of a filter, in words: "bob has
+// no Tanbo board where bob is to move" rather than "no next boards". An
+// empty title means every game.
+func noBoards(user, filter, title string) string {
+	kind := title + " boards"
+	if title == "" {
+		kind = "boards"
+	}
+	switch filter {
+	case "next":
+		return fmt.Sprintf("%s has no %s where %s is to move", user, strings.TrimSuffix(kind, "s"), user)
+	case "all":
+		return fmt.Sprintf("%s has no %s", user, kind)
+	}
+	return fmt.Sprintf("%s has no %s %s", user, filter, kind)
 }
