@@ -70,6 +70,9 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 	case !b.rec.Over && b.open():
 		v.State = []string{"Waiting for an opponent; anyone may take the open seat with:",
 			fmt.Sprintf("  %s join %d userid password", b.game.Name(), b.rec.Board)}
+	case !b.rec.Over && b.rec.Board == 0 && b.toMove() == sides[b.pos.ToMove()]:
+		// A preview of a new game has no players: its seats are the sides.
+		v.State = []string{fmt.Sprintf("%s plays move #%d.", sides[b.pos.ToMove()], b.next())}
 	case !b.rec.Over:
 		v.State = []string{
 			fmt.Sprintf("It is %s's turn.", seatOrOpen(b.toMove())),
@@ -148,6 +151,9 @@ func moveList(g rules.Game, rec *store.Game, last int) string {
 	heads := [2]string{}
 	for i := range heads {
 		heads[i] = fmt.Sprintf("%s: %s", sides[i], seatName(rec, i))
+		if seatName(rec, i) == sides[i] { // a preview of a new game
+			heads[i] = sides[i]
+		}
 	}
 	rows := MoveRows(rec)
 	var b strings.Builder

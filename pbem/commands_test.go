@@ -157,7 +157,7 @@ func TestMove(t *testing.T) {
 	errs := []struct{ from, subject, want string }{
 		{"eve@example.org", "tanbo move 101 eve pw h7", `There is no user "eve"; check the spelling, or sign up first with "signup eve PASSWORD".`},
 		{"alice@example.org", "tanbo move 101 alice PW-ALICE b7", "The password for alice is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin)."},
-		{"alice@example.org", "tanbo move 101 alice pw-alice h6", "It is not your turn on Tanbo board 101: it is bob's turn; send your move when the board mail says it is yours."},
+		{"alice@example.org", "tanbo move 101 alice pw-alice h6", `It is not your turn on Tanbo board 101: it is bob's turn; send your move when the board mail says it is yours, or queue it now with "tanbo queue 101 alice PASSWORD h6".`},
 		{"bob@example.org", "tanbo move 101 bob pw-bob b7#1", "b7#1 was not played: the next move on Tanbo board 101 is #2, not #1; if you still mean b7, send it again with #2."},
 		{"bob@example.org", "tanbo move 101 bob pw-bob b7#x", `"b7#x" does not end in a move number; write the move number as #N after the move, e.g. e2-e5#3.`},
 		{"bob@example.org", "tanbo move 999 bob pw-bob b7", "There is no Tanbo board 999; send 'tanbo games all' for the boards there are."},

@@ -155,7 +155,7 @@ func TestQueuedMoveWithStaleNumber(t *testing.T) {
 func TestResignOutOfTurnIsQueued(t *testing.T) {
 	h := twoPlayers(t)
 	r := one(t, h.send("bob@example.org", "tanbo resign 101 bob pw-bob", ""), "bob@example.org")
-	has(t, r.Body, "Queued for bob, in this order: resign.")
+	has(t, r.Body, "Queued for bob: resign. It is played when your turn comes")
 	if g := h.game("tanbo", 101); g.Over {
 		t.Fatal("a resignation out of turn ended the game at once")
 	}
@@ -382,7 +382,8 @@ func TestPreview(t *testing.T) {
 	if r.Subject != "Tanbo preview" {
 		t.Errorf("subject %q", r.Subject)
 	}
-	says(t, r.Body, "Summary of Tanbo preview\n", "A preview: a new game with h7 played.", "Black: Black  White: White")
+	says(t, r.Body, "Summary of Tanbo preview\n", "A preview: a new game with h7 played.", "White plays move #2.")
+	hasNot(t, r.Body, "Black: Black", "(White)")
 	r = one(t, h.send("carol@example.org", "tanbo preview 101 b7 e5", ""), "carol@example.org")
 	if !strings.HasPrefix(r.Body, "e5 is not a legal move in the preview after 1 of its moves: ") {
 		t.Errorf("illegal preview move:\n%s", r.Body)

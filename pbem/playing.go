@@ -35,8 +35,8 @@ func (c *cmd) move(args []string) error {
 	}
 	seat := b.seatOf(u.ID)
 	if b.pos.ToMove() != seat {
-		return c.failOn(b, "It is not your turn on %s board %d: it is %s's turn; send your move when the board mail says it is yours",
-			b.game.Title(), b.rec.Board, b.toMove())
+		return c.failOn(b, "It is not your turn on %s board %d: it is %s's turn; send your move when the board mail says it is yours, or queue it now with \"%s queue %d %s PASSWORD %s\"",
+			b.game.Title(), b.rec.Board, b.toMove(), b.game.Name(), b.rec.Board, u.ID, text)
 	}
 	if want != 0 && want != b.next() {
 		return c.failOn(b, "%s#%d was not played: the next move on %s board %d is #%d, not #%d; if you still mean %s, send it again with #%d",
@@ -160,8 +160,7 @@ func (c *cmd) queue(args []string) error {
 		list = append(list, queuedText(q))
 	}
 	return c.r.privateBoard(b, u.ID, fmt.Sprintf("%s Board %d queued", b.game.Title(), b.rec.Board),
-		fmt.Sprintf("Queued for %s, in this order: %s. They are played when your turn comes; nobody else sees them before.",
-			u.ID, strings.Join(list, ", ")))
+		queuedNotice(u.ID, list))
 }
 
 // <game> chat board userid password: the mail body goes, with the board, to
@@ -265,4 +264,13 @@ func (c *cmd) preview(args []string) error {
 	}
 	c.r.replyText(c.r.sender(), subject, body)
 	return nil
+}
+
+// queuedNotice tells a player what he has queued, in the number it is.
+func queuedNotice(id string, list []string) string {
+	if len(list) == 1 {
+		return fmt.Sprintf("Queued for %s: %s. It is played when your turn comes; nobody else sees it before.", id, list[0])
+	}
+	return fmt.Sprintf("Queued for %s, in this order: %s. They are played one a turn when your turns come; nobody else sees them before.",
+		id, strings.Join(list, ", "))
 }

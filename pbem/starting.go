@@ -185,8 +185,8 @@ func (c *cmd) underLimit(u *store.User, instead string) error {
 		return err
 	}
 	if n >= limit {
-		return c.fail("%s already plays %d active %s games, the limit %s set; wait until one ends, or %s",
-			u.ID, n, c.game.Title(), u.ID, instead)
+		return c.fail("%s already plays %s, the limit %s set; wait until one ends, or %s",
+			u.ID, activeGamesText(n, c.game.Title()), u.ID, instead)
 	}
 	return nil
 }
@@ -289,9 +289,17 @@ func (c *cmd) limit(args []string) error {
 	}
 	text := fmt.Sprintf("%s has no limit of active %s games. Active now: %d.\n", u.ID, c.game.Title(), active)
 	if n > 0 {
-		text = fmt.Sprintf("%s plays at most %d active %s games: challenges beyond that are refused. Active now: %d.\n",
-			u.ID, n, c.game.Title(), active)
+		text = fmt.Sprintf("%s plays at most %s: challenges beyond that are refused. Active now: %d.\n",
+			u.ID, activeGamesText(n, c.game.Title()), active)
 	}
 	c.r.replyText(c.r.sender(), fmt.Sprintf("%s: limit of %s", c.game.Title(), u.ID), text)
 	return nil
+}
+
+// activeGamesText is "1 active Ultima game" or "3 active Ultima games".
+func activeGamesText(n int, title string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 active %s game", title)
+	}
+	return fmt.Sprintf("%d active %s games", n, title)
 }
