@@ -157,3 +157,60 @@ func TestTutorialCommands(t *testing.T) {
 		t.Errorf("after the tutorial's commands board 101 has moves %+v, want h7", g.Moves)
 	}
 }
+
+// The board mails of every game at the start, in the middle (Taratibu by
+// turns) and at the end, as golden files.
+func TestBoardMailsOfEachGame(t *testing.T) {
+	for _, kind := range gameNames() {
+		t.Run(kind, func(t *testing.T) {
+			h := newHarness(t)
+			h.signup("alice")
+			h.signup("bob")
+			out := h.send("alice@example.org", kind+" challenge alice bob", "")
+			golden(t, "board-"+kind+"-start", out[:1])
+			for range 8 {
+				rec := h.game(kind, 101)
+				_, pos, err := Current(rec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				who := rec.Seats[pos.ToMove()]
+				legal := pos.Legal()
+				out = h.send(who+"@example.org", fmt.Sprintf("%s move 101 %s pw-%s %s#%d", kind, who, who, legal[len(legal)/2], len(rec.Moves)+1), "")
+				if len(out) == 0 || strings.HasSuffix(out[0].Subject, "Error") {
+					t.Fatalf("move refused: %v", out)
+				}
+			}
+			// The mail to the player to move, which ends with his command.
+			for _, r := range out {
+				if strings.HasSuffix(r.Body, "#9\n") {
+					golden(t, "board-"+kind+"-middle", []reply{r})
+				}
+			}
+			rec := h.game(kind, 101)
+			_, pos, _ := Current(rec)
+			who := rec.Seats[pos.ToMove()]
+			out = h.send(who+"@example.org", fmt.Sprintf("%s resign 101 %s pw-%s", kind, who, who), "Good game.")
+			golden(t, "board-"+kind+"-end", out[:1])
+		})
+	}
+}
+
+// The errors about a board, each in one golden file: what was wrong and
+// what to send instead, the board, the quoted mail.
+func TestErrorReplies(t *testing.T) {
+	h := twoPlayers(t)
+	var out []reply
+	for _, c := range [][2]string{
+		{"bob", "tanbo move 101 bob pw-bob b7"},           // not his turn
+		{"alice", "tanbo move 101 alice pw-alice h7#3"},   // wrong number
+		{"alice", "tanbo move 101 alice pw-alice"},        // too few words
+		{"alice", "tanbo move 101 alice pw-alice pass"},   // no pass
+		{"alice", "tanbo dance 101"},                      // no such command
+		{"alice", "tanbo challenge alice bob -size=7"},    // bad option
+		{"alice", "tanbo move 101 alice pw-alice accept"}, // nothing to accept
+	} {
+		out = append(out, one(t, h.send(c[0]+"@example.org", c[1], ""), c[0]+"@example.org"))
+	}
+	golden(t, "errors", out)
+}

@@ -129,7 +129,7 @@ func (b *board) parsePoint(text string) (int, error) {
 		return 0, rules.Errorf(text, "no point given; a move is one point, a1 to %s, like d5", last)
 	}
 	if s == "pass" {
-		return 0, rules.Errorf(text, "Tanbo has no pass: a player with stones always has a point to play, a1 to %s", last)
+		return 0, rules.Errorf(text, "Tanbo has no pass; a player with stones always has a point to play, a1 to %s", last)
 	}
 	digits := s[1:]
 	ok := s[0] >= 'a' && s[0] <= 'z' && digits != ""
