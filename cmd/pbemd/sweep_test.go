@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os/exec"
 	"strings"
 	"testing"
@@ -12,25 +11,17 @@ import (
 // exit status, the mails it printed and its raw output.
 func sweep(t *testing.T, data string, now time.Time) (int, []mailOut, string) {
 	t.Helper()
-	cmd := exec.Command(pbemdBinary, "sweep", "-data", data, "-print", "-now", now.UTC().Format(time.RFC3339))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if exit, ok := err.(*exec.ExitError); ok {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code, stdout, stderr := runPbemd(t, nil, pbemdBinary, "sweep", "-data", data, "-print", "-now", now.UTC().Format(time.RFC3339))
 	if code != 0 {
-		t.Logf("stderr: %s", stderr.String())
+		t.Logf("stderr: %s", stderr)
 	}
-	return code, readMbox(t, stdout.Bytes()), stdout.String()
+	return code, readMbox(t, stdout), string(stdout)
 }
 
 // TestSweepCommand starts a game through pbemd deliver and lets time pass
 // with pbemd sweep -now: a reminder after 7 days, none repeated an hour
-// later, the forfeit after 21 days.
+// later, the forfeit after 21 days (alice never moved, so it withdraws her,
+// unrated).
 func TestSweepCommand(t *testing.T) {
 	d := &deliverer{t: t, data: t.TempDir()}
 	d.send("alice@example.org", "signup alice secret", "")
@@ -57,7 +48,7 @@ func TestSweepCommand(t *testing.T) {
 		t.Fatalf("after 21 days: exit %d, %+v", code, out)
 	}
 	for _, m := range out {
-		if m.Subject != "Tanbo Board 101 won by bob" || !strings.Contains(m.Body, "alice forfeits: no move for 21 days.") {
+		if m.Subject != "Tanbo Board 101 withdrawn" || !strings.Contains(m.Body, "alice did not move for 21 days.") {
 			t.Errorf("forfeit mail to %s: %q\n%s", m.To, m.Subject, m.Body)
 		}
 	}
