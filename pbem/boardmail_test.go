@@ -107,6 +107,13 @@ func TestBottomPosted(t *testing.T) {
 	out = h.send("bob@example.org", "Re: tanbo chat 101 bob pw-bob", quoted+"Thinking.\n")
 	has(t, out[0].Body, "bob writes:\nThinking.\n")
 	hasNot(t, out[0].Body, "wrote:")
+	// A long unflowed paragraph is re-wrapped; its words are all kept.
+	long := strings.TrimSpace(strings.Repeat("a long line of chat ", 12))
+	out = h.send("bob@example.org", "tanbo chat 101 bob pw-bob", quoted+long+"\n")
+	for _, r := range out {
+		checkWidth(t, "chat", r)
+		says(t, r.Body, long)
+	}
 	// Above and below a quote, in one comment.
 	out = h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "Hm.\n\n"+quoted+"There.\n")
 	has(t, out[0].Body, "bob writes:\nHm.\n\nThere.\n")
