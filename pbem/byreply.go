@@ -294,16 +294,32 @@ func (r *request) playReply(t *store.ReplyToken, b *board, rc replyCommand, comm
 		if rc.verb == "move" {
 			what = strings.Join(rc.args, " ")
 		}
+		msg := fmt.Sprintf("Your reply answers the board mail of move #%d, but %s board %d is at move #%d now, %s's to play, so %q was not played; reply to the newest board mail",
+			t.Move, b.game.Title(), b.rec.Board, b.next(), b.toMove(), what)
+		if strings.EqualFold(b.toMove(), t.User) {
+			full := what
+			if rc.verb == "move" && !isVote(what) {
+				full = fmt.Sprintf("%s#%d", what, b.next())
+			}
+			msg += fmt.Sprintf(", or send: %s move %d %s PASSWORD %s", b.game.Name(), b.rec.Board, t.User, full)
+		}
 		return r.runAs(c, t.User, func() error {
 			if ok, err := r.allowSender(); !ok || err != nil {
 				return err
 			}
-			return r.refuse(b.game.Name(), words, &failure{game: b.game, board: b, Msg: fmt.Sprintf(
-				"Your reply answers the board mail of move #%d, but %s board %d is at move #%d now, so %q was not played; reply to the newest board mail, or send: %s move %d %s PASSWORD %s#%d",
-				t.Move, b.game.Title(), b.rec.Board, b.next(), what, b.game.Name(), b.rec.Board, t.User, what, b.next())})
+			return r.refuse(b.game.Name(), words, &failure{game: b.game, board: b, Msg: msg})
 		})
 	}
 	return r.runAs(c, t.User, func() error { return r.runCmd(c) })
+}
+
+// isVote reports whether a move word is a vote, which takes no move number.
+func isVote(w string) bool {
+	switch strings.ToLower(w) {
+	case "propose", "draw", "accept", "reject", "undo":
+		return true
+	}
+	return false
 }
 
 // runAs runs f with the request's password checks passed for user id.
