@@ -76,7 +76,8 @@ func (c *invocation) open(f *dataFlags) (*setup, error) {
 		}
 		return nil, err
 	}
-	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log, Limits: cfg.Limits.Service()})
+	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log, Limits: cfg.Limits.Service(),
+		ReplyAddress: cfg.ReplyAddress})
 	return &setup{configured: f.config != "", cfg: cfg, log: log, db: db, svc: svc}, nil
 }
 

@@ -145,7 +145,8 @@ func Run(ctx context.Context, opts Options) error {
 
 	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log,
 		Limits:  cfg.Limits.Service(),
-		OnMoves: func(n int) { moves.Add(int64(n)) }, PublicURL: cfg.PublicURL})
+		OnMoves: func(n int) { moves.Add(int64(n)) }, PublicURL: cfg.PublicURL,
+		ReplyAddress: cfg.ReplyAddress})
 	webURL, stopWeb, err := startWeb(webAddr(opts, cfg), db, cfg, log)
 	if err != nil {
 		return err
