@@ -164,6 +164,9 @@ func (r *request) auth(id, password string) (*store.User, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.robot != "" && u.ID == r.robot && isRobot(u) {
+		return u, nil // robots have no password; robots.go vouches for them
+	}
 	if locked, err := r.passwordLocked(u); err != nil {
 		return nil, err
 	} else if locked {
@@ -211,47 +214,51 @@ func (s *Service) hashPassword(p string) (string, error) {
 	return string(h), err
 }
 
-// passwordCache remembers passwords already checked against a user's bcrypt
-// hash, as an HMAC under a key that lives only in this process, so that a
-// player's tenth move in a day costs no second bcrypt. The password itself is
-// never kept.
+// passwordCache remembers the outcome of passwords already checked against
+// a user's bcrypt hash, keyed by an HMAC (under a key that lives only in this
+// process) of the user, the hash and the password, so that a player's tenth
+// move in a day costs no second bcrypt, and a password checked before the
+// lock (Preverify) is not checked again under it, right or wrong. The
+// password itself is never kept.
 type passwordCache struct {
-	mu  sync.Mutex
-	key [32]byte
-	ok  map[string][32]byte // user id + "\x00" + hash -> HMAC of the password
+	mu     sync.Mutex
+	key    [32]byte
+	result map[[32]byte]bool // HMAC of user id, hash and password -> right
 
 	compares atomic.Int64 // bcrypt comparisons run, for tests
 }
 
 func newPasswordCache() *passwordCache {
-	c := &passwordCache{ok: map[string][32]byte{}}
+	c := &passwordCache{result: map[[32]byte]bool{}}
 	rand.Read(c.key[:])
 	return c
 }
 
+// check reports whether password is u's, running bcrypt only for a pair not
+// seen before.
 func (c *passwordCache) check(u *store.User, password string) bool {
 	mac := hmac.New(sha256.New, c.key[:])
-	mac.Write([]byte(password))
-	var sum [32]byte
-	copy(sum[:], mac.Sum(nil))
-	k := u.ID + "\x00" + u.PasswordHash
+	for _, part := range []string{u.ID, u.PasswordHash, password} {
+		mac.Write([]byte(part))
+		mac.Write([]byte{0})
+	}
+	var k [32]byte
+	copy(k[:], mac.Sum(nil))
 	c.mu.Lock()
-	known, found := c.ok[k]
+	ok, found := c.result[k]
 	c.mu.Unlock()
 	if found {
-		return hmac.Equal(known[:], sum[:])
+		return ok
 	}
 	c.compares.Add(1)
-	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) != nil {
-		return false
-	}
+	ok = bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) == nil
 	c.mu.Lock()
-	if len(c.ok) > 100000 {
-		clear(c.ok)
+	if len(c.result) > 100000 {
+		clear(c.result)
 	}
-	c.ok[k] = sum
+	c.result[k] = ok
 	c.mu.Unlock()
-	return true
+	return ok
 }
 
 // union is a followed by the strings of b not in a.

@@ -24,6 +24,7 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 		return err
 	}
 	r.cacheAfterCommit(b)
+	r.robotAfterCommit(b)
 	v, err := r.boardView(b, comment, notices...)
 	if err != nil {
 		return err

@@ -38,3 +38,41 @@ func TestHostileMail(t *testing.T) {
 		})
 	}
 }
+
+// TestHugeWordsInCommands: a player's command with a word of 100 KB (a
+// move, an option, an unknown verb, a user id, a multiple mail's lines) is
+// refused with a reply of a few kilobytes that quotes the word cut short.
+func TestHugeWordsInCommands(t *testing.T) {
+	h := newHarness(t)
+	h.signup("alice")
+	h.signup("bob")
+	h.send("alice@example.org", "ultima challenge alice bob", "")
+	huge := strings.Repeat("e2", 50000)
+	line := strings.Repeat("x", 12000)
+	for _, c := range []struct{ subject, body string }{
+		{"ultima move 101 alice pw-alice " + huge, ""},
+		{"ultima challenge alice bob -" + huge, ""},
+		{huge + " alice", ""},
+		{"ultima " + huge, ""},
+		{"ultima show " + huge, ""},
+		{"vacation " + huge + " pw 3", ""},
+		{"multiple", strings.Repeat(line+"\n", 20)},
+	} {
+		out := h.send("alice@example.org", c.subject, c.body)
+		if len(out) != 1 {
+			t.Fatalf("%.40s: %d replies; want 1", c.subject, len(out))
+		}
+		// A multiple mail's reply has a section for each of its (at most
+		// 20) commands.
+		max := 16 << 10
+		if c.subject == "multiple" {
+			max = 32 << 10
+		}
+		if n := len(out[0].Raw); n > max {
+			t.Errorf("%.40s: a reply of %d bytes; want at most %d", c.subject, n, max)
+		}
+		if !strings.Contains(out[0].Body, "...") {
+			t.Errorf("%.40s: the reply does not show the word cut short:\n%.600s", c.subject, out[0].Body)
+		}
+	}
+}

@@ -26,6 +26,7 @@ type request struct {
 	after   []func()          // run once the transaction has committed
 	played  int               // game moves played, for Config.OnMoves
 	replyAs string            // the player a reply's token stands for (byreply.go): his password is not asked
+	robot   string            // the robot a robot command acts for (robots.go)
 }
 
 // A failure is a command refused: the sender gets an error reply, and nothing
@@ -41,9 +42,22 @@ type failure struct {
 func (f *failure) Error() string { return f.Msg }
 
 // fail returns a failure with a formatted message.
+// A word of the input (a stranger's 100 KB "move", say) is cut to
+// maxQuotedWord bytes, and the sentence to maxFailure, so that an error
+// reply costs what the server writes, not what the sender sent.
 func fail(format string, args ...any) *failure {
-	return &failure{Msg: fmt.Sprintf(format, args...)}
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = shorten(s, maxQuotedWord)
+		}
+	}
+	return &failure{Msg: shorten(fmt.Sprintf(format, args...), maxFailure)}
 }
+
+const (
+	maxQuotedWord = 200
+	maxFailure    = 4000
+)
 
 // run runs the mail's command, or each line of a "multiple" mail, up to the
 // limit of commands per mail, and composes the replies.
@@ -154,7 +168,7 @@ func (r *request) quoted() *mailmsg.Incoming {
 		return r.mail
 	}
 	m := *r.mail
-	m.Text = r.line
+	m.Text = shorten(r.line, maxQuotedWord)
 	return &m
 }
 

@@ -45,6 +45,10 @@ type Config struct {
 	// Mail bounds what reading one mail may cost; the zero value means
 	// mailmsg's defaults. A mail over them is answered, not read.
 	Mail mailmsg.Limits
+
+	// RobotJoin lets a player waiting on an open seat ask a robot to take
+	// it ("<game> join board ROBOT password"); off by default.
+	RobotJoin bool
 }
 
 // Service runs commands from mail. Its methods are safe for concurrent use;
@@ -62,6 +66,7 @@ type Service struct {
 	positions *positionCache
 	limits    Limits
 	passwords *passwordCache
+	robots    robotHooks
 }
 
 // New returns a service on db.
@@ -99,6 +104,8 @@ func New(db *store.DB, cfg Config) *Service {
 // transaction. It returns nil when the mail was handled, including invalid
 // commands (answered by an error reply), mails already handled, and mails the
 // loop guard ignores; an error only when the mail could not be read or stored.
+// IsTemporary tells whether the error may pass when the mail is tried again;
+// a mail that keeps failing, or fails for good, goes to Quarantine.
 func (s *Service) Deliver(raw []byte) error {
 	_, err := s.Handle(raw)
 	return err
@@ -129,10 +136,10 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 	// tooLarge[k] says why mails[k] was not read, or is nil.
 	var tooLarge []*mailmsg.TooLargeError
 	for i, raw := range raws {
-		m, err := s.cfg.Mail.ReadMail(raw)
+		m, err := readMailSafely(s.cfg.Mail, raw)
 		var big *mailmsg.TooLargeError
 		if err != nil && !errors.As(err, &big) {
-			errs[i] = fmt.Errorf("reading mail: %w", err)
+			errs[i] = permanent(fmt.Errorf("reading mail: %w", err))
 			continue
 		}
 		if why := m.Ignore(s.own()); why != "" {
@@ -146,13 +153,15 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 	if len(mails) == 0 {
 		return ids, errs
 	}
+	s.preverify(s.db, mails) // bcrypt before the lock, not under it
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.cfg.Now()
 	var after []func()
 	var played int
+	crashed := -1 // the mail whose command panicked, if one did
 	err := s.db.Update(func(tx *store.Tx) error {
-		after, played = nil, 0
+		after, played, crashed = nil, 0, -1
 		for k, m := range mails {
 			ids[index[k]] = nil
 			done, err := tx.Processed(m.Key)
@@ -163,7 +172,11 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 				continue
 			}
 			r := &request{s: s, tx: tx, mail: m, now: now}
-			if err := r.runOrRefuse(tooLarge[k]); err != nil {
+			if err := safely(func() error { return r.runOrRefuse(tooLarge[k]) }); err != nil {
+				if p, ok := err.(*errPanic); ok {
+					crashed = k
+					s.log.Error("command crashed", "from", m.From, "id", m.MessageID, "panic", p.value, "stack", string(p.stack))
+				}
 				return fmt.Errorf("mail %s: %w", m.Key, err)
 			}
 			for _, out := range r.out {
@@ -181,8 +194,15 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 		return nil
 	})
 	if err != nil {
-		for _, i := range index {
-			errs[i] = fmt.Errorf("storing mail: %w", err)
+		// A crashing command would crash again; the other mails of the
+		// batch, or a store that failed, may pass when tried again.
+		for k, i := range index {
+			errs[i] = temporary(fmt.Errorf("storing mail: %w", err))
+			if k == crashed {
+				errs[i] = permanent(err)
+			} else if crashed >= 0 {
+				errs[i] = temporary(fmt.Errorf("not stored, another mail of its batch failed: %w", err))
+			}
 			ids[i] = nil
 		}
 		return ids, errs

@@ -32,6 +32,9 @@ func (c *cmd) challenge(args []string) error {
 	if strings.EqualFold(ids[0], ids[1]) {
 		return c.fail("A challenge needs two different players; %s is named twice", ids[0])
 	}
+	if err := c.robotPair(ids); err != nil {
+		return err
+	}
 	by := c.senderID("")
 	var seats []string
 	for _, id := range ids {
@@ -137,6 +140,9 @@ func (c *cmd) timeOptions(words []string) (map[string]string, error) {
 func (c *cmd) join(args []string) error {
 	if len(args) != 3 {
 		return c.usage(c.game.Name() + " join board userid password")
+	}
+	if asked, err := c.robotJoin(args); asked {
+		return err
 	}
 	b, u, err := c.boardUser(args[0], args[1], args[2])
 	if err != nil {

@@ -433,7 +433,7 @@ func (c *cmd) standings(args []string) error {
 			limit = strconv.Itoa(x.limit)
 		}
 		lines = append(lines, fmt.Sprintf("%4d  %-16s %5.0f%s %5d %5d %5d  %6s",
-			i+1, x.id, math.Round(x.r.Rating), p, x.r.Won, x.r.Lost, x.r.Drawn, fmt.Sprintf("%d/%s", x.active, limit)))
+			i+1, x.id, math.Round(x.r.Rating), p, x.r.Won, x.r.Lost, x.r.Drawn, fmt.Sprintf("%d/%s", x.active, limit))+c.r.robotMark(x.id))
 	}
 	body, err := render("standings", map[string]any{"Title": c.game.Title(), "Rows": lines})
 	if err != nil {

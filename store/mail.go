@@ -1,6 +1,7 @@
 package store
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -9,13 +10,29 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Processed keys: the key of a mail already handled (its Message-ID or a
-// content hash) maps to the time it was handled, as 8 big-endian bytes of
-// Unix nanoseconds.
+// Processed keys: the SHA-256 of the key of a mail already handled (its
+// Message-ID or a content hash), after the byte 'h', maps to the time it
+// was handled, as 8 big-endian bytes of Unix nanoseconds. Hashing bounds the
+// key's size: a Message-ID may be longer than bbolt's largest key. Stores
+// written before kept the key itself; those entries are still recognised
+// and fade out as PruneProcessed forgets them.
+
+// processedKey is the stored form of a processed-mail key.
+func processedKey(key string) []byte {
+	sum := sha256.Sum256([]byte(key))
+	return append([]byte{'h'}, sum[:]...)
+}
 
 // Processed reports whether the mail with the key was already handled.
 func (tx *Tx) Processed(key string) (bool, error) {
-	return tx.bucket(bucketProcessed).Get([]byte(key)) != nil, nil
+	b := tx.bucket(bucketProcessed)
+	if b.Get(processedKey(key)) != nil {
+		return true, nil
+	}
+	// The form of earlier versions: the key itself, which bbolt could
+	// store only up to its largest key size.
+	legacy := key != "" && len(key) <= bolt.MaxKeySize && b.Get([]byte(key)) != nil
+	return legacy, nil
 }
 
 // MarkProcessed records that the mail with the key was handled at the
@@ -25,7 +42,7 @@ func (tx *Tx) MarkProcessed(key string, at time.Time) error {
 		return fmt.Errorf("store: empty processed-mail key")
 	}
 	v := binary.BigEndian.AppendUint64(nil, uint64(at.UnixNano()))
-	return tx.bucket(bucketProcessed).Put([]byte(key), v)
+	return tx.bucket(bucketProcessed).Put(processedKey(key), v)
 }
 
 // PruneProcessed forgets the keys handled before the given time and

@@ -11,7 +11,8 @@ func (tx *Tx) GamesBefore(kind string, before, n int) ([]*Game, error) {
 	}
 	prefix := []byte(kind + "\x00")
 	c := tx.bucket(bucketGames).Cursor()
-	k, v := c.Seek(gameKey(kind, before))
+	var v []byte
+	k, _ := c.Seek(gameKey(kind, before))
 	if k == nil {
 		k, v = c.Last()
 	} else {

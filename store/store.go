@@ -13,7 +13,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -103,31 +105,38 @@ func Open(path string, opts *Options) (*DB, error) {
 	if o.LockTimeout <= 0 {
 		o.LockTimeout = 2 * time.Second
 	}
-	if o.ReadOnly {
+	fi, statErr := os.Stat(path)
+	switch {
+	case statErr == nil && fi.Size() == 0:
+		// bbolt would silently make a new store of an empty file.
+		return nil, notStore(path, "the file is empty")
+	case statErr == nil:
+	case o.ReadOnly:
 		// bbolt would create the file; a reader wants an error instead.
-		if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("store: %w", statErr)
+	default:
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
-	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("store: %w", err)
 	}
-	bdb, err := bolt.Open(path, 0o600, &bolt.Options{
+	bdb, err := openBolt(path, &bolt.Options{
 		Timeout:  o.LockTimeout,
 		NoSync:   o.NoSync,
 		ReadOnly: o.ReadOnly,
-	})
-	if errors.Is(err, berrors.ErrTimeout) {
-		return nil, &lockedError{path}
-	}
+	}, statErr == nil)
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, err
 	}
 	db := &DB{bolt: bdb, path: path}
-	if o.ReadOnly {
-		err = bdb.View(func(btx *bolt.Tx) error { return db.checkSchema(btx, false) })
-	} else {
-		err = bdb.Update(func(btx *bolt.Tx) error { return db.checkSchema(btx, true) })
-	}
+	err = guard(path, func() error {
+		// A store that is complete needs no write, and so no disk sync:
+		// "pbemd deliver" opens the store once per mail.
+		err := bdb.View(func(btx *bolt.Tx) error { return db.checkSchema(btx, false) })
+		if o.ReadOnly || err == nil && hasBuckets(bdb, laterBuckets) {
+			return err
+		}
+		return bdb.Update(func(btx *bolt.Tx) error { return db.checkSchema(btx, true) })
+	})
 	if err != nil {
 		bdb.Close()
 		return nil, err
@@ -135,12 +144,91 @@ func Open(path string, opts *Options) (*DB, error) {
 	return db, nil
 }
 
+// ErrNotStore reports a data file that is not a pbemd store: empty, cut
+// short, foreign bytes, or another program's bbolt file.
+var ErrNotStore = errors.New("not a pbemd store")
+
+// notStore is the error for the file at path that is not a store, and why.
+func notStore(path, why string) error {
+	return fmt.Errorf("store: %s is %w: %s; move it away and restore a backup, or remove it to start an empty store", path, ErrNotStore, why)
+}
+
+// openBolt opens the bbolt file. An existing file is first checked to be a
+// whole bbolt file: bbolt trusts the page numbers it reads, and a file cut
+// short would fault on the first page past its end; such a fault, or a
+// panic of bbolt on bad bytes, becomes an error naming the file.
+func openBolt(path string, opts *bolt.Options, existed bool) (bdb *bolt.DB, err error) {
+	err = guard(path, func() error {
+		bdb, err = openBoltUnguarded(path, opts, existed)
+		return err
+	})
+	if err != nil && bdb != nil {
+		bdb.Close()
+		bdb = nil
+	}
+	return bdb, err
+}
+
+// guard runs fn, turning a panic or a memory fault (bbolt reading a page
+// past the end of a damaged file) into an error naming the file.
+func guard(path string, fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if p := recover(); p != nil {
+			err = notStore(path, fmt.Sprintf("reading it failed: %v", p))
+		}
+	}()
+	return fn()
+}
+
+func openBoltUnguarded(path string, opts *bolt.Options, existed bool) (*bolt.DB, error) {
+	if existed && !opts.ReadOnly {
+		// Check read-only first, so that a bad file is not written to.
+		ro := *opts
+		ro.ReadOnly = true
+		check, err := openBolt(path, &ro, true)
+		if err != nil {
+			return nil, err
+		}
+		check.Close()
+	}
+	bdb, err := bolt.Open(path, 0o600, opts)
+	switch {
+	case errors.Is(err, berrors.ErrTimeout):
+		return nil, &lockedError{path}
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch),
+		errors.Is(err, berrors.ErrChecksum), err != nil && strings.Contains(err.Error(), "file size too small"):
+		return nil, notStore(path, err.Error())
+	case err != nil:
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if !existed {
+		return bdb, nil
+	}
+	fi, err := os.Stat(path)
+	if err == nil {
+		err = bdb.View(func(btx *bolt.Tx) error {
+			if btx.Size() > fi.Size() {
+				return notStore(path, fmt.Sprintf("it is cut short: its pages reach byte %d, the file has %d, so it is not a whole pbemd store", btx.Size(), fi.Size()))
+			}
+			return nil
+		})
+	}
+	if err != nil {
+		bdb.Close()
+		return nil, err
+	}
+	return bdb, nil
+}
+
 // checkSchema checks the stored schema version and, when create is set,
 // creates the buckets and records the version in a new database.
 func (db *DB) checkSchema(btx *bolt.Tx, create bool) error {
 	meta := btx.Bucket(bucketMeta)
-	if meta == nil && !create {
-		return fmt.Errorf("store: %s is not a pbemd database (it has no schema version)", db.path)
+	if meta == nil && (!create || hasBucket(btx)) {
+		// A bbolt file with no bucket at all is a first Open cut short
+		// before its first commit: nothing to lose, it becomes a store.
+		return notStore(db.path, "it has no pbemd schema version")
 	}
 	if meta != nil {
 		if v := meta.Get(keySchema); v != nil {
@@ -150,7 +238,7 @@ func (db *DB) checkSchema(btx *bolt.Tx, create bool) error {
 					ErrSchema, db.path, v, schemaVersion)
 			}
 		} else if !create {
-			return fmt.Errorf("store: %s is not a pbemd database (it has no schema version)", db.path)
+			return notStore(db.path, "it has no pbemd schema version")
 		}
 	}
 	if !create {
@@ -162,7 +250,7 @@ func (db *DB) checkSchema(btx *bolt.Tx, create bool) error {
 		return nil
 	}
 	indexRunning := btx.Bucket(bucketRunning) == nil
-	for _, name := range allBuckets {
+	for _, name := range append(allBuckets, laterBuckets...) {
 		if _, err := btx.CreateBucketIfNotExists(name); err != nil {
 			return fmt.Errorf("store: create bucket %s: %w", name, err)
 		}
@@ -178,6 +266,24 @@ func (db *DB) checkSchema(btx *bolt.Tx, create bool) error {
 		return meta.Put(keySchema, []byte(strconv.Itoa(schemaVersion)))
 	}
 	return nil
+}
+
+// hasBuckets reports whether the file holds every one of the buckets.
+func hasBuckets(bdb *bolt.DB, names [][]byte) bool {
+	all := true
+	bdb.View(func(btx *bolt.Tx) error {
+		for _, name := range names {
+			all = all && btx.Bucket(name) != nil
+		}
+		return nil
+	})
+	return all
+}
+
+// hasBucket reports whether the file holds any bucket.
+func hasBucket(btx *bolt.Tx) bool {
+	k, _ := btx.Cursor().First()
+	return k != nil
 }
 
 // Close closes the database, waiting for running transactions to end.

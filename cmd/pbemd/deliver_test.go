@@ -61,21 +61,29 @@ func (d *deliverer) send(from, subject, body string) (int, []mailOut) {
 
 func (d *deliverer) pipe(raw []byte) (int, []mailOut) {
 	d.t.Helper()
-	cmd := exec.Command(pbemdBinary, "deliver", "-data", d.data, "-print")
-	cmd.Stdin = bytes.NewReader(raw)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	code, out, stderr := d.run(raw, nil)
+	if code != 0 && stderr == "" {
+		d.t.Errorf("exit %d with nothing on stderr", code)
+	}
+	return code, out
+}
+
+// runPbemd runs the pbemd command line args (the binary itself, or a
+// wrapper such as prlimit in front of it) with stdin, and returns its exit
+// status and output.
+func runPbemd(t *testing.T, stdin []byte, args ...string) (code int, stdout, stderr []byte) {
+	t.Helper()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
-	code := 0
 	if exit, ok := err.(*exec.ExitError); ok {
 		code = exit.ExitCode()
 	} else if err != nil {
-		d.t.Fatal(err)
+		t.Fatal(err)
 	}
-	if code != 0 && stderr.Len() == 0 {
-		d.t.Errorf("exit %d with nothing on stderr", code)
-	}
-	return code, readMbox(d.t, stdout.Bytes())
+	return code, out.Bytes(), errOut.Bytes()
 }
 
 // readMbox splits an mbox into its messages and reads each as a mail client would.
@@ -129,9 +137,9 @@ func TestDeliverCommand(t *testing.T) {
 	if code, out := d.pipe([]byte("From: MAILER-DAEMON@example.org\nSubject: failure\n\n")); code != 0 || len(out) != 0 {
 		t.Errorf("bounce: exit %d, %+v", code, out)
 	}
-	// Bytes that are no mail at all cannot be handled: non-zero, for the MTA to keep them.
-	if code, _ := d.pipe(nil); code == 0 {
-		t.Errorf("an empty mail was accepted")
+	// No bytes at all: EX_DATAERR, for the MTA to bounce.
+	if code, _ := d.pipe(nil); code != 65 {
+		t.Errorf("an empty mail: exit %d; want 65 (EX_DATAERR)", code)
 	}
 }
 
@@ -142,11 +150,11 @@ func TestDeliverRefusesSecondProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	cmd := exec.Command(pbemdBinary, "deliver", "-data", data, "-print")
+	cmd := exec.Command(pbemdBinary, "deliver", "-data", data, "-print", "-lock-wait", "200ms")
 	cmd.Stdin = strings.NewReader("From: a@example.org\nSubject: help\n\n")
 	out, err := cmd.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "in use by another pbemd process") {
-		t.Errorf("deliver on data in use: %v\n%s", err, out)
+	if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 75 || !strings.Contains(string(out), "in use by another pbemd process") {
+		t.Errorf("deliver on data in use: %v\n%s\nwant exit 75 (EX_TEMPFAIL) saying the data is in use", err, out)
 	}
 }
 

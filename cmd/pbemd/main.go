@@ -32,14 +32,18 @@ var commands = []command{
 		summary: "explore a game position", run: runRules},
 	{name: "serve", args: "[-config FILE] [-data DIR] [-imap ADDR] [-smtp ADDR]",
 		summary: "run the daemon (no config: embedded mail server on 127.0.0.1)", run: runServe},
-	{name: "deliver", args: "[-config FILE] [-data DIR] [-print]",
-		summary: "handle one mail from standard input", run: runDeliver},
+	{name: "deliver", args: "[-config FILE] [-data DIR] [-print] [-lock-wait D]",
+		summary: "handle one mail from standard input", run: runDeliver,
+		help: "Exit status 0 when the mail was handled (answered, too large and answered, or\n" +
+			"quarantined); 75 (EX_TEMPFAIL) when it should be offered again (data locked\n" +
+			"past -lock-wait, disk full, store or config unusable); 65 on empty input."},
 	{name: "backup", args: "[-data DIR] FILE",
 		summary: "copy the database to a file", run: runBackup,
 		help: "Copies DIR/" + store.FileName + " to FILE, consistently, while the daemon runs or not:\n" +
 			"a running daemon (which holds the database) sends the copy itself."},
 	{name: "sweep", args: "[-config FILE] [-data DIR] [-print] [-now RFC3339]",
 		summary: "send the reminders and forfeits due", run: runSweep},
+	{name: "robot", args: robotArgs, summary: "the move a robot player would make in a position", run: runRobot},
 }
 
 func main() {

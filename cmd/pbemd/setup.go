@@ -76,9 +76,14 @@ func (c *invocation) open(f *dataFlags) (*setup, error) {
 		}
 		return nil, err
 	}
-	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log, Limits: cfg.Limits.Service(),
-		ReplyAddress: cfg.ReplyAddress})
+	svc := pbem.New(db, serviceConfig(cfg, log))
 	return &setup{configured: f.config != "", cfg: cfg, log: log, db: db, svc: svc}, nil
+}
+
+// serviceConfig is the service's part of a configuration.
+func serviceConfig(cfg *config.Config, log *slog.Logger) pbem.Config {
+	return pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log, PublicURL: cfg.PublicURL,
+		Limits: cfg.Limits.Service(), Mail: cfg.Limits.Mail(), ReplyAddress: cfg.ReplyAddress}
 }
 
 func (s *setup) Close() error { return s.db.Close() }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os/exec"
 	"strings"
 	"testing"
@@ -12,20 +11,11 @@ import (
 // exit status, the mails it printed and its raw output.
 func sweep(t *testing.T, data string, now time.Time) (int, []mailOut, string) {
 	t.Helper()
-	cmd := exec.Command(pbemdBinary, "sweep", "-data", data, "-print", "-now", now.UTC().Format(time.RFC3339))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if exit, ok := err.(*exec.ExitError); ok {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code, stdout, stderr := runPbemd(t, nil, pbemdBinary, "sweep", "-data", data, "-print", "-now", now.UTC().Format(time.RFC3339))
 	if code != 0 {
-		t.Logf("stderr: %s", stderr.String())
+		t.Logf("stderr: %s", stderr)
 	}
-	return code, readMbox(t, stdout.Bytes()), stdout.String()
+	return code, readMbox(t, stdout), string(stdout)
 }
 
 // TestSweepCommand starts a game through pbemd deliver and lets time pass

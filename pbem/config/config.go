@@ -25,6 +25,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/mailmsg"
 )
 
 // Secret is a password. It prints and logs as "[redacted]" so that a
@@ -80,8 +81,15 @@ type IMAP struct {
 	Mailbox string `yaml:"mailbox"`
 	// DoneFolder receives each mail once it has been handled; created when missing.
 	DoneFolder string `yaml:"done_folder"`
-	// Batch is how many mails are fetched in one round trip.
-	Batch int `yaml:"batch"`
+	// QuarantineFolder receives each mail that will not be handled (too
+	// large, crashed the server, kept failing) once it has been answered;
+	// created when missing.
+	QuarantineFolder string `yaml:"quarantine_folder"`
+	// Batch is how many mails are fetched in one round trip, and
+	// BatchBytes how many bytes they may have together (a single larger
+	// mail, up to limits.largest_mail, is fetched alone).
+	Batch      int   `yaml:"batch"`
+	BatchBytes int64 `yaml:"batch_bytes"`
 	// PollInterval is how often the mailbox is checked when the server
 	// lacks IDLE.
 	PollInterval time.Duration `yaml:"poll_interval"`
@@ -113,6 +121,10 @@ type SMTP struct {
 // as a whole may cost (pbem.Limits says each in full). The counts are kept in
 // the store, so the daemon, pbemd deliver and restarts share them.
 type Limits struct {
+	// LargestMail is the size in bytes of the largest mail read; a larger
+	// one is answered from its header and set aside.
+	LargestMail int64 `yaml:"largest_mail"`
+
 	Mails        int           `yaml:"mails"`         // commands per sender and window
 	BadPasswords int           `yaml:"bad_passwords"` // wrong passwords per sender, and per account, and window
 	Window       time.Duration `yaml:"window"`
@@ -126,7 +138,7 @@ type Limits struct {
 // defaultLimits are the service's own defaults.
 func defaultLimits() Limits {
 	d := pbem.DefaultLimits()
-	return Limits{Mails: d.Mails, BadPasswords: d.BadPasswords, Window: d.Window, Strangers: d.Strangers,
+	return Limits{LargestMail: 10 << 20, Mails: d.Mails, BadPasswords: d.BadPasswords, Window: d.Window, Strangers: d.Strangers,
 		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes}
 }
 
@@ -134,6 +146,17 @@ func defaultLimits() Limits {
 func (l Limits) Service() pbem.Limits {
 	return pbem.Limits{Mails: l.Mails, BadPasswords: l.BadPasswords, Window: l.Window, Strangers: l.Strangers,
 		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes}
+}
+
+// Mail returns the bounds of reading one mail as the service takes them.
+func (l Limits) Mail() mailmsg.Limits { return mailmsg.Limits{MaxMailBytes: l.LargestMail} }
+
+// Robots are the computer players the daemon runs.
+type Robots struct {
+	// MoveTime is how long a robot thinks about one move.
+	MoveTime time.Duration `yaml:"move_time"`
+	// Join lets a player waiting on an open seat ask a robot to take it.
+	Join bool `yaml:"join"`
 }
 
 // Log chooses how the daemon logs (to standard error).
@@ -171,6 +194,7 @@ type Config struct {
 	// an address of the server's mailbox with {token} in its local part,
 	// e.g. pbem+{token}@example.org.
 	ReplyAddress string `yaml:"reply_address"`
+	Robots       Robots `yaml:"robots"`
 }
 
 // DefaultHTTP is where the web view listens unless told otherwise.
@@ -182,14 +206,16 @@ func Default() *Config {
 		Name: "pbemd",
 		Data: "./pbem-data",
 		IMAP: IMAP{
-			Server:       Server{Security: mailconn.TLS},
-			Mailbox:      "INBOX",
-			DoneFolder:   "pbem-done",
-			Batch:        100,
-			PollInterval: time.Minute,
-			IdleTimeout:  25 * time.Minute,
-			BackoffMin:   time.Second,
-			BackoffMax:   5 * time.Minute,
+			Server:           Server{Security: mailconn.TLS},
+			Mailbox:          "INBOX",
+			DoneFolder:       "pbem-done",
+			QuarantineFolder: "pbemd-quarantine",
+			Batch:            100,
+			BatchBytes:       10 << 20,
+			PollInterval:     time.Minute,
+			IdleTimeout:      25 * time.Minute,
+			BackoffMin:       time.Second,
+			BackoffMax:       5 * time.Minute,
 		},
 		SMTP: SMTP{
 			Server:      Server{Security: mailconn.StartTLS},
@@ -201,6 +227,7 @@ func Default() *Config {
 		SweepInterval: time.Hour,
 		Log:           Log{Level: "info", Format: "text"},
 		HTTP:          DefaultHTTP,
+		Robots:        Robots{MoveTime: 2 * time.Second},
 	}
 }
 
@@ -302,6 +329,15 @@ func (c *Config) Validate() error {
 	if strings.EqualFold(c.IMAP.Mailbox, c.IMAP.DoneFolder) {
 		return fmt.Errorf("imap: done_folder %q is the watched mailbox; choose another folder", c.IMAP.DoneFolder)
 	}
+	if c.IMAP.QuarantineFolder == "" || strings.EqualFold(c.IMAP.QuarantineFolder, c.IMAP.Mailbox) || strings.EqualFold(c.IMAP.QuarantineFolder, c.IMAP.DoneFolder) {
+		return fmt.Errorf("imap: quarantine_folder %q must be set and differ from mailbox and done_folder", c.IMAP.QuarantineFolder)
+	}
+	if c.Limits.LargestMail < 64<<10 || c.Limits.LargestMail > 1<<30 {
+		return fmt.Errorf("limits.largest_mail is %d bytes; want 65536 (64 KiB) to 1073741824 (1 GiB)", c.Limits.LargestMail)
+	}
+	if c.IMAP.BatchBytes < 64<<10 {
+		return fmt.Errorf("imap.batch_bytes is %d; want at least 65536 (64 KiB)", c.IMAP.BatchBytes)
+	}
 	if c.IMAP.Batch < 1 || c.IMAP.Batch > 1000 {
 		return fmt.Errorf("imap: batch %d is out of range; want 1 to 1000", c.IMAP.Batch)
 	}
@@ -322,6 +358,9 @@ func (c *Config) Validate() error {
 		if d.v < d.least {
 			return fmt.Errorf("%s is %v; want at least %v (write durations like 30s, 5m, 1h)", d.name, d.v, d.least)
 		}
+	}
+	if c.Robots.MoveTime < 10*time.Millisecond || c.Robots.MoveTime > time.Minute {
+		return fmt.Errorf("robots.move_time is %v; want 10ms to 1m", c.Robots.MoveTime)
 	}
 	for _, n := range []struct {
 		name string

@@ -92,6 +92,11 @@ func TestRefused(t *testing.T) {
 		{"done is inbox", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  done_folder: inbox", 1), "is the watched mailbox", nil},
 		{"two documents", minimal + "---\naddress: x@y\n", "more than one YAML document", nil},
 		{"log level", minimal + "log:\n  level: loud\n", `log.level "loud" is unknown`, nil},
+		{"tiny largest mail", minimal + "limits:\n  largest_mail: 1000\n", "limits.largest_mail is 1000 bytes; want 65536", nil},
+		{"huge largest mail", minimal + "limits:\n  largest_mail: 10000000000\n", "limits.largest_mail is 10000000000 bytes", nil},
+		{"quarantine is done", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  quarantine_folder: pbem-done", 1), "quarantine_folder \"pbem-done\" must be set and differ", nil},
+		{"tiny batch bytes", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  batch_bytes: 10", 1), "imap.batch_bytes is 10", nil},
+		{"robot move time", minimal + "robots:\n  move_time: 2h\n", "robots.move_time is 2h0m0s; want 10ms to 1m", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -95,6 +95,9 @@ func storeCount(count func(*store.DB) (int, error)) expvar.Func {
 type service interface {
 	Deliver(raw []byte) error
 	DeliverAll(raws [][]byte) []error
+	Quarantine(raw []byte, why string, keep bool) ([]uint64, error)
+	TooLarge(header []byte, size, limit int64) ([]uint64, error)
+	Check() error
 }
 
 // sweeper is the core's reminder and forfeit sweep, when it has one.
@@ -146,7 +149,7 @@ func Run(ctx context.Context, opts Options) error {
 	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log,
 		Limits:  cfg.Limits.Service(),
 		OnMoves: func(n int) { moves.Add(int64(n)) }, PublicURL: cfg.PublicURL,
-		ReplyAddress: cfg.ReplyAddress})
+		ReplyAddress: cfg.ReplyAddress, RobotJoin: cfg.Robots.Join})
 	webURL, stopWeb, err := startWeb(webAddr(opts, cfg), db, cfg, log)
 	if err != nil {
 		return err
@@ -169,6 +172,7 @@ func Run(ctx context.Context, opts Options) error {
 			Addr: dm.IMAPAddr, Security: mailconn.Plain, Username: cfg.Address, Password: secret,
 			BackoffMin: 100 * time.Millisecond, BackoffMax: 5 * time.Second,
 			IdleTimeout: time.Minute, // bounds the race noted at devmail's Idle
+			MaxSize:     cfg.Limits.LargestMail,
 		}
 		transport = dm.Transport()
 		printWelcome(stdout, dm, cfg, webURL)
@@ -200,6 +204,10 @@ func Run(ctx context.Context, opts Options) error {
 	so.OnFailure = func() { errorsCount.Add(1) }
 	so.OnGiveUp = func() { errorsCount.Add(1); repliesFailed.Add(1) }
 	sender := outbox.New(db, transport, so)
+	robots, err := startRobots(svc, cfg, sender, log)
+	if err != nil {
+		return err
+	}
 	watch.Logger = log.With("part", "mailbox")
 	watch.OnMail = func() { mailsIn.Add(1) }
 	watch.OnError = func() { errorsCount.Add(1) }
@@ -210,6 +218,7 @@ func Run(ctx context.Context, opts Options) error {
 	var wg sync.WaitGroup
 	wg.Go(func() { sender.Run(ctx) })
 	wg.Go(func() { watcher.Run(ctx) })
+	wg.Go(func() { robots.Run(ctx) })
 	if sw, ok := any(svc).(sweeper); ok {
 		wg.Go(func() { sweepLoop(ctx, sw, cfg.SweepInterval, sender, log) })
 	}
@@ -244,6 +253,22 @@ func (h handler) DeliverAll(raws [][]byte) []error {
 	return errs
 }
 
+// Quarantine answers the mail; the watcher keeps the mail itself in its
+// quarantine folder, so the store need not.
+func (h handler) Quarantine(raw []byte, why string) error {
+	_, err := h.svc.Quarantine(raw, why, false)
+	h.sender.Kick()
+	return err
+}
+
+func (h handler) TooLarge(header []byte, size, limit int64) error {
+	_, err := h.svc.TooLarge(header, size, limit)
+	h.sender.Kick()
+	return err
+}
+
+func (h handler) Check() error { return h.svc.Check() }
+
 // sweepLoop runs the sweep at start and then every interval.
 func sweepLoop(ctx context.Context, sw sweeper, interval time.Duration, sender *outbox.Sender, log *slog.Logger) {
 	t := time.NewTicker(interval)
@@ -276,7 +301,10 @@ func watchConfig(cfg *config.Config) (mailbox.Config, error) {
 		Password:     cfg.IMAP.Password.Reveal(),
 		Mailbox:      cfg.IMAP.Mailbox,
 		Done:         cfg.IMAP.DoneFolder,
+		Quarantine:   cfg.IMAP.QuarantineFolder,
 		Batch:        cfg.IMAP.Batch,
+		BatchBytes:   cfg.IMAP.BatchBytes,
+		MaxSize:      cfg.Limits.LargestMail,
 		PollInterval: cfg.IMAP.PollInterval,
 		IdleTimeout:  cfg.IMAP.IdleTimeout,
 		BackoffMin:   cfg.IMAP.BackoffMin,

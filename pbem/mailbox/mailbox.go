@@ -10,6 +10,15 @@
 // either. Mail is fetched with BODY.PEEK[] so that fetching alone never
 // marks it seen (RFC 3501 section 6.4.5).
 //
+// A mail larger than Config.MaxSize is never fetched whole: its size is
+// read first (RFC822.SIZE), and the Handler answers it from its header
+// alone. A mail whose handling failed for a temporary reason is tried again
+// with a growing wait, while later mail waits its turn; while the Handler
+// cannot store anything at all (disk full) the mail is retried until it
+// can. A mail that fails for good (a crash), or keeps failing although the
+// Handler works, is answered once through the Handler and moved to a
+// quarantine folder, so it never blocks the next mail.
+//
 // While the mailbox is empty the Watcher waits with IDLE (RFC 2177), or
 // polls when the server lacks it, and reconnects with a capped, doubling
 // wait whenever the connection is lost.
@@ -32,11 +41,24 @@ import (
 
 // Handler takes raw RFC 5322 mails. Deliver returns nil once the mail is
 // handled for good (committed); an error leaves the mail unseen, to be
-// tried again. DeliverAll handles several mails in order in one commit and
-// returns an error per mail; when that commit fails, every mail fails.
+// tried again, unless it has a method Temporary() returning false: then the
+// mail is quarantined at once. DeliverAll handles several mails in order in
+// one commit and returns an error per mail; when that commit fails, every
+// mail fails.
 type Handler interface {
 	Deliver(raw []byte) error
 	DeliverAll(raws [][]byte) []error
+	// Quarantine answers, once, a mail that will not be handled, and
+	// remembers it as handled; why says what went wrong. The watcher then
+	// moves the mail to the quarantine folder.
+	Quarantine(raw []byte, why string) error
+	// TooLarge answers, once, a mail of size bytes, more than limit, from
+	// its header alone; the watcher then moves it to the quarantine folder.
+	TooLarge(header []byte, size, limit int64) error
+	// Check reports whether the Handler can store a small change now.
+	// After a temporary failure it tells a failing mail (counted towards
+	// quarantine) from a failing store (waited out).
+	Check() error
 }
 
 // Config describes the mailbox and how to wait on it. Zero durations and
@@ -50,7 +72,13 @@ type Config struct {
 
 	Mailbox string // watched folder; default INBOX
 	Done    string // folder handled mail is moved to; created when missing; default pbem-done
-	Batch   int    // mails per FETCH; default 100
+	// Quarantine is the folder of mail that will not be handled (too
+	// large, crashed the handler, kept failing); created when missing;
+	// default pbemd-quarantine.
+	Quarantine string
+	Batch      int   // mails per FETCH; default 100
+	BatchBytes int64 // largest sum of mail sizes per FETCH, but at least one mail; default 10 MiB
+	MaxSize    int64 // largest mail fetched and handled; default 10 MiB
 
 	PollInterval time.Duration // check interval without IDLE; default 1m
 	IdleTimeout  time.Duration // longest single IDLE; default 25m
@@ -73,10 +101,12 @@ type Config struct {
 	OnReconnect func()
 }
 
+// DefaultMaxSize is the largest mail read unless configured otherwise.
+const DefaultMaxSize = 10 << 20
+
 // maxAttempts is how often one mail is handed to a failing Handler in one
-// connection before it is skipped, so that one unreadable mail cannot stop
-// all the others. Skipped mail stays unseen and is tried again after the
-// next reconnect or restart.
+// connection, while the Handler can store other changes, before it is
+// quarantined, so that one mail cannot stop all the others.
 const maxAttempts = 5
 
 // stopGrace is how long a session may go on after its context ended, to
@@ -92,6 +122,7 @@ type Watcher struct {
 	wake chan struct{} // new mail announced by the server
 
 	connected bool // a session has got as far as selecting the mailbox before
+	outages   int  // failures in a row while the Handler could store nothing
 }
 
 // New returns a Watcher; Run starts it.
@@ -102,8 +133,17 @@ func New(cfg Config, h Handler) *Watcher {
 	if cfg.Done == "" {
 		cfg.Done = "pbem-done"
 	}
+	if cfg.Quarantine == "" {
+		cfg.Quarantine = "pbemd-quarantine"
+	}
 	if cfg.Batch <= 0 {
 		cfg.Batch = 100
+	}
+	if cfg.MaxSize <= 0 {
+		cfg.MaxSize = DefaultMaxSize
+	}
+	if cfg.BatchBytes <= 0 {
+		cfg.BatchBytes = 10 << 20
 	}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d <= 0 {
@@ -165,8 +205,10 @@ func (w *Watcher) session(ctx context.Context) (established bool, err error) {
 	if err := c.Login(w.cfg.Username, w.cfg.Password).Wait(); err != nil {
 		return false, fmt.Errorf("login as %s: %w", w.cfg.Username, err)
 	}
-	if err := w.ensureFolder(c, w.cfg.Done); err != nil {
-		return false, err
+	for _, folder := range []string{w.cfg.Done, w.cfg.Quarantine} {
+		if err := w.ensureFolder(c, folder); err != nil {
+			return false, err
+		}
 	}
 	if _, err := c.Select(w.cfg.Mailbox, nil).Wait(); err != nil {
 		return false, fmt.Errorf("select %s: %w", w.cfg.Mailbox, err)
@@ -189,11 +231,17 @@ func (w *Watcher) session(ctx context.Context) (established bool, err error) {
 		if err != nil {
 			return true, err
 		}
-		uids = slices.DeleteFunc(uids, func(u imap.UID) bool { return attempts[u] >= maxAttempts })
 		if len(uids) > 0 {
 			n := min(len(uids), w.cfg.Batch)
-			if err := w.process(ctx, c, uids[:n], attempts); err != nil {
+			wait, err := w.process(ctx, c, uids[:n], attempts)
+			if err != nil {
 				return true, err
+			}
+			if wait > 0 {
+				select {
+				case <-ctx.Done():
+				case <-time.After(wait):
+				}
 			}
 			continue
 		}
@@ -273,7 +321,7 @@ func (w *Watcher) ensureFolder(c *imapclient.Client, name string) error {
 	if err := c.Create(name, nil).Wait(); err != nil {
 		return fmt.Errorf("create folder %s: %w", name, err)
 	}
-	w.log.Info("created the done folder", "folder", name)
+	w.log.Info("created a folder", "folder", name)
 	return nil
 }
 
@@ -290,20 +338,34 @@ func (w *Watcher) waiting(c *imapclient.Client) ([]imap.UID, error) {
 	return uids, nil
 }
 
-var bodySection = &imap.FetchItemBodySection{Peek: true}
+var (
+	bodySection = &imap.FetchItemBodySection{Peek: true}
+	// The header of a mail too large to read, at most its first 256 KiB:
+	// a header can be as large as the mail.
+	headerSection = &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, Peek: true,
+		Partial: &imap.SectionPartial{Offset: 0, Size: 256 << 10}}
+)
 
-// process hands the mails to the Handler in order, all in one commit, and
-// marks the handled ones done. When the batch fails, its mails are tried
-// one at a time: a mail that fails alone ends the batch there, so later
-// mail never overtakes earlier mail, and the watcher waits a little before
-// the mail is retried.
-func (w *Watcher) process(ctx context.Context, c *imapclient.Client, uids []imap.UID, attempts map[imap.UID]int) error {
+// process hands the mails to the Handler in order, as many as the batch's
+// byte bound allows, all in one commit, and marks the handled ones done.
+// When the batch fails, its mails are tried one at a time: a mail that
+// fails temporarily ends the batch there, so later mail never overtakes
+// earlier mail, and process returns how long to wait before it is tried
+// again. A mail that fails for good, or too often, is quarantined.
+func (w *Watcher) process(ctx context.Context, c *imapclient.Client, uids []imap.UID, attempts map[imap.UID]int) (time.Duration, error) {
+	uids, sizes, err := w.pick(c, uids)
+	if err != nil || len(uids) == 0 {
+		return 0, err
+	}
+	if size := sizes[uids[0]]; size > w.cfg.MaxSize {
+		return w.tooLarge(c, uids[0], size)
+	}
 	msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{
 		UID:         true,
 		BodySection: []*imap.FetchItemBodySection{bodySection},
 	}).Collect()
 	if err != nil {
-		return fmt.Errorf("fetch mail: %w", err)
+		return 0, fmt.Errorf("fetch mail: %w", err)
 	}
 	slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
 	var raws [][]byte
@@ -315,58 +377,180 @@ func (w *Watcher) process(ctx context.Context, c *imapclient.Client, uids []imap
 		}
 	}
 	if len(raws) == 0 || ctx.Err() != nil {
-		return nil
+		return 0, nil
 	}
-	errs := w.h.DeliverAll(raws)
-	var done []imap.UID
-	var failed error
+	errs := w.deliverAll(raws)
+	var done, bad []imap.UID
+	var wait time.Duration
+	stopped := false // a mail failed temporarily: later mail waits its turn
 	batchFailed := false
 	for i, raw := range raws {
 		err := errs[i]
-		if err != nil && failed == nil && ctx.Err() == nil {
+		if err != nil && !stopped && ctx.Err() == nil {
 			if !batchFailed {
 				batchFailed = true
 				call(w.cfg.OnError)
 				w.log.Warn("batch of mail not handled; trying one at a time", "mails", len(raws), "err", err)
 			}
-			err = w.h.Deliver(raw)
+			err = w.deliver(raw)
 		}
-		if err != nil {
-			if failed != nil || ctx.Err() != nil {
-				continue // after the first failure, later mail waits its turn
-			}
-			uid := rawUIDs[i]
-			attempts[uid]++
-			call(w.cfg.OnError)
-			if attempts[uid] >= maxAttempts {
-				w.log.Error("mail cannot be handled; left unseen in the mailbox and skipped until the next connection",
-					"uid", uid, "attempts", attempts[uid], "err", err)
-			} else {
-				w.log.Warn("mail not handled; will retry", "uid", uid, "attempts", attempts[uid], "err", err)
-			}
-			failed = err
+		uid := rawUIDs[i]
+		switch {
+		case err == nil:
+			w.outages = 0
+			call(w.cfg.OnMail)
+			done = append(done, uid)
+			continue
+		case stopped || ctx.Err() != nil:
 			continue
 		}
-		call(w.cfg.OnMail)
-		done = append(done, rawUIDs[i])
-	}
-	if err := w.markDone(c, done); err != nil {
-		return err
-	}
-	if failed != nil {
-		select {
-		case <-ctx.Done():
-		case <-time.After(w.cfg.BackoffMin):
+		call(w.cfg.OnError)
+		why, quarantine := "", false
+		if isPermanent(err) {
+			w.log.Error("mail cannot be handled; quarantined", "uid", uid, "err", err)
+			why, quarantine = err.Error(), true
+		} else {
+			wait, quarantine = w.retry(uid, err, attempts)
+			why = fmt.Sprintf("it failed %d times: %v", attempts[uid], err)
 		}
+		if quarantine {
+			if err := w.h.Quarantine(raw, why); err != nil {
+				wait = w.outage(uid, err)
+			} else {
+				bad = append(bad, uid)
+				continue
+			}
+		}
+		stopped = true
 	}
-	return nil
+	if err := w.moveTo(c, done, w.cfg.Done); err != nil {
+		return 0, err
+	}
+	if err := w.moveTo(c, bad, w.cfg.Quarantine); err != nil {
+		return 0, err
+	}
+	return wait, nil
 }
 
-// markDone flags the mails \Seen, then moves them to the done folder. The
-// flag comes first so that a failed move still never hands a mail over a
-// second time. Without MOVE (RFC 6851) the client falls back to COPY,
-// \Deleted and EXPUNGE.
-func (w *Watcher) markDone(c *imapclient.Client, uids []imap.UID) error {
+// pick returns the first of uids that one fetch may hold: at most
+// BatchBytes together, but always the first mail, and never a mail over
+// MaxSize after others (it is answered alone). It also returns the sizes.
+func (w *Watcher) pick(c *imapclient.Client, uids []imap.UID) ([]imap.UID, map[imap.UID]int64, error) {
+	msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+	if err != nil {
+		return nil, nil, fmt.Errorf("fetch mail sizes: %w", err)
+	}
+	sizes := make(map[imap.UID]int64, len(msgs))
+	for _, m := range msgs {
+		sizes[m.UID] = m.RFC822Size
+	}
+	var total int64
+	for i, u := range uids {
+		size, ok := sizes[u]
+		if !ok { // expunged meanwhile
+			continue
+		}
+		if i > 0 && (size > w.cfg.MaxSize || total+size > w.cfg.BatchBytes) {
+			return uids[:i], sizes, nil
+		}
+		total += size
+	}
+	return uids, sizes, nil
+}
+
+// tooLarge answers a mail over MaxSize from its header and moves it to the
+// quarantine folder; its body is never fetched.
+func (w *Watcher) tooLarge(c *imapclient.Client, uid imap.UID, size int64) (time.Duration, error) {
+	msgs, err := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{
+		UID:         true,
+		BodySection: []*imap.FetchItemBodySection{headerSection},
+	}).Collect()
+	if err != nil {
+		return 0, fmt.Errorf("fetch the header of a large mail: %w", err)
+	}
+	if len(msgs) == 0 {
+		return 0, nil // expunged meanwhile
+	}
+	header := msgs[0].FindBodySection(headerSection)
+	w.log.Warn("mail too large; answered from its header and quarantined", "uid", uid, "size", size, "limit", w.cfg.MaxSize)
+	if err := w.h.TooLarge(header, size, w.cfg.MaxSize); err != nil {
+		call(w.cfg.OnError)
+		return w.outage(uid, err), nil
+	}
+	w.outages = 0
+	return 0, w.moveTo(c, []imap.UID{uid}, w.cfg.Quarantine)
+}
+
+// retry counts a temporary failure of the mail and returns how long to
+// wait before trying it again, or that it has failed too often and goes to
+// quarantine. While the Handler cannot store anything, the failure is the
+// store's, not the mail's: it is not counted, and the wait grows.
+func (w *Watcher) retry(uid imap.UID, err error, attempts map[imap.UID]int) (wait time.Duration, quarantine bool) {
+	if cerr := w.h.Check(); cerr != nil {
+		return w.outage(uid, err), false
+	}
+	w.outages = 0
+	attempts[uid]++
+	if attempts[uid] >= maxAttempts {
+		w.log.Error("mail keeps failing; quarantined", "uid", uid, "attempts", attempts[uid], "err", err)
+		return 0, true
+	}
+	wait = mailconn.Backoff(w.cfg.BackoffMin, w.cfg.BackoffMax, attempts[uid]-1)
+	w.log.Warn("mail not handled; will retry", "uid", uid, "attempts", attempts[uid], "in", wait, "err", err)
+	return wait, false
+}
+
+// outage notes a failure while the Handler cannot store anything and
+// returns the wait before the next try: growing, up to BackoffMax.
+func (w *Watcher) outage(uid imap.UID, err error) time.Duration {
+	wait := mailconn.Backoff(w.cfg.BackoffMin, w.cfg.BackoffMax, w.outages)
+	w.outages++
+	w.log.Warn("mail not handled: nothing can be stored now; retrying until it can", "uid", uid, "in", wait, "err", err)
+	return wait
+}
+
+// errPanic is a Handler's panic, which the same mail would cause again.
+type errPanic struct{ value any }
+
+func (e errPanic) Error() string   { return fmt.Sprintf("handling it crashed: %v", e.value) }
+func (e errPanic) Temporary() bool { return false }
+
+// deliver is the Handler's Deliver, with a panic turned into an error: a
+// bug hit by one mail must not stop the watcher.
+func (w *Watcher) deliver(raw []byte) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = errPanic{p}
+		}
+	}()
+	return w.h.Deliver(raw)
+}
+
+// deliverAll is the Handler's DeliverAll, with a panic failing the batch;
+// the mails are then tried one at a time.
+func (w *Watcher) deliverAll(raws [][]byte) (errs []error) {
+	defer func() {
+		if p := recover(); p != nil {
+			errs = make([]error, len(raws))
+			for i := range errs {
+				errs[i] = fmt.Errorf("the batch crashed: %v", p)
+			}
+		}
+	}()
+	return w.h.DeliverAll(raws)
+}
+
+// isPermanent reports whether err says that trying again would not help.
+func isPermanent(err error) bool {
+	var t interface{ Temporary() bool }
+	return errors.As(err, &t) && !t.Temporary()
+}
+
+// moveTo flags the mails \Seen, then moves them to the folder (done or
+// quarantine). The flag comes first so that a failed move still never
+// hands a mail over a second time. Without MOVE (RFC 6851) the client
+// falls back to COPY, \Deleted and EXPUNGE.
+func (w *Watcher) moveTo(c *imapclient.Client, uids []imap.UID, folder string) error {
 	if len(uids) == 0 {
 		return nil
 	}
@@ -375,13 +559,13 @@ func (w *Watcher) markDone(c *imapclient.Client, uids []imap.UID) error {
 	if err != nil {
 		return fmt.Errorf("flag handled mail \\Seen: %w", err)
 	}
-	if _, err := c.Move(set, w.cfg.Done).Wait(); err != nil {
-		return fmt.Errorf("move handled mail to %s: %w", w.cfg.Done, err)
+	if _, err := c.Move(set, folder).Wait(); err != nil {
+		return fmt.Errorf("move handled mail to %s: %w", folder, err)
 	}
-	if w.cfg.OnMoved != nil {
+	if w.cfg.OnMoved != nil && folder == w.cfg.Done {
 		w.cfg.OnMoved(len(uids))
 	}
-	w.log.Debug("mail done", "count", len(uids))
+	w.log.Debug("mail moved", "count", len(uids), "folder", folder)
 	return nil
 }
 

@@ -37,6 +37,45 @@ type recorder struct {
 	repeats  int      // mails handed over again
 	fail     func(subject string) error
 	got      chan string
+
+	check       func() error // nil: the store works
+	quarantined []string     // subjects given to Quarantine
+	tooLarge    []string     // headers given to TooLarge
+}
+
+func (r *recorder) Quarantine(raw []byte, why string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.check != nil {
+		if err := r.check(); err != nil {
+			return err
+		}
+	}
+	r.quarantined = append(r.quarantined, imaptest.Header(raw, "Subject"))
+	return nil
+}
+
+func (r *recorder) TooLarge(header []byte, size, limit int64) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.tooLarge = append(r.tooLarge, fmt.Sprintf("%s size=%d limit=%d", header, size, limit))
+	return nil
+}
+
+func (r *recorder) Check() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.check != nil {
+		return r.check()
+	}
+	return nil
+}
+
+// Quarantined returns the subjects of the mails quarantined so far.
+func (r *recorder) Quarantined() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.quarantined...)
 }
 
 func newRecorder() *recorder { return &recorder{got: make(chan string, 1000)} }
@@ -176,9 +215,15 @@ func subjects(n int, format string) []string {
 // waitDone waits until the done folder holds n mails.
 func waitDone(t *testing.T, s *devmail.Server, n int) []imaptest.Message {
 	t.Helper()
+	return waitFolder(t, s, "pbem-done", n)
+}
+
+// waitFolder waits until the folder holds n mails.
+func waitFolder(t *testing.T, s *devmail.Server, folder string, n int) []imaptest.Message {
+	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		msgs, err := imaptest.Read(s.IMAPAddr, box, pass, "pbem-done")
+		msgs, err := imaptest.Read(s.IMAPAddr, box, pass, folder)
 		if err == nil && len(msgs) >= n || time.Now().After(deadline) {
 			return msgs
 		}
@@ -272,9 +317,9 @@ func TestHandlerFailureKeepsOrder(t *testing.T) {
 	}
 }
 
-// A mail that always fails is left unseen in the mailbox and does not
-// block the others.
-func TestPoisonMailSkipped(t *testing.T) {
+// A mail that keeps failing while the handler works is answered and moved
+// to the quarantine folder, and does not block the others.
+func TestPoisonMailQuarantined(t *testing.T) {
 	s := startServer(t)
 	r := newRecorder()
 	r.fail = func(subj string) error {
@@ -293,9 +338,14 @@ func TestPoisonMailSkipped(t *testing.T) {
 		t.Errorf("handled %q; want m 1 and m 3", got)
 	}
 	waitDone(t, s, 2)
-	inbox := read(t, s, "INBOX")
-	if len(inbox) != 1 || inbox[0].Seen() || imaptest.Header(inbox[0].Data, "Subject") != "m 2" {
-		t.Errorf("INBOX = %v; want m 2 alone, unseen", inbox)
+	if q := waitFolder(t, s, "pbemd-quarantine", 1); len(q) != 1 || imaptest.Header(q[0].Data, "Subject") != "m 2" {
+		t.Errorf("quarantine folder = %v; want m 2", q)
+	}
+	if q := r.Quarantined(); fmt.Sprint(q) != "[m 2]" {
+		t.Errorf("Quarantine called for %q; want m 2 once", q)
+	}
+	if inbox := read(t, s, "INBOX"); len(inbox) != 0 {
+		t.Errorf("INBOX still holds %d mails", len(inbox))
 	}
 }
 

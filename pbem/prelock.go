@@ -1,0 +1,119 @@
+package pbem
+
+import (
+	"strings"
+
+	"github.com/pbemd/pbemd/pbem/mailmsg"
+	"github.com/pbemd/pbemd/store"
+)
+
+// maxPreverified bounds the distinct user and password pairs checked ahead
+// for one mail: each costs a bcrypt before any limit of the sender is
+// counted, and a mail that names more pays for the rest under the lock,
+// where the limits apply.
+const maxPreverified = 3
+
+// noPassword are the command words whose commands take no password: their
+// user ids are not followed by one, so they are not checked ahead.
+var noPassword = map[string]bool{
+	"help": true, "list": true, "all": true, "signup": true, "show": true, "games": true,
+	"challenge": true, "chall": true, "preview": true, "standings": true, "ratings": true, "history": true,
+}
+
+// Preverify checks, before any write lock, the passwords that the commands
+// of the mails name, and remembers the results in the password cache, so
+// that handling the mails later checks them without a bcrypt. The users'
+// hashes are read from db in one short read transaction (db may be a
+// read-only handle of the same file, as "pbemd deliver" opens it before it
+// waits for the write lock); bcrypt runs with no transaction open. The
+// check under the lock stays the one that counts: a password found wrong
+// here is checked again there, and one that changed meanwhile has a new
+// hash and misses the cache.
+func (s *Service) Preverify(db *store.DB, raws ...[]byte) {
+	var mails []*mailmsg.Incoming
+	for _, raw := range raws {
+		if m, err := readMailSafely(s.cfg.Mail, raw); err == nil {
+			mails = append(mails, m)
+		}
+	}
+	s.preverify(db, mails)
+}
+
+func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
+	type claim struct {
+		user     *store.User
+		password string
+	}
+	var claims []claim
+	err := db.View(func(tx *store.Tx) error {
+		for _, m := range mails {
+			if done, err := tx.Processed(m.Key); err != nil || done {
+				continue // a copy of a mail handled before: nothing to check
+			}
+			seen := map[string]bool{} // user id and password
+
+			for _, words := range passwordLines(m) {
+				if len(seen) == maxPreverified {
+					break
+				}
+				for i := 1; i+1 < len(words); i++ {
+					if noPassword[strings.ToLower(words[i])] {
+						break
+					}
+					u, err := tx.User(words[i])
+					if err != nil {
+						continue
+					}
+					if s.lockedBefore(tx, u) {
+						break // its checks are locked: nothing to spare
+					}
+					if k := u.ID + "\x00" + words[i+1]; !seen[k] {
+						seen[k] = true
+						claims = append(claims, claim{u, words[i+1]})
+					}
+					break
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return // the handling under the lock will meet the error too
+	}
+	for _, c := range claims {
+		s.passwords.check(c.user, c.password)
+	}
+}
+
+// lockedBefore reports whether u's password checks are locked by too many
+// wrong passwords, as the check under the lock will find: a guesser's
+// mails then cost no bcrypt at all.
+func (s *Service) lockedBefore(tx *store.Tx, u *store.User) bool {
+	c, err := tx.Counter(accountBadKey(u.ID))
+	return err == nil && c.Count >= s.limits.BadPasswords && s.cfg.Now().Before(c.Start.Add(s.limits.Window))
+}
+
+// passwordLines returns the command lines of the mail that may name a user
+// and a password: the Subject's, or a multiple mail's body lines.
+func passwordLines(m *mailmsg.Incoming) [][]string {
+	words := commandWords(m.Subject)
+	if len(words) == 0 || noPassword[strings.ToLower(words[0])] {
+		return nil
+	}
+	if !strings.EqualFold(words[0], "multiple") {
+		return [][]string{words}
+	}
+	var lines [][]string
+	for _, l := range mailmsg.CommandLines(m.Text) {
+		if len(lines) == 2*maxPreverified {
+			break
+		}
+		lines = append(lines, commandWords(l))
+	}
+	return lines
+}
+
+// SetStore points the service at db, keeping its caches: "pbemd deliver"
+// checks the passwords on a read-only handle, closes it, and only then
+// waits for the write lock.
+func (s *Service) SetStore(db *store.DB) { s.db = db }

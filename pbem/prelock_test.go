@@ -1,0 +1,96 @@
+package pbem
+
+import (
+	"fmt"
+	"log/slog"
+	"testing"
+	"time"
+)
+
+// Preverify checks the passwords a mail's commands name before the write
+// lock, and remembers the right ones; it needs no lock of the service.
+func TestPreverify(t *testing.T) {
+	h := newHarness(t)
+	for _, id := range []string{"alice", "bob", "carol"} {
+		h.signup(id)
+	}
+	cases := []struct {
+		subject, body string
+		known         int // passwords remembered as right afterwards
+	}{
+		{"vacation alice pw-alice 0", "", 1},
+		{"ultima move 101 bob pw-bob e2-e4", "", 1},
+		{"Re: tanbo resign 102 carol pw-carol **", "", 1},
+		{"vacation alice wrong 0", "", 0},
+		{"ultima show alice bob", "", 0},
+		{"multiple", "vacation alice pw-alice 0\nultima move 101 bob pw-bob a1\nultima games carol\n", 2},
+		{"signup dave pw-dave", "", 0},
+		// At most 3 distinct pairs a mail are checked ahead.
+		{"multiple", "vacation alice pw-alice 0\nvacation alice pw-alice 1\nvacation bob pw-bob 0\nvacation carol w1 0\nvacation carol pw-carol 0\n", 2},
+	}
+	for _, c := range cases {
+		svc := New(h.db, Config{Address: "pbem@example.org", Now: func() time.Time { return h.now }, Log: slog.New(slog.DiscardHandler)})
+		svc.mu.Lock() // the write path's lock: Preverify must not need it
+		svc.Preverify(h.db, h.mail("x@example.org", c.subject, c.body))
+		svc.mu.Unlock()
+		if got := rightPasswords(svc.passwords); got != c.known {
+			t.Errorf("%q: %d passwords remembered as right; want %d", c.subject, got, c.known)
+		}
+	}
+}
+
+// A copy of a mail handled before costs no bcrypt: it will change nothing.
+func TestPreverifySkipsHandledMail(t *testing.T) {
+	h := newHarness(t)
+	h.signup("alice")
+	raw := h.mail("alice@example.org", "vacation alice pw-alice 0", "")
+	h.deliver(raw)
+	svc := New(h.db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler)})
+	svc.Preverify(h.db, raw)
+	if n := rightPasswords(svc.passwords); n != 0 {
+		t.Errorf("%d passwords checked for a mail handled before; want 0", n)
+	}
+}
+
+// rightPasswords counts the passwords the cache remembers as right.
+func rightPasswords(c *passwordCache) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, ok := range c.result {
+		if ok {
+			n++
+		}
+	}
+	return n
+}
+
+// Guesses at an account whose checks are locked cost no bcrypt before the
+// lock, and a wrong password checked before the lock is not checked again
+// under it.
+func TestPreverifyLockedAndWrong(t *testing.T) {
+	h := newHarness(t)
+	h.signup("alice")
+	svc := New(h.db, Config{Address: "pbem@example.org", Now: func() time.Time { return h.now }, Log: slog.New(slog.DiscardHandler)})
+	raw := h.mail("x@example.org", "vacation alice guess-1 0", "")
+	svc.Preverify(h.db, raw)
+	if n := svc.passwords.compares.Load(); n != 1 {
+		t.Fatalf("%d bcrypt runs before the lock; want 1", n)
+	}
+	if _, err := svc.Handle(raw); err != nil {
+		t.Fatal(err)
+	}
+	if n := svc.passwords.compares.Load(); n != 1 {
+		t.Errorf("%d bcrypt runs after handling the mail checked before; want still 1", n)
+	}
+	for i := 2; i <= 12; i++ {
+		if _, err := svc.Handle(h.mail(fmt.Sprintf("x%d@example.org", i), fmt.Sprintf("vacation alice guess-%d 0", i), "")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := svc.passwords.compares.Load()
+	svc.Preverify(h.db, h.mail("y@example.org", "vacation alice guess-99 0", ""))
+	if n := svc.passwords.compares.Load() - before; n != 0 {
+		t.Errorf("%d bcrypt runs before the lock for an account whose checks are locked; want 0", n)
+	}
+}

@@ -1,0 +1,278 @@
+package pbem
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/pbemd/pbemd/pbem/mailmsg"
+	"github.com/pbemd/pbemd/store"
+)
+
+// A MailError is why a mail was not handled. Temporary errors (the store
+// could not be written) may pass when tried again; the others (a mail that
+// cannot be read, a command that crashed) would fail the same way again, so
+// the mail belongs in quarantine: see Quarantine.
+type MailError struct {
+	Err       error
+	temporary bool
+}
+
+func (e *MailError) Error() string { return e.Err.Error() }
+func (e *MailError) Unwrap() error { return e.Err }
+
+// Temporary reports whether trying the mail again later may succeed.
+func (e *MailError) Temporary() bool { return e.temporary }
+
+func temporary(err error) error { return &MailError{Err: err, temporary: true} }
+func permanent(err error) error { return &MailError{Err: err} }
+
+// IsTemporary reports whether err, returned for a mail, may pass when the
+// mail is tried again. Errors of unknown kind count as temporary.
+func IsTemporary(err error) bool {
+	var t interface{ Temporary() bool }
+	return !errors.As(err, &t) || t.Temporary()
+}
+
+// errPanic is the error of a command that panicked: a bug, which the same
+// mail would hit again.
+type errPanic struct {
+	value any
+	stack []byte
+}
+
+func (e *errPanic) Error() string { return fmt.Sprintf("the command crashed the server: %v", e.value) }
+
+// safely runs fn, turning a panic into an *errPanic.
+func safely(fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &errPanic{value: p, stack: debug.Stack()}
+		}
+	}()
+	return fn()
+}
+
+// readMailSafely is ReadMail that turns a panic of the parser into an error.
+func readMailSafely(lim mailmsg.Limits, raw []byte) (m *mailmsg.Incoming, err error) {
+	err = safely(func() error {
+		m, err = lim.ReadMail(raw)
+		return err
+	})
+	return m, err
+}
+
+// Quarantine answers, once, a mail that will not be handled, and marks it
+// handled so that it is never answered or tried again. why says what went
+// wrong, for the log and the administrator; the answer says only that the
+// server failed on the mail, since why may name files of the server. The
+// answer quotes nothing of the mail, which may hold a password. With keep, the mail itself is kept in the store
+// (bounded by the largest mail read) for the administrator, as "pbemd
+// deliver" needs; the IMAP watcher keeps it in a folder instead.
+//
+// It returns the outbox ids of the answer, for "pbemd deliver -print".
+func (s *Service) Quarantine(raw []byte, why string, keep bool) ([]uint64, error) {
+	var stored []byte
+	if keep {
+		stored = raw
+	}
+	return s.answerOnce(headerOf(raw), contentKey(raw), "pbemd: mail not handled", "quarantined", map[string]any{"Why": "the server failed on it"}, why, stored)
+}
+
+// TooLarge answers, once, a mail of size bytes that is larger than limit,
+// the largest mail the server reads: header is its header alone (or the
+// mail's first bytes; the body is ignored). It returns the outbox ids of the
+// answer.
+func (s *Service) TooLarge(header []byte, size, limit int64) ([]uint64, error) {
+	h := headerOf(header)
+	why := fmt.Sprintf("the mail has %d bytes, more than the %d read", size, limit)
+	key := contentKey(append(h, fmt.Sprintf("\x00%d", size)...))
+	return s.answerOnce(h, key, "pbemd: mail too large", "toolarge", map[string]any{"Size": size, "Limit": limit}, why, nil)
+}
+
+// headerOf is the header of raw with an empty body, at most 256 KiB of
+// it: all the answer to a mail that is not handled needs.
+func headerOf(raw []byte) []byte {
+	const most = 256 << 10
+	end := len(raw)
+	for _, sep := range []string{"\r\n\r\n", "\n\n"} {
+		if i := bytes.Index(raw, []byte(sep)); i >= 0 && i+len(sep) < end {
+			end = i + len(sep)
+		}
+	}
+	end = min(end, most)
+	h := append([]byte(nil), raw[:end]...)
+	if !bytes.HasSuffix(h, []byte("\n\n")) && !bytes.HasSuffix(h, []byte("\r\n\r\n")) {
+		h = append(h, "\r\n\r\n"...)
+	}
+	return h
+}
+
+// contentKey is the processed-mail key of a mail that cannot be read.
+func contentKey(raw []byte) string {
+	sum := sha256.Sum256(raw)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// answerOnce replies with the template to the sender of the mail whose
+// header is given, unless the mail was handled before or is one never to
+// answer, and marks the mail handled. key is used when the header has no
+// Message-ID. With keep not nil, the mail is also stored in quarantine.
+func (s *Service) answerOnce(header []byte, key, subject, template string, data map[string]any, why string, keep []byte) ([]uint64, error) {
+	m, err := readMailSafely(s.cfg.Mail, header)
+	if err != nil {
+		m = nil // no sender to answer: only mark it, and keep it
+	} else if m.MessageID != "" {
+		key = m.Key
+	}
+	answer := m != nil && m.From != "" && m.Ignore(s.own()) == ""
+	if m != nil {
+		s.log.Warn("mail not handled", "from", m.From, "id", m.MessageID, "why", why)
+	} else {
+		s.log.Warn("unreadable mail not handled", "key", key, "why", why)
+	}
+	var body string
+	if answer {
+		if body, err = render(template, data); err != nil {
+			return nil, err
+		}
+	}
+	var ids []uint64
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.cfg.Now()
+	err = s.db.Update(func(tx *store.Tx) error {
+		if done, err := tx.Processed(key); err != nil || done {
+			return err
+		}
+		if keep != nil {
+			keep = s.maskStored(tx, keep)
+			rec := &store.Quarantined{Key: key, At: now, Why: why, Data: keep}
+			if m != nil {
+				rec.From = m.From
+			}
+			if err := tx.Quarantine(rec); err != nil {
+				return err
+			}
+		}
+		if answer {
+			r := &request{s: s, tx: tx, mail: m, now: now}
+			ok, err := r.allowSender()
+			if err != nil {
+				return err
+			}
+			if ok {
+				r.replyText(r.sender(), subject, body)
+			}
+			if err := r.compose(); err != nil {
+				return err
+			}
+			ids = nil
+			for _, out := range r.out {
+				if err := tx.Enqueue(out); err != nil {
+					return err
+				}
+				ids = append(ids, out.ID)
+			}
+		}
+		return tx.MarkProcessed(key, now)
+	})
+	if err != nil {
+		return nil, temporary(fmt.Errorf("storing the answer to a mail not handled: %w", err))
+	}
+	return ids, nil
+}
+
+// Check reports whether the store takes a small write now. After a mail
+// failed for a temporary reason it tells a failing mail from a failing
+// store: bbolt reuses free pages, so a small write may pass while a large
+// one fails on a full disk, and then the mail is at fault.
+func (s *Service) Check() error {
+	return s.db.Update(func(tx *store.Tx) error {
+		return tx.SetNote("check", s.cfg.Now().UTC().Format(time.RFC3339Nano))
+	})
+}
+
+// Failed counts, in the store, a temporary failure of the mail while the
+// store itself works, for a caller that keeps no memory between tries
+// ("pbemd deliver", run once per try by the mail system). At the max'th
+// failure the mail is quarantined, kept in the store and answered, and
+// Failed reports true: the mail is handled for good.
+func (s *Service) Failed(raw []byte, cause error, max int) (quarantined bool, ids []uint64, err error) {
+	key := contentKey(raw)
+	if m, err := readMailSafely(s.cfg.Mail, raw); err == nil {
+		key = m.Key
+	}
+	sum := sha256.Sum256([]byte(key))
+	note := "failures:" + hex.EncodeToString(sum[:])
+	var n int
+	err = s.db.Update(func(tx *store.Tx) error {
+		v, _, err := tx.Note(note)
+		if err != nil {
+			return err
+		}
+		fmt.Sscan(v, &n)
+		n++
+		if n >= max {
+			return tx.DeleteNote(note)
+		}
+		return tx.SetNote(note, fmt.Sprint(n))
+	})
+	if err != nil {
+		return false, nil, temporary(err)
+	}
+	if n < max {
+		return false, nil, nil
+	}
+	ids, err = s.Quarantine(raw, fmt.Sprintf("it failed %d times: %v", n, cause), true)
+	return err == nil, ids, err
+}
+
+// maskStored returns the raw mail with the words its commands name as
+// passwords shown as ******** (where the raw text holds them as they are,
+// not in an encoded body), so that a mail kept for the administrator keeps
+// no one's password. A password is the word after a known user id (and,
+// for "change password", the one after that too) or signup's second word.
+// At most the first 20 command lines are read, 16 words each.
+func (s *Service) maskStored(tx *store.Tx, raw []byte) []byte {
+	m, err := readMailSafely(s.cfg.Mail, raw)
+	if err != nil {
+		return raw // not a mail: no command, so no password in its place
+	}
+	lines := [][]string{commandWords(m.Subject)}
+	for _, l := range mailmsg.CommandLines(m.Text) {
+		if len(lines) == 20 {
+			break
+		}
+		lines = append(lines, commandWords(l))
+	}
+	var secrets []string
+	for _, words := range lines {
+		words = words[:min(len(words), 16)]
+		if len(words) > 2 && strings.EqualFold(words[0], "signup") {
+			secrets = append(secrets, words[2])
+		}
+		for i := 1; i+1 < len(words); i++ {
+			if _, err := tx.User(words[i]); err != nil {
+				continue
+			}
+			secrets = append(secrets, words[i+1])
+			if strings.EqualFold(words[0], "change") && i+2 < len(words) {
+				secrets = append(secrets, words[i+2])
+			}
+			break
+		}
+	}
+	text := string(raw)
+	for _, w := range secrets {
+		if len(w) >= minPassword {
+			text = maskWord(text, w)
+		}
+	}
+	return []byte(text)
+}

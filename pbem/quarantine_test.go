@@ -1,0 +1,152 @@
+package pbem
+
+import (
+	"strings"
+	"testing"
+)
+
+// crashOn adds a command "crash" that panics, as a bug in a command would,
+// for the length of the test.
+func crashOn(t *testing.T) {
+	globalCommands["crash"] = func(c *cmd, args []string) error { panic("crash for the test") }
+	t.Cleanup(func() { delete(globalCommands, "crash") })
+}
+
+// A command that panics fails its mail for good (not temporarily), leaves no
+// trace in the store, and in a batch costs the other mails only a retry.
+func TestPanickingCommandFailsItsMailOnly(t *testing.T) {
+	h := newHarness(t)
+	crashOn(t)
+	good1 := h.mail("alice@example.org", "signup alice pw-alice", "")
+	bad := h.mail("bob@example.org", "crash", "")
+	good2 := h.mail("carol@example.org", "signup carol pw-carol", "")
+	errs := h.svc.DeliverAll([][]byte{good1, bad, good2})
+	if errs[1] == nil || IsTemporary(errs[1]) || !strings.Contains(errs[1].Error(), "crash") {
+		t.Fatalf("the crashing mail: %v; want a permanent error naming the crash", errs[1])
+	}
+	for _, i := range []int{0, 2} {
+		if errs[i] == nil || !IsTemporary(errs[i]) {
+			t.Fatalf("mail %d of the failed batch: %v; want a temporary error", i, errs[i])
+		}
+	}
+	if out := h.outbox(); len(out) != 0 {
+		t.Fatalf("a failed batch left replies %v", subjects(out))
+	}
+	// One at a time, as the watcher retries them: the good ones pass.
+	for _, raw := range [][]byte{good1, good2} {
+		if out := h.deliver(raw); len(out) != 1 || !strings.Contains(out[0].Subject, "welcome") {
+			t.Fatalf("retried alone: %v", subjects(out))
+		}
+	}
+	if err := h.svc.Deliver(bad); err == nil || IsTemporary(err) {
+		t.Fatalf("the crashing mail alone: %v; want a permanent error", err)
+	}
+}
+
+// A quarantined mail is answered once, kept in the store, and never handled
+// afterwards, however often it comes again.
+func TestQuarantineAnswersOnce(t *testing.T) {
+	h := newHarness(t)
+	crashOn(t)
+	bad := h.mail("bob@example.org", "crash", "")
+	if err := h.svc.Deliver(bad); err == nil {
+		t.Fatal("the crashing mail passed")
+	}
+	for range 2 {
+		if _, err := h.svc.Quarantine(bad, "the command crashed the server", true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := one(t, h.outbox(), "bob@example.org")
+	if r.Subject != "pbemd: mail not handled" || !strings.Contains(r.Body, "Your mail could not be handled: the server failed on it.") {
+		t.Errorf("quarantine answer:\nSubject: %s\n\n%s", r.Subject, r.Body)
+	}
+	if r.InReplyTo == "" {
+		t.Error("the answer does not thread to the mail")
+	}
+	if err := h.svc.Deliver(bad); err != nil {
+		t.Errorf("the quarantined mail delivered again: %v; want nil (already handled)", err)
+	}
+	if out := h.outbox(); len(out) != 0 {
+		t.Errorf("the quarantined mail delivered again got replies %v", subjects(out))
+	}
+	list, err := h.db.Quarantined()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || string(list[0].Data) != string(bad) || list[0].From != "bob@example.org" || list[0].Why == "" {
+		t.Fatalf("quarantine holds %d mails: %+v; want the crashing mail once", len(list), list)
+	}
+}
+
+// Mail that cannot be read at all is quarantined without an answer.
+func TestQuarantineUnreadable(t *testing.T) {
+	h := newHarness(t)
+	raw := []byte("\x00\x01\x02 not a mail")
+	if _, err := h.svc.Quarantine(raw, "unreadable", true); err != nil {
+		t.Fatal(err)
+	}
+	if out := h.outbox(); len(out) != 0 {
+		t.Errorf("an unreadable mail got replies %v", subjects(out))
+	}
+	if list, err := h.db.Quarantined(); err != nil || len(list) != 1 {
+		t.Errorf("quarantine: %d mails, %v; want 1", len(list), err)
+	}
+}
+
+// A mail too large to read is answered once from its header, saying the
+// limit; robots get no answer.
+func TestTooLargeAnswer(t *testing.T) {
+	h := newHarness(t)
+	head := []byte("From: alice@example.org\r\nSubject: ultima move 101 alice s3cret e2e4\r\nMessage-ID: <big@client.example>\r\n\r\n")
+	for range 2 {
+		if _, err := h.svc.TooLarge(head, 50<<20, 10<<20); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := one(t, h.outbox(), "alice@example.org")
+	if r.Subject != "pbemd: mail too large" || !strings.Contains(r.Body, "52428800 bytes, more than the 10485760 bytes this server\nreads") || strings.Contains(string(r.Raw), "s3cret") {
+		t.Errorf("too-large answer:\nSubject: %s\n\n%s", r.Subject, r.Body)
+	}
+	robot := []byte("From: MAILER-DAEMON@example.org\r\nSubject: failure notice\r\n\r\n")
+	if _, err := h.svc.TooLarge(robot, 50<<20, 10<<20); err != nil {
+		t.Fatal(err)
+	}
+	if out := h.outbox(); len(out) != 0 {
+		t.Errorf("a robot's large mail got replies %v", subjects(out))
+	}
+}
+
+// A store that cannot be written fails the mail temporarily.
+func TestStoreFailureIsTemporary(t *testing.T) {
+	h := newHarness(t)
+	h.db.Close()
+	err := h.svc.Deliver(h.mail("alice@example.org", "signup alice pw-alice", ""))
+	if err == nil || !IsTemporary(err) {
+		t.Fatalf("Deliver on a closed store: %v; want a temporary error", err)
+	}
+}
+
+// A mail kept in quarantine keeps no one's password: the words its commands
+// name as passwords show as ********, the rest as sent.
+func TestQuarantineKeepsNoPassword(t *testing.T) {
+	h := newHarness(t)
+	h.signup("bob")
+	bad := h.mail("bob@example.org", "multiple", "ultima move 101 bob pw-bob e2-e4\nchange password bob pw-bob New-Secret-9\nsignup carol Carol-Pass-1\n")
+	if _, err := h.svc.Quarantine(bad, "the command crashed the server", true); err != nil {
+		t.Fatal(err)
+	}
+	list, err := h.db.Quarantined()
+	if err != nil || len(list) != 1 {
+		t.Fatalf("quarantine: %v, %d mails; want 1", err, len(list))
+	}
+	kept := string(list[0].Data)
+	for _, pw := range []string{"pw-bob", "New-Secret-9", "Carol-Pass-1"} {
+		if strings.Contains(kept, pw) {
+			t.Errorf("the kept mail holds the password %q:\n%s", pw, kept)
+		}
+	}
+	if !strings.Contains(kept, "ultima move 101 bob ******** e2-e4") {
+		t.Errorf("the kept mail lost what is not a password:\n%s", kept)
+	}
+}
