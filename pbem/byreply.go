@@ -334,6 +334,10 @@ func (r *request) runAs(c *cmd, id string, f func() error) error {
 // command of their own ("ultima board 101 alice secret e2-e5", pbmserv's
 // way of answering a board mail).
 func replySubject(words []string) bool {
+	// Reply prefixes in other languages: "AW:", "SV:", "Antw:".
+	for len(words) > 0 && len(words[0]) <= 5 && strings.HasSuffix(words[0], ":") && !strings.EqualFold(words[0], "nag:") {
+		words = words[1:]
+	}
 	if len(words) > 0 && (strings.EqualFold(words[0], "new") || strings.EqualFold(words[0], "nag:")) {
 		words = words[1:]
 	}

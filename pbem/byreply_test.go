@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbemd/pbemd/pbem/mailmsg"
 )
@@ -130,8 +131,43 @@ func TestPlayByReply(t *testing.T) {
 	if got := strings.Join(moves(h), " "); got != "Pe2-e5 Pe7-e6 Pd2-d4" {
 		t.Errorf("moves stored: %s", got)
 	}
-	// No password was asked, and none was sent in clear.
+	// No password was asked, and none was sent in clear; a player's
+	// token goes to him alone.
 	noSecrets(t, out, "pw-alice", "pw-bob")
+	aliceToken := toAlice.messageID()[len(tokenIDPrefix):strings.IndexByte(toAlice.messageID(), '@')]
+	noSecrets(t, []reply{mailTo(t, out, "bob@example.org")}, aliceToken)
+}
+
+// TestReplyBounds: a reply counts against the sender's limit like any
+// command, and only the first token a mail names is looked up.
+func TestReplyBounds(t *testing.T) {
+	h, out := ultimaGame(t)
+	toAlice := mailTo(t, out, "alice@example.org")
+	// A forged token in In-Reply-To hides the live one in References:
+	// one lookup a mail, whatever it names.
+	forged := tokenIDPrefix + strings.Repeat("a", tokenLen) + "@example.org"
+	raw := []byte("From: alice@example.org\r\nSubject: Re: Ultima Board 101 alice\r\nMessage-ID: <f1@client.example>\r\nIn-Reply-To: <" + forged +
+		">\r\nReferences: <" + toAlice.messageID() + "> <" + forged + ">\r\n\r\ne2-e5\r\n")
+	r := refused(t, h.deliver(raw), "alice@example.org")
+	says(t, r.Body, "its reply token is unknown here")
+
+	h.svc.limits.Mails = 5
+	for i, body := range []string{"chat one", "chat two"} {
+		h.now = h.now.Add(time.Minute)
+		out := h.deliver(h.plainReply("alice@example.org", toAlice, body))
+		if len(out) != 2 {
+			t.Fatalf("chat %d: %v", i, subjects(out))
+		}
+	}
+	// The signup, the challenge, the forged reply and the two chats spent the limit of
+	// alice@example.org; the next reply is ignored with one warning.
+	out = h.deliver(h.plainReply("alice@example.org", toAlice, "e2-e5"))
+	if r := one(t, out, "alice@example.org"); r.Subject != "pbemd: too many mails" {
+		t.Errorf("over the limit: %q", r.Subject)
+	}
+	if len(moves(h)) != 0 {
+		t.Errorf("a reply over the limit was played")
+	}
 }
 
 // TestReplyStale: a reply to a board mail that is no longer the newest is
