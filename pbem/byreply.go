@@ -287,7 +287,10 @@ func (r *request) playReply(t *store.ReplyToken, b *board, rc replyCommand, comm
 	}
 	words := append([]string{b.game.Name(), rc.verb, fmt.Sprint(b.rec.Board), t.User, ""}, rc.args...)
 	c := &cmd{r: r, words: words, comment: comment, game: b.game}
-	if rc.verb != "queue" && rc.verb != "chat" && t.Move != b.next() {
+	// A move with its own "#n" is checked by that number, as in the full
+	// command; any other command from a stale mail is refused.
+	numbered := rc.verb == "move" && strings.Contains(strings.Join(rc.args, " "), "#")
+	if rc.verb != "queue" && rc.verb != "chat" && !numbered && t.Move != b.next() {
 		// A stale mail: the command was meant for a board that has
 		// changed since.
 		what := strings.Join(append([]string{rc.verb}, rc.args...), " ")

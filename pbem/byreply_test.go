@@ -191,6 +191,9 @@ func TestReplyStale(t *testing.T) {
 		r := refused(t, h.deliver(h.plainReply("bob@example.org", firstToBob, cmd)), "bob@example.org")
 		says(t, r.Body, "is at move #2 now, bob's to play, so \""+cmd+"\" was not played", "ultima move 101 bob PASSWORD "+cmd+".")
 	}
+	// A move with its own number is judged by that number.
+	r = refused(t, h.deliver(h.plainReply("bob@example.org", firstToBob, "e7-e6#3")), "bob@example.org")
+	says(t, r.Body, "Move e7-e6#3 received as move #2")
 	if h.game("ultima", 101).Over || len(moves(h)) != 1 {
 		t.Fatalf("a stale reply changed the board: %v", moves(h))
 	}
