@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/pbemd/pbemd/pbem/mailmsg"
+	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -263,6 +264,9 @@ func (r *request) liveToken(tok []byte) (*store.ReplyToken, *board, string, erro
 	}
 	if !contains(u.Addresses, r.sender()) {
 		return nil, nil, fmt.Sprintf("it comes from %s, which is not an address of %s", r.sender(), u.ID), nil
+	}
+	if _, ok := catalog.Lookup(t.Kind); !ok {
+		return nil, nil, "its game is no longer offered here", nil
 	}
 	b, err := r.loadBoard(t.Kind, t.Board)
 	if err != nil {
