@@ -128,15 +128,14 @@ func (c *cmd) signoff(args []string) error {
 		if b.rec.Over {
 			continue
 		}
-		if b.open() {
-			// Nobody has joined: the board is withdrawn, as by resign.
-			b.end(c.r.now, rules.Drawn("withdrawn by "+u.Name+" before anyone joined"))
-			if err := c.r.saveAndAnnounce(b, nil, fmt.Sprintf("%s signed off and withdrew the open seat board.", u.Name)); err != nil {
+		seat := b.seatOf(u.ID)
+		if b.open() || !b.hasMoved(seat) {
+			// Nobody has joined, or he has not moved yet: he withdraws, as by resign.
+			if err := c.r.withdraw(b, seat, nil, fmt.Sprintf("%s signed off.", u.Name)); err != nil {
 				return err
 			}
 			continue
 		}
-		seat := b.seatOf(u.ID)
 		b.end(c.r.now, rules.Win(1-seat, u.Name+" signed off"))
 		if err := c.r.saveAndAnnounce(b, nil, fmt.Sprintf("%s signed off and forfeits this game.", u.Name)); err != nil {
 			return err

@@ -23,6 +23,8 @@ func (r *request) boardSubject(b *board, isNew, withComment bool) string {
 	switch {
 	case !b.rec.Over:
 		s += seatOrOpen(b.toMove())
+	case b.rec.Withdrawn != "":
+		s += "withdrawn"
 	case b.rec.Winner == rules.Draw:
 		s += "tie"
 	default:
@@ -47,6 +49,7 @@ type boardView struct {
 	MoveList    string
 	Diagram     string
 	Subscribers string
+	Notifiers   string // who is told of the board's end
 	Comment     *store.Comment
 	Times       []string
 	Link        string // the board's web page, when the web view is public
@@ -72,6 +75,8 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 			fmt.Sprintf("It is %s's turn.", seatOrOpen(b.toMove())),
 			fmt.Sprintf("%s (%s) plays move #%d.", sides[b.pos.ToMove()], seatOrOpen(b.toMove()), b.next()),
 		}
+	case b.rec.Withdrawn != "":
+		v.State = []string{"Game withdrawn, not rated.", "Reason: " + b.rec.EndReason + "."}
 	case b.rec.Winner == rules.Draw:
 		v.State = []string{"Game was a tie.", "Reason: " + b.rec.EndReason + "."}
 	default:
@@ -85,6 +90,7 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 	}
 	v.Ratings = ratingLines(b)
 	v.Subscribers = strings.Join(b.rec.Subscribers, " ")
+	v.Notifiers = strings.Join(b.rec.Notify, " ")
 	v.Times = timeBlock(b.rec)
 	v.Link = r.s.boardLink(b.rec)
 	return v, nil

@@ -200,7 +200,7 @@ func TestReplyStale(t *testing.T) {
 
 	// Bob's old mail still queues and chats.
 	out = h.deliver(h.plainReply("bob@example.org", firstToBob, "chat Nice opening.\nReally."))
-	chat := boardMails(t, out, "Ultima Board 101 bob **", "alice@example.org", "bob@example.org")
+	chat := boardMails(t, out, "ultima chat 101 bob", "alice@example.org", "bob@example.org")
 	says(t, chat.Body, "bob writes: Nice opening. Really.")
 	out = h.deliver(h.plainReply("bob@example.org", firstToBob, "queue e7-e6"))
 	boardMails(t, out, "Ultima Board 101 alice", "alice@example.org", "bob@example.org")

@@ -55,12 +55,39 @@ var globalCommands map[string]handler
 var gameCommands map[string]handler
 
 var verbAliases = map[string]string{
-	"chall": "challenge",
-	"sub":   "subscribe",
-	"unsub": "unsubscribe",
-	"board": "move",
-	"mvoe":  "move",
-	"qmove": "queue",
+	"chall":  "challenge",
+	"sub":    "subscribe",
+	"unsub":  "unsubscribe",
+	"board":  "move",
+	"mvoe":   "move",
+	"qmove":  "queue",
+	"qboard": "queue",
+	"moveq":  "queue",
+	"boardq": "queue",
+}
+
+// verbPrefixes are the commands that may be shortened, as on pbmserv, to
+// any prefix of at least so many letters: "prev", "chall", "sub", "unsub".
+var verbPrefixes = []struct {
+	verb string
+	min  int
+}{{"preview", 4}, {"challenge", 5}, {"subscribe", 3}, {"unsubscribe", 5}}
+
+// globalAliases are other words for global commands.
+var globalAliases = map[string]string{"delete": "signoff"}
+
+// gameVerb is the command a word names: itself, an alias, or a prefix.
+func gameVerb(word string) string {
+	w := strings.ToLower(word)
+	if v, ok := verbAliases[w]; ok {
+		return v
+	}
+	for _, p := range verbPrefixes {
+		if len(w) >= p.min && strings.HasPrefix(p.verb, w) {
+			return p.verb
+		}
+	}
+	return w
 }
 
 func init() {
@@ -87,6 +114,7 @@ func init() {
 		"queue":       (*cmd).queue,
 		"join":        (*cmd).join,
 		"chat":        (*cmd).chat,
+		"decline":     (*cmd).decline,
 		"preview":     (*cmd).preview,
 		"notify":      (*cmd).notify,
 		"accept":      (*cmd).acceptChallenges,
@@ -111,6 +139,9 @@ func (c *cmd) name() string {
 
 func (c *cmd) dispatch() error {
 	first := strings.ToLower(c.words[0])
+	if a, ok := globalAliases[first]; ok {
+		first = a
+	}
 	if h, ok := globalCommands[first]; ok {
 		return h(c, c.words[1:])
 	}
@@ -122,11 +153,7 @@ func (c *cmd) dispatch() error {
 	if len(c.words) < 2 {
 		return c.fail("%q needs a command after it: one of %s", c.words[0], verbList())
 	}
-	verb := strings.ToLower(c.words[1])
-	if v, ok := verbAliases[verb]; ok {
-		verb = v
-	}
-	h, ok := gameCommands[verb]
+	h, ok := gameCommands[gameVerb(c.words[1])]
 	if !ok {
 		return c.fail("%q is not a %s command; the commands are %s", c.words[1], g.Title(), verbList())
 	}

@@ -98,7 +98,8 @@ func TestSignoff(t *testing.T) {
 	if len(out) != 3 {
 		t.Fatalf("signoff: want the final board to both players and the goodbye, got %v", subjects(out))
 	}
-	if out[0].Subject != "Tanbo Board 101 won by alice" || !strings.Contains(out[0].Body, "bob signed off and forfeits this game.") {
+	// bob had not moved yet: he withdraws, unrated.
+	if out[0].Subject != "Tanbo Board 101 withdrawn" || !strings.Contains(out[0].Body, "bob signed off.\n\nGame withdrawn, not rated.\nReason: bob has decided not to play.") {
 		t.Errorf("final board: %q\n%s", out[0].Subject, out[0].Body)
 	}
 	errorReply(t, h.send("bob@example.org", "tanbo show bob", ""), "bob@example.org",
@@ -131,8 +132,8 @@ func TestChallenge(t *testing.T) {
 		{"tanbo challenge alice", "A challenge names two players, first the one who moves first; write: tanbo challenge userid1 userid2 [-option ...] [--nagtime=DAYS --forfeittime=DAYS]."},
 		{"tanbo challenge alice alice", "A challenge needs two different players; alice is named twice."},
 		{"tanbo challenge alice zed", `There is no user "zed" to play; players must sign up first (signup userid password).`},
-		{"tanbo challenge alice bob -size=7", `"-size=7": has no value 7: -size=19|13|9; valid options of Tanbo: -size=19|13|9.`},
-		{"tanbo challenge alice bob -fast", `"-fast": is not an option of Tanbo; valid options of Tanbo: -size=19|13|9.`},
+		{"tanbo challenge alice bob -size=7", `"-size=7": has no value 7: -size=19|13|9; valid options of Tanbo: -size=19|13|9 -swap.`},
+		{"tanbo challenge alice bob -fast", `"-fast": is not an option of Tanbo; valid options of Tanbo: -size=19|13|9 -swap.`},
 		{"tanbo challenge alice bob --nagtime=0", `"--nagtime=0" needs a number of days from 1 to 365, e.g. --nagtime=14.`},
 		{"tanbo challenge alice bob --nagtime=30", "The forfeit time (21 days) must be longer than the reminder time (30 days)."},
 		{"tanbo challenge alice bob --colour=red", `"--colour=red" is not a server option; the server options are --nagtime=DAYS and --forfeittime=DAYS.`},
@@ -163,7 +164,7 @@ func TestMove(t *testing.T) {
 		{"bob@example.org", "tanbo move 999 bob pw-bob b7", "There is no Tanbo board 999; send 'tanbo games all' for the boards there are."},
 		{"bob@example.org", "tanbo move abc bob pw-bob b7", `"abc" is not a board number; boards are numbered from 101.`},
 		{"bob@example.org", "tanbo move 101 bob pw-bob", "The command has the wrong number of words; write it as: tanbo move board userid password move[#n]."},
-		{"bob@example.org", "tanbo dance 101", `"dance" is not a Tanbo command; the commands are accept, challenge, chat, games, help, history, join, limit, move, notify, preview, queue, ratings, reject, resign, show, standings, subscribe, unsubscribe.`},
+		{"bob@example.org", "tanbo dance 101", `"dance" is not a Tanbo command; the commands are accept, challenge, chat, decline, games, help, history, join, limit, move, notify, preview, queue, ratings, reject, resign, show, standings, subscribe, unsubscribe.`},
 	}
 	for _, e := range errs {
 		errorReply(t, h.send(e.from, e.subject, ""), e.from, e.want)
@@ -223,6 +224,8 @@ func TestSameMailTwice(t *testing.T) {
 func TestResign(t *testing.T) {
 	h := twoPlayers(t)
 	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
+	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice b3", "")
 	out := h.send("bob@example.org", "tanbo resign 101 bob pw-bob", "Well played.")
 	golden(t, "resign", out)
 	if len(out) != 2 || out[0].Subject != "Tanbo Board 101 won by alice **" || !strings.Contains(out[0].Body, "Game won by alice.") {
@@ -334,7 +337,7 @@ func TestHelp(t *testing.T) {
 		t.Errorf("'help tanbo' differs from 'tanbo help'")
 	}
 	errorReply(t, h.send("x@example.org", "help chess", ""), "x@example.org",
-		`There is no help on "chess"; send 'help' for the index, 'help commands', or 'help GAME' with a game of `+strings.Join(gameNames(), ", ")+".")
+		`There is no help on "chess"; send 'help' for the index, 'help commands', 'help tutorial', or 'help GAME' with a game of `+strings.Join(gameNames(), ", ")+".")
 }
 
 func TestUnknownSenderAndCommand(t *testing.T) {

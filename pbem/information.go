@@ -32,11 +32,14 @@ func (c *cmd) help(args []string) error {
 	if topic == "commands" {
 		return c.helpMail("pbemd help commands", "help-commands")
 	}
+	if topic == "tutorial" {
+		return c.helpMail("pbemd help tutorial", "tutorial")
+	}
 	if g, ok := catalog.Lookup(topic); ok {
 		c.game = g
 		return c.gameHelp(nil)
 	}
-	return fail("There is no help on %q; send 'help' for the index, 'help commands', or 'help GAME' with a game of %s",
+	return fail("There is no help on %q; send 'help' for the index, 'help commands', 'help tutorial', or 'help GAME' with a game of %s",
 		args[0], strings.Join(catalog.Names(), ", "))
 }
 

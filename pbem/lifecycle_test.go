@@ -133,7 +133,7 @@ func TestQueue(t *testing.T) {
 	has(t, r.Body, "bob played b9.")
 
 	errs := []struct{ subject, want string }{
-		{"tanbo queue 101 bob pw-bob", "The command has the wrong number of words; write it as: tanbo queue board userid password move[#n]."},
+		{"tanbo queue 101 bob", "The command has the wrong number of words; write it as: tanbo queue board userid password move[#n]|clear."},
 		{"tanbo queue 101 bob pw-bob b1#3", "Move b1#3 cannot be queued: board 101 is at move #7 already; queue it with a later number, or without one."},
 		{"tanbo queue 101 bob pw-bob propose", `"propose" cannot be queued, only moves and resign can; send it now with: tanbo move 101 bob PASSWORD propose.`},
 	}
@@ -154,14 +154,16 @@ func TestQueuedMoveWithStaleNumber(t *testing.T) {
 
 func TestResignOutOfTurnIsQueued(t *testing.T) {
 	h := twoPlayers(t)
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
+	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
 	r := one(t, h.send("bob@example.org", "tanbo resign 101 bob pw-bob", ""), "bob@example.org")
 	has(t, r.Body, "Queued for bob, in this order: resign.")
 	if g := h.game("tanbo", 101); g.Over {
 		t.Fatal("a resignation out of turn ended the game at once")
 	}
-	r = boardMails(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""), "Tanbo Board 101 won by alice",
+	r = boardMails(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice b3", ""), "Tanbo Board 101 won by alice",
 		"alice@example.org", "bob@example.org")
-	has(t, r.Body, "alice played h7.\nbob resigned (queued).\n", "Game won by alice.\nReason: bob resigned.")
+	has(t, r.Body, "alice played b3.\nbob resigned (queued).\n", "Game won by alice.\nReason: bob resigned.")
 }
 
 func TestDrawByAgreement(t *testing.T) {
@@ -279,7 +281,10 @@ func TestOpenSeat(t *testing.T) {
 	// A board nobody joined can be withdrawn; it is not rated.
 	h.send("carol@example.org", "tanbo challenge carol ?", "")
 	r = one(t, h.send("carol@example.org", "tanbo resign 103 carol pw-carol", ""), "carol@example.org")
-	says(t, r.Body, "carol withdrew the open seat board.", "Game was a tie.\nReason: withdrawn by carol before anyone joined.")
+	if r.Subject != "Tanbo Board 103 withdrawn" {
+		t.Errorf("subject %q", r.Subject)
+	}
+	says(t, r.Body, "carol withdrew the open seat board.", "Game withdrawn, not rated.\nReason: carol has decided not to play.")
 	hasNot(t, r.Body, "Rating")
 	errorReply(t, h.send("alice@example.org", "tanbo challenge ? ?", ""), "alice@example.org",
 		"A challenge with an open seat names its one player and a ?, e.g. tanbo challenge alice ?; both seats are open here.")
@@ -323,11 +328,56 @@ func TestRefuseAndLimit(t *testing.T) {
 	if out := h.send("bob@example.org", "tanbo join 103 bob pw-bob", ""); len(out) != 2 {
 		t.Errorf("join after a game ended: %v", subjects(out))
 	}
-	has(t, one(t, h.send("bob@example.org", "tanbo limit bob pw-bob 0", ""), "bob@example.org").Body, "bob has no limit of active Tanbo games.")
 	errorReply(t, h.send("bob@example.org", "tanbo limit bob pw-bob many", ""), "bob@example.org",
-		`"many" is not a limit; write a number of games from 1 to 999, or 0 for no limit.`)
-	errorReply(t, h.send("bob@example.org", "tanbo limit bob pw-bob", ""), "bob@example.org",
-		"The command has the wrong number of words; write it as: tanbo limit userid password number.")
+		`"many" is not a limit; write a number of games from 1 to 999, 0 or reject to refuse every challenge, or accept, all or inf for no limit.`)
+	errorReply(t, h.send("bob@example.org", "tanbo limit bob", ""), "bob@example.org",
+		"The command has the wrong number of words; write it as: tanbo limit userid password [n|0|reject|accept|all|inf].")
+}
+
+// TestLimitAsPbmserv: limit 0 and reject refuse every challenge, accept,
+// all and inf lift the limit, and the bare form tells the setting; the
+// standings show it.
+func TestLimitAsPbmserv(t *testing.T) {
+	h := newHarness(t)
+	for _, id := range []string{"alice", "bob"} {
+		h.signup(id)
+	}
+	for _, w := range []string{"0", "reject", "REJECT"} {
+		r := one(t, h.send("bob@example.org", "tanbo limit bob pw-bob "+w, ""), "bob@example.org")
+		if r.Subject != "Tanbo: limit of bob" {
+			t.Errorf("limit %s: subject %q", w, r.Subject)
+		}
+		has(t, r.Body, "bob refuses every Tanbo challenge by others (limit 0).", "Active now: 0.")
+		errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob", ""), "alice@example.org",
+			"bob refuses all Tanbo challenges at present; challenge another player, or open a seat with: tanbo challenge USERID ?.")
+	}
+	// The bare form tells the setting and changes nothing.
+	has(t, one(t, h.send("bob@example.org", "tanbo limit bob pw-bob", ""), "bob@example.org").Body,
+		"bob refuses every Tanbo challenge by others (limit 0).")
+	// bob's own challenges are not refused.
+	if out := h.send("bob@example.org", "tanbo challenge bob alice", ""); len(out) != 2 {
+		t.Fatalf("bob's own challenge under limit 0: %v", subjects(out))
+	}
+	body := one(t, h.send("x@example.org", "tanbo standings", ""), "x@example.org").Body
+	has(t, body, "bob               1600P     0     0     0     1/0")
+	for i, w := range []string{"accept", "all", "inf"} {
+		one(t, h.send("bob@example.org", "tanbo limit bob pw-bob 0", ""), "bob@example.org")
+		has(t, one(t, h.send("bob@example.org", "tanbo limit bob pw-bob "+w, ""), "bob@example.org").Body,
+			"bob has no limit of active Tanbo games. Active now: "+strconv.Itoa(i+1)+".")
+		if out := h.send("alice@example.org", "tanbo challenge alice bob", ""); len(out) != 2 {
+			t.Fatalf("challenge after limit %s: %v", w, subjects(out))
+		}
+	}
+	has(t, one(t, h.send("bob@example.org", "tanbo limit bob pw-bob 4", ""), "bob@example.org").Body,
+		"bob plays at most 4 active Tanbo games: challenges beyond that are refused. Active now: 4.")
+	errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob", ""), "alice@example.org",
+		"bob already plays 4 active Tanbo games, the limit bob set; wait until one ends, or challenge another player.")
+	has(t, one(t, h.send("bob@example.org", "tanbo limit bob pw-bob", ""), "bob@example.org").Body,
+		"bob plays at most 4 active Tanbo games")
+	has(t, one(t, h.send("x@example.org", "tanbo standings", ""), "x@example.org").Body, "4/4")
+	// Help names every form.
+	help := one(t, h.send("x@example.org", "help commands", ""), "x@example.org").Body
+	has(t, help, "GAME limit userid password [n|0|reject|accept|all|inf]", "0 or reject refuses every challenge", "all or inf: no limit", "Without a value: tells your setting")
 }
 
 func TestChatAndMessage(t *testing.T) {
@@ -335,15 +385,32 @@ func TestChatAndMessage(t *testing.T) {
 	h.signup("carol")
 	h.signup("dave")
 	h.send("carol@example.org", "tanbo sub 101 carol pw-carol", "")
+	// A chat is a short mail of its own, with its own subject, in the
+	// board's thread, to the players and subscribers.
 	out := h.send("carol@example.org", "tanbo chat 101 carol pw-carol", "Nice opening!")
 	golden(t, "chat", out[:1])
-	r := boardMails(t, out, "Tanbo Board 101 alice **", "alice@example.org", "bob@example.org", "carol@example.org")
-	has(t, r.Body, "carol writes:\nNice opening!")
+	r := boardMails(t, out, "tanbo chat 101 carol", "alice@example.org", "bob@example.org", "carol@example.org")
+	if !strings.HasPrefix(r.Body, "Chat at Tanbo Board 101\n\ncarol writes:\nNice opening!\n") {
+		t.Errorf("chat body:\n%s", r.Body)
+	}
+	hasNot(t, r.Body, "Summary of", "a b c d e f g h i")
+	if g := h.game("tanbo", 101); len(r.References) == 0 || r.References[0] != g.Thread {
+		t.Errorf("chat references %v, want the board's thread %s first", r.References, g.Thread)
+	}
 	if g := h.game("tanbo", 101); len(g.Moves) != 0 || len(g.Comments) != 1 {
 		t.Errorf("chat changed the game: %+v", g)
 	}
-	errorReply(t, h.send("dave@example.org", "tanbo chat 101 dave pw-dave", "Hi"), "dave@example.org",
-		"dave neither plays on nor subscribes to Tanbo board 101; subscribe first (tanbo subscribe 101 userid password) to chat there.")
+	// Anyone signed up may chat; dave, who neither plays nor subscribes,
+	// gets his chat back.
+	boardMails(t, h.send("dave@example.org", "tanbo chat 101 dave pw-dave", "Hi"), "tanbo chat 101 dave",
+		"alice@example.org", "bob@example.org", "carol@example.org", "dave@example.org")
+	// A player's chat goes to the players and subscribers, once each.
+	boardMails(t, h.send("bob@example.org", "tanbo chat 101 bob pw-bob", "Thanks!"), "tanbo chat 101 bob",
+		"alice@example.org", "bob@example.org", "carol@example.org")
+	says(t, one(t, h.send("x@example.org", "help commands", ""), "x@example.org").Body,
+		`GAME chat board userid password`, `as a short mail "GAME chat board userid" in the board's thread. Anyone signed up may chat on any board`)
+	errorReply(t, h.send("zed@example.org", "tanbo chat 101 zed pw-zed", "Hi"), "zed@example.org",
+		`There is no user "zed"; check the spelling, or sign up first with: signup zed PASSWORD.`)
 	errorReply(t, h.send("alice@example.org", "tanbo chat 101 alice pw-alice", ""), "alice@example.org",
 		"A chat carries its message in the mail body, and this body is empty; write the message below the subject.")
 
@@ -424,6 +491,8 @@ func TestNotify(t *testing.T) {
 	if out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""); len(out) != 2 {
 		t.Errorf("a move went to notifiers: %v", subjects(out))
 	}
+	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice b3", "")
 	boardMails(t, h.send("bob@example.org", "tanbo resign 101 bob pw-bob", ""), "Tanbo Board 101 won by alice",
 		"alice@example.org", "bob@example.org", "carol@example.org", "dave@example.org")
 
@@ -496,13 +565,17 @@ func TestRatings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// win has first beat second: the loser resigns on his turn.
+	// win has first beat second: after a move each, the loser resigns on
+	// his turn (before his first move it would be a withdrawal, unrated).
 	board := 100
 	win := func(first, second string) []reply {
 		board++
+		num := strconv.Itoa(board)
 		h.send(first+"@example.org", "tanbo challenge "+first+" "+second+" -size=9", "")
-		h.send(first+"@example.org", "tanbo move "+strconv.Itoa(board)+" "+first+" pw-"+first+" h7", "")
-		return h.send(second+"@example.org", "tanbo resign "+strconv.Itoa(board)+" "+second+" pw-"+second, "")
+		h.send(first+"@example.org", "tanbo move "+num+" "+first+" pw-"+first+" h7", "")
+		h.send(second+"@example.org", "tanbo move "+num+" "+second+" pw-"+second+" b7", "")
+		h.send(first+"@example.org", "tanbo move "+num+" "+first+" pw-"+first+" b3", "")
+		return h.send(second+"@example.org", "tanbo resign "+num+" "+second+" pw-"+second, "")
 	}
 	out := win("alice", "bob")
 	has(t, out[0].Body, "Rating changes:\n  alice            1600 -> 1800 (+200) provisional\n  bob              1600 -> 1400 (-200) provisional\n")
@@ -542,22 +615,48 @@ func TestRatings(t *testing.T) {
 	golden(t, "standings", out)
 	body := one(t, out, "x@example.org").Body
 	has(t, body,
-		"   1  carol             1700P     0     0     1     1/-\n"+
-			"   2  dave              1679     16    16     0     0/-\n"+
-			"   3  alice             1644P     2     1     1     0/-\n"+
-			"   4  erin              1524     11    15     0     0/-\n"+
-			"   5  bob               1400P     0     2     0     1/3\n")
+		"Established\nRank  User             Rating   Won  Lost Drawn  Active/Limit Open\n"+
+			"   1  dave              1679     16    16     0     0/-     0\n"+
+			"   2  erin              1524     11    15     0     0/-     0\n"+
+			"\nProvisional (fewer than 20 rated games)\n"+
+			"Rank  User             Rating   Won  Lost Drawn  Active/Limit Open\n"+
+			"   1  carol             1700P     0     0     1     1/-     0\n"+
+			"   2  alice             1644P     2     1     1     0/-     0\n"+
+			"   3  bob               1400P     0     2     0     1/3     0\n")
+	hasNot(t, body, "Inactive")
 	if r := one(t, h.send("x@example.org", "tanbo ratings", ""), "x@example.org"); r.Body != body {
 		t.Errorf("ratings differs from standings")
 	}
 	has(t, one(t, h.send("x@example.org", "tobit standings", ""), "x@example.org").Body, "No rated games yet.")
+	says(t, one(t, h.send("x@example.org", "help commands", ""), "x@example.org").Body,
+		"GAME standings (or GAME ratings) in sections Established, Provisional and Inactive")
+
+	// 91 days on, who has no board in play is inactive; an open seat shows
+	// who seeks a game, rated or not.
+	h.now = h.now.Add(91 * day)
+	h.signup("frank")
+	h.send("erin@example.org", "tanbo challenge erin ?", "")
+	h.send("frank@example.org", "tanbo challenge ? frank", "")
+	body = one(t, h.send("x@example.org", "tanbo standings", ""), "x@example.org").Body
+	has(t, body,
+		"Established\nRank  User             Rating   Won  Lost Drawn  Active/Limit Open\n"+
+			"   1  erin              1524     11    15     0     1/-     1\n"+
+			"\nProvisional (fewer than 20 rated games)\n"+
+			"Rank  User             Rating   Won  Lost Drawn  Active/Limit Open\n"+
+			"   1  carol             1700P     0     0     1     1/-     0\n"+
+			"   2  frank             1600P     0     0     0     1/-     1\n"+
+			"   3  bob               1400P     0     2     0     1/3     0\n"+
+			"\nInactive (no game for 90 days)\n"+
+			"Rank  User             Rating   Won  Lost Drawn  Active/Limit Open\n"+
+			"   1  dave              1679     16    16     0     0/-     0\n"+
+			"   2  alice             1644P     2     1     1     0/-     0\n")
 
 	// History: the finished boards, newest first.
 	out = h.send("x@example.org", "tanbo history", "")
 	golden(t, "history", out)
 	body = one(t, out, "x@example.org").Body
-	has(t, body, "  105  dave - alice                    1  2026-11-22  won by dave (alice resigned)\n"+
-		"  104  erin - dave                     1  2026-11-22  won by erin (dave resigned)\n"+
+	has(t, body, "  105  dave - alice                    3  2026-11-22  won by dave (alice resigned)\n"+
+		"  104  erin - dave                     3  2026-11-22  won by erin (dave resigned)\n"+
 		"  103  carol - alice                   0  2026-11-22  tie (draw by agreement)\n")
 	hasNot(t, body, "  106 ")
 	body = one(t, h.send("x@example.org", "tanbo history bob", ""), "x@example.org").Body
@@ -596,6 +695,9 @@ func (h *harness) sweep() []reply {
 
 func TestNagAndForfeit(t *testing.T) {
 	h := twoPlayers(t)
+	// Both have moved, so a forfeit is a rated loss, not a withdrawal.
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
+	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
 	start := h.now
 	h.now = start.Add(7*day - time.Minute)
 	if out := h.sweep(); len(out) != 0 {
@@ -646,8 +748,10 @@ func TestNagTimesOfTheBoardAndMoves(t *testing.T) {
 	if r := one(t, h.sweep(), "bob@example.org"); r.Subject != "Nag: Tanbo Board 101 bob" {
 		t.Errorf("subject %q", r.Subject)
 	}
+	// bob never moved: his forfeit withdraws him, unrated.
 	h.now = start.Add(6 * day)
-	boardMails(t, h.sweep(), "Tanbo Board 101 won by alice", "alice@example.org", "bob@example.org")
+	r := boardMails(t, h.sweep(), "Tanbo Board 101 withdrawn", "alice@example.org", "bob@example.org")
+	says(t, r.Body, "bob did not move for 5 days.", "Game withdrawn, not rated.\nReason: bob has decided not to play.")
 }
 
 func TestVacation(t *testing.T) {
@@ -679,8 +783,9 @@ func TestVacation(t *testing.T) {
 	if out := h.sweep(); len(out) != 0 {
 		t.Fatalf("a forfeit before 21 days of clock: %v", subjects(out))
 	}
+	// alice never moved: she is withdrawn, unrated.
 	h.now = start.Add(31 * day)
-	boardMails(t, h.sweep(), "Tanbo Board 101 won by bob", "alice@example.org", "bob@example.org")
+	boardMails(t, h.sweep(), "Tanbo Board 101 withdrawn", "alice@example.org", "bob@example.org")
 }
 
 func TestVacationErrors(t *testing.T) {

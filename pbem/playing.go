@@ -21,6 +21,8 @@ func (c *cmd) move(args []string) error {
 		return c.resign(args[:3])
 	case "propose", "draw", "accept", "reject", "undo":
 		return c.vote(args[:3], w)
+	case "swap":
+		return c.swap(args[:3])
 	}
 	b, u, err := c.player(args[0], args[1], args[2])
 	if err != nil {
@@ -96,12 +98,15 @@ func (c *cmd) resign(args []string) error {
 	if b.rec.Over {
 		return c.failOn(b, "%s board %d is already over; there is nothing to resign", b.game.Title(), b.rec.Board)
 	}
+	seat := b.seatOf(u.ID)
 	if b.open() {
 		// Nobody has joined: the board is withdrawn, and nobody wins.
-		b.end(c.r.now, rules.Drawn("withdrawn by "+u.ID+" before anyone joined"))
-		return c.r.saveAndAnnounce(b, c.commentBy(u.ID, 0), fmt.Sprintf("%s withdrew the open seat board.", u.ID))
+		return c.r.withdraw(b, seat, c.commentBy(u.ID, 0), fmt.Sprintf("%s withdrew the open seat board.", u.ID))
 	}
-	seat := b.seatOf(u.ID)
+	if !b.hasMoved(seat) {
+		// Before his first move a player withdraws, unrated, at once.
+		return c.r.withdraw(b, seat, c.commentBy(u.ID, len(b.rec.Moves)), fmt.Sprintf("%s resigned before making a move.", u.ID))
+	}
 	if b.pos.ToMove() != seat {
 		// As a move, a resignation waits for its player's turn.
 		return c.queue([]string{args[0], args[1], args[2], "resign"})
@@ -117,12 +122,18 @@ func (c *cmd) resign(args []string) error {
 // it before that. Queued when it is already his turn (and nothing else is
 // queued, and no later #n asks to wait), the move is simply played.
 func (c *cmd) queue(args []string) error {
-	if len(args) < 4 {
-		return c.usage(c.game.Name() + " queue board userid password move[#n]")
+	if len(args) < 3 {
+		return c.usage(c.game.Name() + " queue board userid password move[#n]|clear")
 	}
 	b, u, err := c.player(args[0], args[1], args[2])
 	if err != nil {
 		return err
+	}
+	if len(args) == 3 {
+		return c.r.tellQueue(b, b.seatOf(u.ID), "queue", "")
+	}
+	if len(args) == 4 && strings.EqualFold(args[3], "clear") {
+		return c.clearQueue(b, b.seatOf(u.ID))
 	}
 	text, want, err := splitMoveNumber(strings.Join(args[3:], " "))
 	if err != nil {
@@ -131,15 +142,21 @@ func (c *cmd) queue(args []string) error {
 	if err := c.playable(b); err != nil {
 		return err
 	}
+	seat := b.seatOf(u.ID)
+	mine := queuedOf(b.rec, seat)
 	switch strings.ToLower(text) {
-	case "propose", "draw", "accept", "reject", "undo":
+	case "propose", "draw", "accept", "reject", "undo", "swap":
 		return c.failOn(b, "%q cannot be queued, only moves and resign can; send it now with: %s move %d %s PASSWORD %s",
 			text, c.game.Name(), b.rec.Board, u.ID, strings.ToLower(text))
 	case "resign":
 		text = "resign"
+		if !b.hasMoved(seat) {
+			return c.resign(args[:3]) // a withdrawal, at once
+		}
+		if pendingResign(mine) {
+			return c.withdrawResign(b, seat)
+		}
 	}
-	seat := b.seatOf(u.ID)
-	mine := queuedOf(b.rec, seat)
 	if b.pos.ToMove() == seat && len(mine) == 0 && (want == 0 || want == b.next()) {
 		return c.move(args)
 	}
@@ -155,35 +172,7 @@ func (c *cmd) queue(args []string) error {
 	if err := c.r.tx.PutGame(b.rec); err != nil {
 		return err
 	}
-	var list []string
-	for _, q := range queuedOf(b.rec, seat) {
-		list = append(list, queuedText(q))
-	}
-	return c.r.privateBoard(b, u.ID, fmt.Sprintf("%s Board %d queued", b.game.Title(), b.rec.Board),
-		fmt.Sprintf("Queued for %s, in this order: %s. They are played when your turn comes; nobody else sees them before.",
-			u.ID, strings.Join(list, ", ")))
-}
-
-// <game> chat board userid password: the mail body goes, with the board, to
-// every player and subscriber. Players and subscribers may chat; the game
-// and its clock are not touched.
-func (c *cmd) chat(args []string) error {
-	if len(args) != 3 {
-		return c.usage(c.game.Name() + " chat board userid password (the message in the body)")
-	}
-	b, u, err := c.boardUser(args[0], args[1], args[2])
-	if err != nil {
-		return err
-	}
-	num := b.rec.Board
-	if b.seatOf(u.ID) < 0 && !contains(b.rec.Subscribers, u.ID) {
-		return c.failOn(b, "%s neither plays on nor subscribes to %s board %d; subscribe first (%s subscribe %d userid password) to chat there",
-			u.ID, b.game.Title(), num, c.game.Name(), num)
-	}
-	if strings.TrimSpace(c.comment) == "" {
-		return c.failOn(b, "A chat carries its message in the mail body, and this body is empty; write the message below the subject")
-	}
-	return c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)))
+	return c.r.tellQueue(b, seat, "queued", "")
 }
 
 // <game> preview board|new [-option ...] move ...: the moves are played on

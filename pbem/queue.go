@@ -105,7 +105,7 @@ func (r *request) dropQueue(b *board, q store.Queued, why string) error {
 	if len(rest) > 0 {
 		msg += fmt.Sprintf(" The moves you queued after it (%s) were dropped with it.", strings.Join(rest, ", "))
 	}
-	msg += " It is your turn: send your move."
+	msg += " Your queue is empty now. It is your turn: send your move."
 	return r.privateBoard(b, q.User, fmt.Sprintf("%s Board %d queued move dropped", b.game.Title(), b.rec.Board), msg)
 }
 
@@ -130,4 +130,79 @@ func stepsText(steps []rules.Step) string {
 		played[i] = s.String()
 	}
 	return strings.Join(played, ", ")
+}
+
+// queueList says what seat has queued on a board, as every reply about the
+// queue tells it.
+func queueList(b *board, seat int) string {
+	var list []string
+	for _, q := range queuedOf(b.rec, seat) {
+		list = append(list, queuedText(q))
+	}
+	if len(list) == 0 {
+		return fmt.Sprintf("Your queue on %s board %d is empty.", b.game.Title(), b.rec.Board)
+	}
+	return fmt.Sprintf("Queued for %s, in this order: %s. They are played when your turn comes; nobody else sees them before.",
+		b.rec.Seats[seat], strings.Join(list, ", "))
+}
+
+// tellQueue mails the player of seat his queue as it now stands, after
+// lead (what just happened, or ""), with the board.
+func (r *request) tellQueue(b *board, seat int, what, lead string) error {
+	notice := queueList(b, seat)
+	if lead != "" {
+		notice = lead + " " + notice
+	}
+	return r.privateBoard(b, b.rec.Seats[seat], fmt.Sprintf("%s Board %d %s", b.game.Title(), b.rec.Board, what), notice)
+}
+
+// <game> queue board userid password clear: the player's queue is emptied.
+func (c *cmd) clearQueue(b *board, seat int) error {
+	n := len(queuedOf(b.rec, seat))
+	if n == 0 {
+		return c.failOn(b, "Your queue on %s board %d is empty already; there is nothing to clear", b.game.Title(), b.rec.Board)
+	}
+	c.r.dropSeatQueue(b, seat)
+	if err := c.r.tx.PutGame(b.rec); err != nil {
+		return err
+	}
+	return c.r.tellQueue(b, seat, "queue cleared", fmt.Sprintf("%d queued moves were taken off.", n))
+}
+
+// dropSeatQueue takes every queued move of seat off the board.
+func (r *request) dropSeatQueue(b *board, seat int) {
+	keep := b.rec.Queue[:0:0]
+	for _, q := range b.rec.Queue {
+		if q.Seat != seat {
+			keep = append(keep, q)
+		}
+	}
+	b.rec.Queue = keep
+}
+
+// pendingResign reports whether a queue holds a resignation.
+func pendingResign(queue []store.Queued) bool {
+	for _, q := range queue {
+		if q.Text == "resign" {
+			return true
+		}
+	}
+	return false
+}
+
+// withdrawResign answers a second resignation while one waits in the queue,
+// as pbmserv did: the second takes the first back.
+func (c *cmd) withdrawResign(b *board, seat int) error {
+	keep := b.rec.Queue[:0:0]
+	for _, q := range b.rec.Queue {
+		if q.Seat != seat || q.Text != "resign" {
+			keep = append(keep, q)
+		}
+	}
+	b.rec.Queue = keep
+	if err := c.r.tx.PutGame(b.rec); err != nil {
+		return err
+	}
+	return c.r.tellQueue(b, seat, "resignation withdrawn",
+		"You had a resignation waiting for your turn; a second resign takes it back, so you play on.")
 }

@@ -76,10 +76,11 @@ func rated(me, opp store.Rating, score float64) store.Rating {
 }
 
 // rate counts a finished game in both players' ratings, once. A board
-// withdrawn before anyone joined is not rated.
+// withdrawn (before anyone joined, or by a player before his first move) is
+// not rated.
 func (r *request) rate(b *board) error {
 	b.rec.Rated = true
-	if b.open() || len(b.rec.Seats) != 2 {
+	if b.open() || len(b.rec.Seats) != 2 || b.rec.Withdrawn != "" {
 		return nil
 	}
 	var users [2]*store.User

@@ -13,6 +13,8 @@ func TestBoardMailOrder(t *testing.T) {
 	h.signup("carol")
 	h.send("carol@example.org", "tanbo subscribe 101 carol pw-carol", "")
 	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
+	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice b3", "")
 	out := h.send("bob@example.org", "tanbo resign 101 bob pw-bob", "Well played.\n\n> old board\n")
 	r := boardMails(t, out, "Tanbo Board 101 won by alice **", "alice@example.org", "bob@example.org", "carol@example.org")
 	order := []string{
@@ -20,7 +22,7 @@ func TestBoardMailOrder(t *testing.T) {
 		"\nbob resigned.\n",
 		"\nGame won by alice.\n",
 		"\nRating changes:\n",
-		"\n      Black: alice  White: bob\n   1. h7\n",
+		"\n      Black: alice  White: bob\n   1. h7            b7\n   2. b3\n",
 		"\n    a b c d e f g h i\n",
 		"\nSubscribers: carol\n",
 		"\nbob writes:\nWell played.\n",

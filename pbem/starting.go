@@ -90,6 +90,17 @@ func (c *cmd) challenge(args []string) error {
 		Thread:  fmt.Sprintf("%s.%d.%d@%s", c.game.Name(), num, c.r.now.Unix(), c.r.s.cfg.Domain),
 		Extra:   extra,
 	}
+	for i, s := range seats {
+		if s == "" {
+			if rec.Extra == nil {
+				rec.Extra = map[string]string{}
+			}
+			rec.Extra[openSeatKey] = strconv.Itoa(i)
+		}
+	}
+	if err := c.r.subscribeWatchers(rec); err != nil {
+		return err
+	}
 	b := &board{game: c.game, rec: rec, opts: opts, pos: pos, fresh: true}
 	b.keepPosition()
 	sides := c.game.Sides()
@@ -169,6 +180,7 @@ func (c *cmd) join(args []string) error {
 			break
 		}
 	}
+	b.rec.Subscribers = remove(b.rec.Subscribers, u.ID) // a player gets every mail anyway
 	b.rec.TurnSince = c.r.now
 	b.rec.Updated = c.r.now
 	b.fresh = true
@@ -260,44 +272,5 @@ func (c *cmd) refusal(args []string, refuse bool) error {
 		return err
 	}
 	c.r.replyText(c.r.sender(), fmt.Sprintf("%s: challenges %sed by %s", c.game.Title(), verb, u.ID), text)
-	return nil
-}
-
-// <game> limit userid password n: at most n active games of this kind; 0
-// means no limit.
-func (c *cmd) limit(args []string) error {
-	if len(args) != 3 {
-		return c.usage(c.game.Name() + " limit userid password number")
-	}
-	u, err := c.r.auth(args[0], args[1])
-	if err != nil {
-		return err
-	}
-	n, err := strconv.Atoi(args[2])
-	if err != nil || n < 0 || n > maxLimit {
-		return c.fail("%q is not a limit; write a number of games from 1 to %d, or 0 for no limit", args[2], maxLimit)
-	}
-	kind := c.game.Name()
-	if u.Limits == nil {
-		u.Limits = map[string]int{}
-	}
-	if n == 0 {
-		delete(u.Limits, kind)
-	} else {
-		u.Limits[kind] = n
-	}
-	if err := c.r.tx.PutUser(u); err != nil {
-		return err
-	}
-	active, err := c.r.activeGames(u.ID, kind)
-	if err != nil {
-		return err
-	}
-	text := fmt.Sprintf("%s has no limit of active %s games. Active now: %d.\n", u.ID, c.game.Title(), active)
-	if n > 0 {
-		text = fmt.Sprintf("%s plays at most %d active %s games: challenges beyond that are refused. Active now: %d.\n",
-			u.ID, n, c.game.Title(), active)
-	}
-	c.r.replyText(c.r.sender(), fmt.Sprintf("%s: limit of %s", c.game.Title(), u.ID), text)
 	return nil
 }

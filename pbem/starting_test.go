@@ -24,8 +24,8 @@ func TestSignoffWithdrawsOpenSeat(t *testing.T) {
 	if len(out) != 2 {
 		t.Fatalf("signoff: %v", subjects(out))
 	}
-	if out[0].Subject != "Tanbo Board 101 tie" {
-		t.Errorf("subject %q, want Tanbo Board 101 tie", out[0].Subject)
+	if out[0].Subject != "Tanbo Board 101 withdrawn" {
+		t.Errorf("subject %q, want Tanbo Board 101 withdrawn", out[0].Subject)
 	}
 	hasNot(t, out[0].Body, "won by ?")
 	body := one(t, h.send("bob@example.org", "tanbo history", ""), "bob@example.org").Body
@@ -41,7 +41,7 @@ func TestFinishedOpenSeatBoard(t *testing.T) {
 	h.send("carol@example.org", "tanbo challenge carol ?", "")
 	h.send("carol@example.org", "tanbo resign 101 carol pw-carol", "")
 	body := one(t, h.send("bob@example.org", "tanbo games all", ""), "bob@example.org").Body
-	has(t, body, "  101  carol - ?                       0  tie\n")
+	has(t, body, "  101  carol - ?                       0  withdrawn\n")
 	errorReply(t, h.send("bob@example.org", "tanbo join 101 bob pw-bob", ""), "bob@example.org",
 		"Tanbo board 101 is over, so its seat cannot be taken; send 'tanbo games open' for the boards waiting for a player.")
 }

@@ -117,8 +117,9 @@ func (r *request) remind() error {
 		var due []*store.Game
 		err := r.tx.Games(g.Name(), func(rec *store.Game) error {
 			nag, _ := boardDays(rec)
-			if !rec.Over && len(rec.Seats) == 2 && rec.Seats[0] != "" && rec.Seats[1] != "" &&
-				r.now.Sub(turnSince(rec)) >= time.Duration(nag)*day {
+			late := r.now.Sub(turnSince(rec)) >= time.Duration(nag)*day ||
+				rec.Vote != nil && r.now.Sub(rec.Vote.At) >= time.Duration(nag)*day
+			if !rec.Over && len(rec.Seats) == 2 && rec.Seats[0] != "" && rec.Seats[1] != "" && late {
 				due = append(due, rec)
 			}
 			return nil
@@ -137,29 +138,60 @@ func (r *request) remind() error {
 	return nil
 }
 
+// A wait is how long a player has kept a board waiting, with the board's
+// reminder and forfeit times.
+type wait struct {
+	waited, nag, forfeit time.Duration
+	forfeitDays          int
+}
+
+// silence is how long user id has kept board b waiting since a time, less
+// his vacations; nil when he has gone or is away now (no reminder, no
+// forfeit meanwhile).
+func (r *request) silence(b *board, id string, since time.Time) (*wait, error) {
+	u, err := r.tx.User(id)
+	if errNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, away := onVacation(u, r.now); away {
+		return nil, nil
+	}
+	nagDays, forfeitDays := boardDays(b.rec)
+	return &wait{
+		waited:      r.now.Sub(since) - awayBetween(u, since, r.now),
+		nag:         time.Duration(nagDays) * day,
+		forfeit:     time.Duration(forfeitDays) * day,
+		forfeitDays: forfeitDays,
+	}, nil
+}
+
 func (r *request) remindBoard(kind string, num int) error {
 	b, err := r.loadBoard(kind, num)
 	if err != nil {
 		return err
 	}
-	id := b.toMove()
-	u, err := r.tx.User(id)
-	if errNotFound(err) {
-		return nil
-	}
-	if err != nil {
+	if err := r.remindVote(b); err != nil {
 		return err
 	}
-	if _, away := onVacation(u, r.now); away {
-		return nil
-	}
-	nagDays, forfeitDays := boardDays(b.rec)
-	nag, forfeit := time.Duration(nagDays)*day, time.Duration(forfeitDays)*day
+	id := b.toMove()
 	since := turnSince(b.rec)
-	waited := r.now.Sub(since) - awayBetween(u, since, r.now)
+	w, err := r.silence(b, id, since)
+	if w == nil || err != nil {
+		return err
+	}
+	waited, nag, forfeit, forfeitDays := w.waited, w.nag, w.forfeit, w.forfeitDays
+	if waited < nag {
+		return nil // only the proposal was due
+	}
 	switch {
 	case waited >= forfeit:
 		seat := b.pos.ToMove()
+		if !b.hasMoved(seat) {
+			return r.withdraw(b, seat, nil, fmt.Sprintf("%s did not move for %d days.", id, forfeitDays))
+		}
 		b.end(r.now, rules.Win(1-seat, fmt.Sprintf("%s did not move for %d days", id, forfeitDays)))
 		return r.saveAndAnnounce(b, nil, fmt.Sprintf("%s forfeits: no move for %d days.", id, forfeitDays))
 	case waited >= nag && (b.rec.Nagged.Before(since) || r.now.Sub(b.rec.Nagged) >= nag):

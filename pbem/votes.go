@@ -59,6 +59,9 @@ func (c *cmd) vote(args []string, word string) error {
 			if back < 0 {
 				return c.failOn(b, "You have played no move on %s board %d, so there is nothing to take back", b.game.Title(), b.rec.Board)
 			}
+			if b.rec.Swapped != "" && back < openingMoves(b.rec) {
+				return c.failOn(b, "The first move of %s board %d was answered by a swap, so it cannot be taken back", b.game.Title(), b.rec.Board)
+			}
 			v.Kind, v.Back = "undo", back
 		}
 		b.rec.Vote = v
@@ -90,23 +93,7 @@ func (c *cmd) vote(args []string, word string) error {
 		return err
 	}
 	// Queued moves are private, so each owner alone hears they are gone.
-	for seat := range b.rec.Seats {
-		var texts []string
-		for _, q := range queued {
-			if q.Seat == seat {
-				texts = append(texts, queuedText(q))
-			}
-		}
-		if len(texts) == 0 {
-			continue
-		}
-		msg := fmt.Sprintf("The undo on %s board %d dropped your queued moves (%s): they were planned for a position that no longer comes. Queue them again if you still mean them.",
-			b.game.Title(), b.rec.Board, strings.Join(texts, ", "))
-		if err := c.r.privateBoard(b, b.rec.Seats[seat], fmt.Sprintf("%s Board %d queued moves dropped", b.game.Title(), b.rec.Board), msg); err != nil {
-			return err
-		}
-	}
-	return nil
+	return c.r.tellDropped(b, queued, "the undo")
 }
 
 // voteWhat names a proposal: "a draw", "an undo".
@@ -175,7 +162,7 @@ func (r *request) answerByMove(b *board, seat int) []string {
 // boardNotices are what every mail of a board tells besides its news: the
 // open proposal, and players away on vacation.
 func (r *request) boardNotices(b *board) []string {
-	var out []string
+	out := swapNotice(b)
 	if v := b.rec.Vote; v != nil && !b.rec.Over {
 		other := b.rec.Seats[1-v.Seat]
 		what := "a draw"
@@ -201,4 +188,37 @@ func (r *request) boardNotices(b *board) []string {
 		}
 	}
 	return out
+}
+
+// remindVote treats a proposal left unanswered as a move left unplayed:
+// after the board's nag time the player who must answer is reminded (once
+// per nag time), and at its forfeit time the proposal lapses as declined
+// and both players are told. His vacation stops this clock too.
+func (r *request) remindVote(b *board) error {
+	v := b.rec.Vote
+	if v == nil || b.rec.Over {
+		return nil
+	}
+	id := b.rec.Seats[1-v.Seat]
+	w, err := r.silence(b, id, v.At)
+	if w == nil || err != nil {
+		return err
+	}
+	waited, nag, forfeit, forfeitDays := w.waited, w.nag, w.forfeit, w.forfeitDays
+	switch {
+	case waited >= forfeit:
+		b.rec.Vote = nil
+		return r.saveAndAnnounce(b, nil, fmt.Sprintf("%s's proposal of %s lapsed: %s did not answer it in %d days, so it counts as declined.",
+			v.User, voteWhat(v), id, forfeitDays))
+	case waited >= nag && (v.Nagged.IsZero() || r.now.Sub(v.Nagged) >= nag):
+		v.Nagged = r.now
+		if err := r.tx.PutGame(b.rec); err != nil {
+			return err
+		}
+		deadline := r.now.Add(forfeit - waited)
+		notice := fmt.Sprintf("Reminder: %s proposed %s on %s board %d %d days ago, and %s has not answered. Without an answer by %s it lapses as declined. Answer with: %s move %d %s PASSWORD accept (or reject).",
+			v.User, voteWhat(v), b.game.Title(), b.rec.Board, int(waited/day), id, deadline.UTC().Format(timeFormat), b.game.Name(), b.rec.Board, id)
+		return r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
+	}
+	return nil
 }

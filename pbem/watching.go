@@ -3,7 +3,6 @@ package pbem
 import (
 	"errors"
 	"fmt"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -221,6 +220,8 @@ func gameRow(rec *store.Game) string {
 	switch {
 	case !rec.Over && contains(rec.Seats, ""):
 		state = "open seat"
+	case rec.Over && rec.Withdrawn != "":
+		state = "withdrawn"
 	case rec.Over && rec.Winner == rules.Draw:
 		state = "tie"
 	case rec.Over:
@@ -246,7 +247,10 @@ func (c *cmd) unsubscribe(args []string) error {
 func (c *cmd) subscription(args []string, on bool) error {
 	verb := map[bool]string{true: "subscribe", false: "unsubscribe"}[on]
 	if len(args) != 3 {
-		return c.usage(fmt.Sprintf("%s %s board userid password", c.game.Name(), verb))
+		return c.usage(fmt.Sprintf("%s %s board|all userid password", c.game.Name(), verb))
+	}
+	if strings.EqualFold(args[0], "all") {
+		return c.subscribeAll(args, on)
 	}
 	b, u, err := c.boardUser(args[0], args[1], args[2])
 	if err != nil {
@@ -394,55 +398,6 @@ func remove(list []string, s string) []string {
 	return out
 }
 
-// <game> standings, or ratings: every rated player of this game by rating.
-func (c *cmd) standings(args []string) error {
-	if len(args) != 0 {
-		return c.usage(c.game.Name() + " standings")
-	}
-	kind := c.game.Name()
-	type row struct {
-		id     string
-		r      store.Rating
-		active int
-		limit  int
-	}
-	var rows []row
-	err := c.r.tx.Users(func(u *store.User) error {
-		if r, ok := u.Ratings[kind]; ok && r != nil && r.Games > 0 {
-			rows = append(rows, row{id: u.ID, r: *r, limit: u.Limits[kind]})
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for i := range rows {
-		if rows[i].active, err = c.r.activeGames(rows[i].id, kind); err != nil {
-			return err
-		}
-	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].r.Rating > rows[j].r.Rating })
-	var lines []string
-	for i, x := range rows {
-		p := " "
-		if provisional(x.r) {
-			p = "P"
-		}
-		limit := "-"
-		if x.limit > 0 {
-			limit = strconv.Itoa(x.limit)
-		}
-		lines = append(lines, fmt.Sprintf("%4d  %-16s %5.0f%s %5d %5d %5d  %6s",
-			i+1, x.id, math.Round(x.r.Rating), p, x.r.Won, x.r.Lost, x.r.Drawn, fmt.Sprintf("%d/%s", x.active, limit))+c.r.robotMark(x.id))
-	}
-	body, err := render("standings", map[string]any{"Title": c.game.Title(), "Rows": lines})
-	if err != nil {
-		return err
-	}
-	c.r.replyText(c.r.sender(), c.game.Title()+" standings", body)
-	return nil
-}
-
 // <game> history [userid]: the finished boards of this game, newest first.
 func (c *cmd) history(args []string) error {
 	if len(args) > 1 {
@@ -466,7 +421,9 @@ func (c *cmd) history(args []string) error {
 			return nil
 		}
 		result := "tie"
-		if rec.Winner != rules.Draw && rec.Winner < len(rec.Seats) {
+		if rec.Withdrawn != "" {
+			result = "withdrawn"
+		} else if rec.Winner != rules.Draw && rec.Winner < len(rec.Seats) {
 			result = "won by " + rec.Seats[rec.Winner]
 		}
 		players := make([]string, len(rec.Seats))

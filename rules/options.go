@@ -72,9 +72,11 @@ func ParseOptions(g Game, words []string) (Options, error) {
 			return nil, optionError(g, w, "is not an option (options start with -)")
 		}
 		name, value, hasValue := strings.Cut(strings.ToLower(w[1:]), "=")
-		o, ok := findOption(g, name)
+		o, n := findOption(g, name)
 		switch {
-		case !ok:
+		case n > 1:
+			return nil, optionError(g, w, "is the start of more than one option of "+g.Title()+"; write more of its name")
+		case n == 0:
 			return nil, optionError(g, w, "is not an option of "+g.Title())
 		case len(o.Values) == 0 && hasValue:
 			return nil, optionError(g, w, "takes no value")
@@ -84,21 +86,32 @@ func ParseOptions(g Game, words []string) (Options, error) {
 			return nil, optionError(g, w, "has no value "+value+": "+o.Word())
 		}
 		if hasValue && value == o.Default {
-			delete(opts, name)
+			delete(opts, o.Name)
 			continue
 		}
-		opts[name] = value
+		opts[o.Name] = value
 	}
 	return opts, nil
 }
 
-func findOption(g Game, name string) (Option, bool) {
-	for _, o := range g.Options() {
-		if o.Name == name {
-			return o, true
+// findOption finds the option called name, or else the options whose names
+// start with it (as pbmserv, an option may be abbreviated to a unique
+// prefix); n is how many matched.
+func findOption(g Game, name string) (o Option, n int) {
+	if name == "" {
+		return Option{}, 0
+	}
+	for _, x := range g.Options() {
+		if x.Name == name {
+			return x, 1
 		}
 	}
-	return Option{}, false
+	for _, x := range g.Options() {
+		if strings.HasPrefix(x.Name, name) {
+			o, n = x, n+1
+		}
+	}
+	return o, n
 }
 
 func optionError(g Game, word, what string) error {
@@ -125,3 +138,10 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// Swap is the pie rule, an option a game offers when its rules allow it:
+// after the first player's first turn, the second player may answer "swap"
+// and take over the first player's side, so the first player has reason to
+// open with a move of no great advantage. The server carries it out; the
+// rules of the game are not changed.
+var Swap = Option{Name: "swap", Help: "the pie rule: after the first move the second player may swap sides instead of moving"}

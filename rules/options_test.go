@@ -16,6 +16,7 @@ func (testGame) Options() []Option {
 	return []Option{
 		{Name: "pure", Help: "pure rules"},
 		{Name: "size", Values: []string{"19", "13", "9"}, Default: "19", Help: "board size"},
+		Swap,
 	}
 }
 func (testGame) Start(Options) (Position, error)                 { return nil, nil }
@@ -32,6 +33,9 @@ func TestParseOptions(t *testing.T) {
 		{[]string{"-SIZE=9", "-pure"}, "-pure -size=9"},
 		{[]string{"-size=19"}, ""}, // the default is not stored
 		{[]string{"-size=9", "-size=19"}, ""},
+		// A unique prefix is the option, stored under its full name.
+		{[]string{"-pu", "-si=9"}, "-pure -size=9"},
+		{[]string{"-SW"}, "-swap"},
 	}
 	for _, c := range good {
 		opts, err := ParseOptions(testGame{}, c.words)
@@ -46,7 +50,9 @@ func TestParseOptions(t *testing.T) {
 	bad := []struct {
 		word, want string
 	}{
-		{"-fast", `"-fast": is not an option of Test; valid options of Test: -pure -size=19|13|9`},
+		{"-fast", `"-fast": is not an option of Test; valid options of Test: -pure -size=19|13|9 -swap`},
+		{"-s=9", `"-s=9": is the start of more than one option of Test; write more of its name; valid options of Test: -pure -size=19|13|9 -swap`},
+		{"-", `"-": is not an option of Test`},
 		{"pure", `"pure": is not an option (options start with -)`},
 		{"-pure=yes", `"-pure=yes": takes no value`},
 		{"-size", `"-size": needs a value: -size=19|13|9`},

@@ -56,6 +56,8 @@ type Game struct {
 	Notify    []string       `json:",omitempty"` // user ids told when the game ends
 	Rated     bool           `json:",omitempty"` // the result has been counted in the ratings
 	Ratings   []RatingChange `json:",omitempty"` // what the result did to the players' ratings
+	Withdrawn string         `json:",omitempty"` // who withdrew before his first move: the game ended unrated
+	Swapped   string         `json:",omitempty"` // who took the first player's side by the swap (pie rule)
 }
 
 // A Queued move is a submission a player sent before his turn, played when
@@ -75,6 +77,8 @@ type Vote struct {
 	User string
 	At   time.Time
 	Back int `json:",omitempty"` // undo: the moves from this index on are taken back
+	// Nagged is when the player who must answer was last reminded.
+	Nagged time.Time `json:",omitempty"`
 }
 
 // A RatingChange is one player's rating before and after a rated game.

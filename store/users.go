@@ -24,7 +24,9 @@ type User struct {
 	Refuses     []string           `json:",omitempty"`
 	Limits      map[string]int     `json:",omitempty"`
 	NotifyKinds []string           `json:",omitempty"`
-	Vacations   []Vacation         `json:",omitempty"` // oldest first
+	// SubscribeKinds are the kinds each of whose new boards he subscribes to.
+	SubscribeKinds []string   `json:",omitempty"`
+	Vacations      []Vacation `json:",omitempty"` // oldest first
 
 	// Unconfirmed are addresses given for the account that have not
 	// confirmed yet: they get their confirmation mail and nothing else, and

@@ -20,7 +20,8 @@ func sweep(t *testing.T, data string, now time.Time) (int, []mailOut, string) {
 
 // TestSweepCommand starts a game through pbemd deliver and lets time pass
 // with pbemd sweep -now: a reminder after 7 days, none repeated an hour
-// later, the forfeit after 21 days.
+// later, the forfeit after 21 days (alice never moved, so it withdraws her,
+// unrated).
 func TestSweepCommand(t *testing.T) {
 	d := &deliverer{t: t, data: t.TempDir()}
 	d.send("alice@example.org", "signup alice secret", "")
@@ -47,7 +48,7 @@ func TestSweepCommand(t *testing.T) {
 		t.Fatalf("after 21 days: exit %d, %+v", code, out)
 	}
 	for _, m := range out {
-		if m.Subject != "Tanbo Board 101 won by bob" || !strings.Contains(m.Body, "alice forfeits: no move for 21 days.") {
+		if m.Subject != "Tanbo Board 101 withdrawn" || !strings.Contains(m.Body, "alice did not move for 21 days.") {
 			t.Errorf("forfeit mail to %s: %q\n%s", m.To, m.Subject, m.Body)
 		}
 	}

@@ -143,6 +143,8 @@ func rowOf(g rules.Game, rec *store.Game) boardRow {
 		row.State = "open seat"
 	case !rec.Over:
 		row.State = "to move: " + seatName(rec, rec.ToMove)
+	case rec.Withdrawn != "":
+		row.State = "withdrawn (" + rec.EndReason + ")"
 	case rec.Winner == rules.Draw:
 		row.State = "tie (" + rec.EndReason + ")"
 	default:
@@ -388,6 +390,8 @@ func (b *boardAt) status() string {
 	sides := b.game.Sides()
 	res := b.result()
 	switch {
+	case res.Over && b.rec.Withdrawn != "":
+		return "Game withdrawn, not rated (" + res.Reason + ")."
 	case res.Over && res.Winner == rules.Draw:
 		return "Game was a tie (" + res.Reason + ")."
 	case res.Over:

@@ -29,7 +29,7 @@ func ExampleAll() {
 	}
 	// Output:
 	// ultima [baroque] 3 options
-	// tanbo [] 1 options
+	// tanbo [] 2 options
 	// taratibu [] 0 options
 	// tobit [] 0 options
 }

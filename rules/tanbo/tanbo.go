@@ -25,7 +25,7 @@ var options = []rules.Option{{
 	Values:  []string{"19", "13", "9"},
 	Default: "19",
 	Help:    "the board: 19x19 (the official setup), 13x13 or 9x9",
-}}
+}, rules.Swap}
 
 // Start returns the setup of the chosen size: stones of alternating colours
 // on a lattice, White in the bottom left corner; on 9x9 the seed's sample.
@@ -168,6 +168,10 @@ Options:
              White on a1
   -size=13   13x13: files a e i m, ranks 1 5 9 13, White on a1
   -size=9    9x9: White b8 h2, Black h8 b2
+  -swap      the pie rule, against Black's big first-move advantage:
+             after Black's first stone, White may answer "swap" (tanbo
+             move 101 bob secret swap) and play Black from then on;
+             the first player then plays White
 
 Example: tanbo move 101 alice secret d5
 `

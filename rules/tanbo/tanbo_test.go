@@ -370,7 +370,7 @@ func TestBoardGolden(t *testing.T) {
 func TestHelp(t *testing.T) {
 	h := Game.Help()
 	rulestest.CheckMailText(t, "help", h)
-	for _, want := range []string{"-size=19", "-size=13", "-size=9", "tanbo move", "exactly one", "no stones left"} {
+	for _, want := range []string{"-size=19", "-size=13", "-size=9", "-swap", "tanbo move", "exactly one", "no stones left"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("help does not mention %q", want)
 		}

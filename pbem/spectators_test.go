@@ -1,0 +1,109 @@
+package pbem
+
+import "testing"
+
+// TestSubscribeAll: "subscribe all" subscribes to every new board of the
+// game, not those of other games nor those in play; "unsubscribe all"
+// stops it. Board mails list the notifiers.
+func TestSubscribeAll(t *testing.T) {
+	h := twoPlayers(t)
+	h.signup("carol")
+	h.signup("dave")
+	out := h.send("carol@example.org", "tanbo subscribe all carol pw-carol", "")
+	r := one(t, out, "carol@example.org")
+	if r.Subject != "Tanbo: subscribe all for carol" {
+		t.Errorf("subject %q", r.Subject)
+	}
+	says(t, r.Body, "carol is subscribed to every new Tanbo board from now on")
+	errorReply(t, h.send("carol@example.org", "tanbo sub all carol pw-carol", ""), "carol@example.org",
+		"carol subscribes to every new Tanbo board already; 'tanbo unsubscribe all carol PASSWORD' stops it.")
+	// Board 101 was made before: its moves do not go to carol.
+	if out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""); len(out) != 2 {
+		t.Errorf("an old board's move: %v", subjects(out))
+	}
+	// A new Tanbo board has her as a subscriber from its first mail on.
+	r = boardMails(t, h.send("alice@example.org", "tanbo challenge alice bob -size=9", ""), "New Tanbo Board 102 alice",
+		"alice@example.org", "bob@example.org", "carol@example.org")
+	has(t, r.Body, "Subscribers: carol\n")
+	boardMails(t, h.send("alice@example.org", "tanbo move 102 alice pw-alice h7", ""), "Tanbo Board 102 bob",
+		"alice@example.org", "bob@example.org", "carol@example.org")
+	// Not a Tobit board.
+	if out := h.send("alice@example.org", "tobit challenge alice bob", ""); len(out) != 2 {
+		t.Errorf("a tobit board went to carol: %v", subjects(out))
+	}
+	// A player is never his own subscriber.
+	h.send("bob@example.org", "tanbo subscribe all bob pw-bob", "")
+	r = boardMails(t, h.send("alice@example.org", "tanbo challenge alice bob -size=9", ""), "New Tanbo Board 103 alice",
+		"alice@example.org", "bob@example.org", "carol@example.org")
+	has(t, r.Body, "Subscribers: carol\n")
+
+	// The Notifiers line lists who is told of the board's end.
+	h.send("dave@example.org", "tanbo notify dave pw-dave 102", "")
+	r = boardMails(t, h.send("bob@example.org", "tanbo move 102 bob pw-bob b7", ""), "Tanbo Board 102 alice",
+		"alice@example.org", "bob@example.org", "carol@example.org")
+	has(t, r.Body, "Subscribers: carol\nNotifiers: dave\n")
+
+	has(t, one(t, h.send("carol@example.org", "tanbo unsubscribe all carol pw-carol", ""), "carol@example.org").Body,
+		"carol is no longer subscribed to new Tanbo boards.")
+	if out := h.send("alice@example.org", "tanbo challenge alice bob -size=9", ""); len(out) != 2 {
+		t.Errorf("after unsubscribe all: %v", subjects(out))
+	}
+	errorReply(t, h.send("carol@example.org", "tanbo unsub all carol pw-carol", ""), "carol@example.org",
+		"carol does not subscribe to every new Tanbo board; 'tanbo subscribe all carol PASSWORD' starts it.")
+	has(t, one(t, h.send("x@example.org", "help commands", ""), "x@example.org").Body,
+		"GAME subscribe all userid password", "GAME unsubscribe board|all userid password")
+}
+
+// TestProposalReminders: a draw proposal left unanswered reminds the
+// silent player after the nag time and lapses as declined at the forfeit
+// time; both players are told.
+func TestProposalReminders(t *testing.T) {
+	h := newHarness(t)
+	h.signup("alice")
+	h.signup("bob")
+	h.send("alice@example.org", "tanbo challenge alice bob -size=9 --nagtime=3 --forfeittime=8", "")
+	start := h.now
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
+	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
+	// alice proposes a draw and plays on; bob must answer, and move.
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice propose", "")
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice b3", "")
+	h.now = start.Add(2 * day)
+	h.send("bob@example.org", "tanbo show 101", "") // no answer
+	h.outbox()
+	h.now = start.Add(3*day - 1)
+	if out := h.sweep(); len(out) != 0 {
+		t.Fatalf("before 3 days: %v", subjects(out))
+	}
+	// Day 3: bob is reminded of the move and, apart, of the proposal.
+	h.now = start.Add(3 * day)
+	out := h.sweep()
+	if len(out) != 2 || out[0].To != "bob@example.org" || out[1].To != "bob@example.org" {
+		t.Fatalf("day 3: %v", subjects(out))
+	}
+	golden(t, "proposal-nag", out[:1])
+	if out[0].Subject != "Nag: Tanbo Board 101 bob" {
+		t.Errorf("subject %q", out[0].Subject)
+	}
+	says(t, out[0].Body, "Reminder: alice proposed a draw on Tanbo board 101 3 days ago, and bob has not answered. Without an answer by 2026-11-30 12:00 UTC it lapses as declined.")
+	// Not again within the nag time.
+	h.now = start.Add(5 * day)
+	for _, r := range h.sweep() {
+		hasNot(t, r.Body, "proposed a draw")
+	}
+	// bob moves, but a move by the one who must answer declines: so let
+	// bob stay silent; at 8 days the proposal lapses (and bob forfeits,
+	// the board's clock being the same).
+	h.now = start.Add(8 * day)
+	out = h.sweep()
+	if len(out) < 2 {
+		t.Fatalf("day 8: %v", subjects(out))
+	}
+	says(t, out[0].Body, "alice's proposal of a draw lapsed: bob did not answer it in 8 days, so it counts as declined.")
+	if out[0].To != "alice@example.org" || out[1].To != "bob@example.org" {
+		t.Errorf("lapse told to %v, want both players", subjects(out[:2]))
+	}
+	if g := h.game("tanbo", 101); g.Vote != nil {
+		t.Errorf("the proposal is still open: %+v", g.Vote)
+	}
+}

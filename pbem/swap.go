@@ -1,0 +1,109 @@
+package pbem
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pbemd/pbemd/store"
+)
+
+// The pie rule. On a board made with -swap (an option a game offers when
+// its rules allow it, rules.Swap), the second player may answer the first
+// player's first turn with "swap" instead of a move: the two exchange
+// seats, so he plays the side that has moved, and the first player plays
+// the other side from there. The position is not touched; the seats are,
+// so the move list, the result and the ratings follow who played which
+// side from then on.
+
+// firstTurn is the number of moves of the first player's first turn, or 0
+// when the second player has moved or nobody has.
+func firstTurn(rec *store.Game) int {
+	n := 0
+	for _, m := range rec.Moves {
+		if m.Seat != 0 {
+			return 0
+		}
+		n++
+	}
+	return n
+}
+
+// openingMoves is the number of moves the first seat played before the
+// second seat's first move.
+func openingMoves(rec *store.Game) int {
+	n := 0
+	for n < len(rec.Moves) && rec.Moves[n].Seat == 0 {
+		n++
+	}
+	return n
+}
+
+// swap runs the move word "swap".
+func (c *cmd) swap(args []string) error {
+	b, u, err := c.player(args[0], args[1], args[2])
+	if err != nil {
+		return err
+	}
+	if err := c.playable(b); err != nil {
+		return err
+	}
+	num := b.rec.Board
+	switch seat := b.seatOf(u.ID); {
+	case !b.opts.Has("swap"):
+		return c.failOn(b, "%s board %d was not made with -swap, so the sides cannot be swapped; challenge with -swap for the pie rule", b.game.Title(), num)
+	case b.rec.Swapped != "":
+		return c.failOn(b, "The sides of %s board %d have been swapped already, by %s; a board swaps once", b.game.Title(), num, b.rec.Swapped)
+	case seat != 1:
+		return c.failOn(b, "Only the second player, %s, may swap on %s board %d, in answer to the first move", b.rec.Seats[1], b.game.Title(), num)
+	case firstTurn(b.rec) == 0 || b.pos.ToMove() != 1:
+		return c.failOn(b, "A swap answers the first player's first turn; on %s board %d it can be played only as the second player's first move", b.game.Title(), num)
+	}
+	sides := b.game.Sides()
+	first := b.rec.Seats[0]
+	b.rec.Seats[0], b.rec.Seats[1] = b.rec.Seats[1], b.rec.Seats[0]
+	b.rec.Swapped = u.ID
+	b.rec.Vote = nil // a proposal was made by the other seat's player
+	queued := b.rec.Queue
+	b.rec.Queue = nil // planned for the other side
+	b.rec.Updated = c.r.now
+	b.rec.TurnSince = c.r.now
+	b.keepPosition()
+	notice := fmt.Sprintf("%s swapped: %s now plays %s, with the first move, and %s plays %s.",
+		u.ID, u.ID, sides[0], first, sides[1])
+	if err := c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)), notice); err != nil {
+		return err
+	}
+	return c.r.tellDropped(b, queued, "the swap")
+}
+
+// swapNotice is the line every mail of a swapped board shows.
+func swapNotice(b *board) []string {
+	if b.rec.Swapped == "" {
+		return nil
+	}
+	sides := b.game.Sides()
+	return []string{fmt.Sprintf("Pie rule: %s swapped after the first move and plays %s; the first move was %s's.",
+		b.rec.Swapped, sides[0], b.rec.Seats[1])}
+}
+
+// tellDropped tells each owner of queued moves, privately, that what made
+// the board change (an undo, a swap) dropped them.
+func (r *request) tellDropped(b *board, queued []store.Queued, what string) error {
+	for _, id := range b.rec.Seats {
+		var texts []string
+		for _, q := range queued {
+			if strings.EqualFold(q.User, id) {
+				texts = append(texts, queuedText(q))
+			}
+		}
+		if len(texts) == 0 {
+			continue
+		}
+		msg := fmt.Sprintf("%s on %s board %d dropped your queued moves (%s): they were planned for a position that no longer comes. Your queue is empty now; queue them again if you still mean them.",
+			strings.ToUpper(what[:1])+what[1:], b.game.Title(), b.rec.Board, strings.Join(texts, ", "))
+		if err := r.privateBoard(b, id, fmt.Sprintf("%s Board %d queued moves dropped", b.game.Title(), b.rec.Board), msg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
