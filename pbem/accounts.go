@@ -152,6 +152,9 @@ func (c *cmd) signoff(args []string) error {
 // sender's limit and the account's; an account locked by too many is not
 // checked at all, and the command is ignored (passwordLocked).
 func (r *request) auth(id, password string) (*store.User, error) {
+	if r.replyAs != "" && strings.EqualFold(id, r.replyAs) {
+		return r.tx.User(r.replyAs) // a reply's token stands for the password
+	}
 	r.secret(password)
 	u, err := r.tx.User(id)
 	if errNotFound(err) {

@@ -44,8 +44,9 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 		}
 		audience = union(audience, more)
 	}
+	var playersBody string
 	for _, id := range audience {
-		if err := r.mailUser(id, subject, body+b.nextCommand(id), b.rec.Thread); err != nil {
+		if err := r.mailBoard(b, v, id, subject, body, &playersBody); err != nil {
 			return err
 		}
 	}

@@ -119,7 +119,8 @@ func (r *request) privateBoard(b *board, id, subject, notice string) error {
 	if err != nil {
 		return err
 	}
-	return r.mailUser(id, subject, body+b.nextCommand(id), b.rec.Thread)
+	var playersBody string
+	return r.mailBoard(b, v, id, subject, body, &playersBody)
 }
 
 // stepsText is the moves of one submission as notices print them.

@@ -48,6 +48,6 @@ func (c *cmd) boardMailReply() (bool, error) {
 			user = b.toMove()
 		}
 	}
-	return true, c.fail("This subject is that of a board mail, with no command in it: the server reads its commands from the Subject line. To play on %s board %d, write the subject as:\n  %s move %d %s PASSWORD %s\nwith your password and your move; \"%s show %d\" sends the board, and \"help tutorial\" shows a first game step by step",
+	return true, c.fail("This subject is that of a board mail, with no command in it, and the body has no move on its first line. To play on %s board %d, reply to your latest board mail with just your move on the first line of the body, or write the subject as:\n  %s move %d %s PASSWORD %s\nwith your password and your move; \"%s show %d\" sends the board, and \"help tutorial\" shows a first game step by step",
 		g.Title(), num, g.Name(), num, user, next, g.Name(), num)
 }

@@ -25,6 +25,7 @@ type request struct {
 	line    string            // the line of a multiple mail being run
 	after   []func()          // run once the transaction has committed
 	played  int               // game moves played, for Config.OnMoves
+	replyAs string            // the player a reply's token stands for (byreply.go): his password is not asked
 	robot   string            // the robot a robot command acts for (robots.go)
 }
 
@@ -69,6 +70,9 @@ func (r *request) run() (err error) {
 }
 
 func (r *request) runCommands() error {
+	if done, err := r.byReply(); done || err != nil {
+		return err
+	}
 	words := commandWords(r.mail.Subject)
 	if len(words) > 0 && strings.EqualFold(words[0], "multiple") {
 		lines := mailmsg.CommandLines(r.mail.Text)
@@ -96,15 +100,21 @@ func (r *request) runCommands() error {
 // command runs one command. withComment says whether the mail body is the
 // command's comment (not so for the lines of a multiple mail).
 func (r *request) command(words []string, withComment bool) error {
-	if ok, err := r.allowSender(); !ok || err != nil {
-		return err
-	}
-	if len(words) == 0 {
-		return r.unknownCommand(words)
-	}
 	c := &cmd{r: r, words: words, comment: ""}
 	if withComment {
 		c.comment = mailmsg.Comment(r.mail.Text)
+	}
+	return r.runCmd(c)
+}
+
+// runCmd runs a command within the sender's limits.
+func (r *request) runCmd(c *cmd) error {
+	if ok, err := r.allowSender(); !ok || err != nil {
+		return err
+	}
+	words := c.words
+	if len(words) == 0 {
+		return r.unknownCommand(words)
 	}
 	err := c.dispatch()
 	var f *failure

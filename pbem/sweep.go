@@ -52,6 +52,11 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 		} else if n > 0 {
 			s.log.Info("sweep: forgot expired limit counters", "count", n)
 		}
+		if n, err := tx.PruneReplyTokens(now); err != nil {
+			return err
+		} else if n > 0 {
+			s.log.Info("sweep: forgot expired reply tokens", "count", n)
+		}
 		r := &request{s: s, tx: tx, now: now}
 		if err := r.remind(); err != nil {
 			return err

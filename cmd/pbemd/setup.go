@@ -83,7 +83,7 @@ func (c *invocation) open(f *dataFlags) (*setup, error) {
 // serviceConfig is the service's part of a configuration.
 func serviceConfig(cfg *config.Config, log *slog.Logger) pbem.Config {
 	return pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log, PublicURL: cfg.PublicURL,
-		Limits: cfg.Limits.Service(), Mail: cfg.Limits.Mail()}
+		Limits: cfg.Limits.Service(), Mail: cfg.Limits.Mail(), ReplyAddress: cfg.ReplyAddress}
 }
 
 func (s *setup) Close() error { return s.db.Close() }

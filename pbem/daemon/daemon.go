@@ -149,7 +149,7 @@ func Run(ctx context.Context, opts Options) error {
 	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log,
 		Limits:  cfg.Limits.Service(),
 		OnMoves: func(n int) { moves.Add(int64(n)) }, PublicURL: cfg.PublicURL,
-		RobotJoin: cfg.Robots.Join})
+		ReplyAddress: cfg.ReplyAddress, RobotJoin: cfg.Robots.Join})
 	webURL, stopWeb, err := startWeb(webAddr(opts, cfg), db, cfg, log)
 	if err != nil {
 		return err
