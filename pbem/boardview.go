@@ -259,7 +259,11 @@ func turnLine(row MoveRow, sides [2]string) string {
 			b.WriteString(line + "\n")
 			line = "     "
 		}
-		if line != "" && line != "     " {
+		switch line {
+		case "", "     ":
+		case head:
+			line += " "
+		default:
 			line += "  "
 		}
 		line += w
