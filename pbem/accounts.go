@@ -149,11 +149,14 @@ func (c *cmd) signoff(args []string) error {
 // sender's limit and the account's; an account locked by too many is not
 // checked at all, and the command is ignored (passwordLocked).
 func (r *request) auth(id, password string) (*store.User, error) {
+	if r.replyAs != "" && strings.EqualFold(id, r.replyAs) {
+		return r.tx.User(r.replyAs) // a reply's token stands for the password
+	}
 	r.secret(password)
 	r.outcome.user = strings.ToLower(id)
 	u, err := r.tx.User(id)
 	if errNotFound(err) {
-		return nil, fail("There is no user %q; check the spelling, or sign up first with: signup %s PASSWORD", id, id)
+		return nil, fail("There is no user %q; check the spelling, or sign up first with \"signup %s PASSWORD\"", id, id)
 	}
 	if err != nil {
 		return nil, err

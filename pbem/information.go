@@ -39,7 +39,7 @@ func (c *cmd) help(args []string) error {
 		c.game = g
 		return c.gameHelp(nil)
 	}
-	return fail("There is no help on %q; send 'help' for the index, 'help commands', 'help tutorial', or 'help GAME' with a game of %s",
+	return fail("There is no help on %q; send \"help\" for the index, \"help commands\", \"help tutorial\", or \"help GAME\" with a game of %s",
 		args[0], strings.Join(catalog.Names(), ", "))
 }
 
@@ -171,8 +171,8 @@ func (c *cmd) message(args []string) error {
 	}
 	var names []string
 	for _, t := range to {
-		body := fmt.Sprintf("%s writes:\n\n%s\n\nTo answer, send a mail with the subject: message %s PASSWORD %s\n",
-			u.ID, strings.TrimRight(c.comment, "\n"), t.ID, u.ID)
+		body := fmt.Sprintf("%s writes:\n\n%s\n\nTo answer, send a mail with this subject, your password for PASSWORD:\n  message %s PASSWORD %s\n",
+			u.ID, reflow(strings.TrimRight(c.comment, "\n")), t.ID, u.ID)
 		if err := c.r.mailUser(t.ID, "pbemd: message from "+u.ID+" **", body, ""); err != nil {
 			return err
 		}
@@ -219,7 +219,7 @@ func (c *cmd) all(args []string) error {
 	const most = 10
 	switch {
 	case len(boards) == 0:
-		return fail("%s has no %s boards in any game; try 'all show %s all'", u.ID, filter, u.ID)
+		return fail("%s in any game; try \"all show %s all\"", noBoards(u.ID, filter, ""), u.ID)
 	case len(boards) > most:
 		return fail("%s has %d %s boards, more than the %d one mail shows; send 'GAME games %s %s' for a list of each game's",
 			u.ID, len(boards), filter, most, u.ID, filter)

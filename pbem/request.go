@@ -25,6 +25,7 @@ type request struct {
 	line    string            // the line of a multiple mail being run
 	after   []func()          // run once the transaction has committed
 	played  int               // game moves played, for Config.OnMoves
+	replyAs string            // the player a reply's token stands for (byreply.go): his password is not asked
 	robot   string            // the robot a robot command acts for (robots.go)
 	outcome outcome           // for the mail's log line
 }
@@ -70,6 +71,9 @@ func (r *request) run() (err error) {
 }
 
 func (r *request) runCommands() error {
+	if done, err := r.byReply(); done || err != nil {
+		return err
+	}
 	words := commandWords(r.mail.Subject)
 	if len(words) > 0 && strings.EqualFold(words[0], "multiple") {
 		lines := mailmsg.CommandLines(r.mail.Text)
@@ -97,16 +101,22 @@ func (r *request) runCommands() error {
 // command runs one command. withComment says whether the mail body is the
 // command's comment (not so for the lines of a multiple mail).
 func (r *request) command(words []string, withComment bool) error {
+	c := &cmd{r: r, words: words, comment: ""}
+	if withComment {
+		c.comment = mailmsg.Comment(r.mail.Text)
+	}
+	return r.runCmd(c)
+}
+
+// runCmd runs a command within the sender's limits.
+func (r *request) runCmd(c *cmd) error {
 	if ok, err := r.allowSender(); !ok || err != nil {
 		r.outcome.note(resultIgnored, "the sender is over his limit of commands or wrong passwords")
 		return err
 	}
+	words := c.words
 	if len(words) == 0 {
 		return r.unknownCommand(words)
-	}
-	c := &cmd{r: r, words: words, comment: ""}
-	if withComment {
-		c.comment = mailmsg.Comment(r.mail.Text)
 	}
 	err := c.dispatch()
 	if c.game != nil {
@@ -152,8 +162,12 @@ func (r *request) refuse(name string, words []string, f *failure) error {
 	case f.game != nil:
 		subject = f.game.Name() + " error"
 	}
+	msg := f.Msg
+	if !strings.HasSuffix(msg, "\n") { // one that ends in a command has no full stop
+		msg += "."
+	}
 	body, err := render("error", map[string]any{
-		"Msg":      f.Msg,
+		"Msg":      wrapAll([]string{msg}, lineWidth)[0],
 		"Board":    diagram,
 		"Original": quoteOriginal(r.quoted()),
 	})

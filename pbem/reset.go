@@ -95,9 +95,10 @@ func (c *cmd) resetRequest(id string) error {
 		}
 	}
 	c.r.replyText(c.r.sender(), "pbemd: reset of "+strings.ToLower(id), fmt.Sprintf(
-		"If there is a user %s, a code to set a new password has been mailed to the\n"+
-			"addresses of the account (not to the address a request comes from).\n"+
-			"The code works for %d hours. Then send: reset %s CODE NEWPASSWORD\n",
+		"If there is a user %s, a code to set a new password has been\n"+
+			"mailed to the addresses of the account (not to the address a\n"+
+			"request comes from). The code works for %d hours. Then send:\n\n"+
+			"    reset %s CODE NEWPASSWORD\n",
 		strings.ToLower(id), resetLife/time.Hour, strings.ToLower(id)))
 	return nil
 }

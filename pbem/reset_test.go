@@ -39,6 +39,13 @@ func TestResetFlow(t *testing.T) {
 	if code == "" {
 		t.Fatalf("no code mailed to alice: %v", subjects(out))
 	}
+	for _, r := range out {
+		for _, l := range strings.Split(r.Body, "\n") {
+			if len(l) > 72 {
+				t.Errorf("a line of %q is %d columns wide, more than 72:\n%s", r.Subject, len(l), l)
+			}
+		}
+	}
 	var toMallory []reply
 	for _, r := range out {
 		if r.To == "mallory@evil.example" {

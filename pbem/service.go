@@ -29,6 +29,11 @@ type Config struct {
 	// "https://pbem.example.org"; when set, board mails link to their
 	// board's page under it.
 	PublicURL string
+	// ReplyAddress, when set, is the Reply-To of board mails to players,
+	// with ReplyTokenPlace for the mail's reply token, e.g.
+	// "pbem+{token}@example.org": the address must reach the server's
+	// mailbox whatever stands after the "+".
+	ReplyAddress string
 	// OnMoves, when set, is told after each commit how many game moves it
 	// stored (a Taratibu turn counts its single moves); for counters.
 	OnMoves func(n int)

@@ -39,7 +39,7 @@ func TestOddSubjects(t *testing.T) {
 		if out[0].Subject != c.errSubject {
 			t.Errorf("%.60q: subject %q, want %q", c.subject, out[0].Subject, c.errSubject)
 		}
-		if !strings.HasPrefix(out[0].Body, c.first) || !strings.Contains(out[0].Body, "\nOriginal message follows:\n") {
+		if !strings.HasPrefix(strings.ReplaceAll(out[0].Body, "\n", " "), c.first) || !strings.Contains(out[0].Body, "\nOriginal message follows:\n") {
 			t.Errorf("%.60q: reply does not start with %q and quote the mail:\n%.600s", c.subject, c.first, out[0].Body)
 		}
 	}

@@ -52,6 +52,11 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 		} else if n > 0 {
 			s.log.Info("sweep: forgot expired limit counters", "count", n)
 		}
+		if n, err := tx.PruneReplyTokens(now); err != nil {
+			return err
+		} else if n > 0 {
+			s.log.Info("sweep: forgot expired reply tokens", "count", n)
+		}
 		r := &request{s: s, tx: tx, now: now}
 		if err := r.remind(); err != nil {
 			return err
@@ -187,7 +192,7 @@ func (r *request) remindBoard(kind string, num int) error {
 			return err
 		}
 		deadline := r.now.Add(forfeit - waited)
-		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d for %d days. Without a move by %s, %s forfeits the game. Away? Send: vacation %s PASSWORD DAYS",
+		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d for %d days. Without a move by %s, %s forfeits the game. Away? Send \"vacation %s PASSWORD DAYS\".",
 			id, b.game.Title(), b.rec.Board, int(waited/day), deadline.UTC().Format(timeFormat), id, id)
 		return r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
 	}

@@ -104,7 +104,7 @@ func (c *invocation) open(f *dataFlags, uses config.Uses, dry bool) (*setup, err
 // serviceConfig is the service's part of a configuration.
 func serviceConfig(cfg *config.Config, log *slog.Logger) pbem.Config {
 	return pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log, PublicURL: cfg.PublicURL,
-		Limits: cfg.Limits.Service(), Mail: cfg.Limits.Mail()}
+		Limits: cfg.Limits.Service(), Mail: cfg.Limits.Mail(), ReplyAddress: cfg.ReplyAddress}
 }
 
 func (s *setup) Close() error {

@@ -190,7 +190,11 @@ type Config struct {
 	// PublicURL is where players reach the web view, e.g.
 	// https://pbem.example.org; when set, board mails link to their board.
 	PublicURL string `yaml:"public_url"`
-	Robots    Robots `yaml:"robots"`
+	// ReplyAddress, when set, is the Reply-To of board mails to players:
+	// an address of the server's mailbox with {token} in its local part,
+	// e.g. pbem+{token}@example.org.
+	ReplyAddress string `yaml:"reply_address"`
+	Robots       Robots `yaml:"robots"`
 }
 
 // DefaultHTTP is where the web view listens unless told otherwise.
@@ -402,6 +406,9 @@ func (c *Config) validateFor(uses Uses) error {
 		}
 	}
 	if err := c.validateWeb(); err != nil {
+		return err
+	}
+	if err := c.validateReply(); err != nil {
 		return err
 	}
 	switch c.Log.Level {

@@ -144,7 +144,7 @@ func Run(ctx context.Context, opts Options) error {
 	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log,
 		Limits:  cfg.Limits.Service(),
 		OnMoves: func(n int) { moves.Add(int64(n)) }, PublicURL: cfg.PublicURL,
-		RobotJoin: cfg.Robots.Join})
+		ReplyAddress: cfg.ReplyAddress, RobotJoin: cfg.Robots.Join})
 	var running atomic.Pointer[outbox.Sender] // set below; admin actions before that only queue
 	stopControl, err := serveControl(cfg.Data, db, log, adminOn(svc, db, log, func() {
 		if s := running.Load(); s != nil {
