@@ -32,8 +32,9 @@ const Usage = `actions:
   outbox [list]                  the replies waiting to be sent and those given up
   outbox retry ID                send a waiting or given-up reply now
   outbox drop ID                 remove a reply unsent
-  quarantine [list]              mails pbemd deliver could not handle (the
-                                 daemon's are in the IMAP quarantine folder)
+  quarantine [list]              mails the daemon or pbemd deliver could not
+                                 handle (the daemon's also stay in the IMAP
+                                 quarantine folder)
   quarantine release ID          handle one again, once what failed is mended
   quarantine drop ID             remove one unhandled
   stats                          counts of users, games and mail`

@@ -264,10 +264,13 @@ func (h handler) DeliverAll(raws [][]byte) []error {
 	return errs
 }
 
-// Quarantine answers the mail; the watcher keeps the mail itself in its
-// quarantine folder, so the store need not.
+// Quarantine answers the mail and keeps it in the store's quarantine as
+// well as the watcher's folder, so that "pbemd admin quarantine" lists,
+// releases and drops the daemon's mails as it does pbemd deliver's (the
+// store's copy has its passwords masked; the folder keeps the mail as it
+// came, for a mail client).
 func (h handler) Quarantine(raw []byte, why string) error {
-	_, err := h.svc.Quarantine(raw, why, false)
+	_, err := h.svc.Quarantine(raw, why, true)
 	h.sender.Kick()
 	return err
 }
