@@ -71,10 +71,7 @@ func (c *cmd) change(args []string) error {
 		if err := checkPassword(args[3]); err != nil {
 			return err
 		}
-		if u.PasswordHash, err = c.r.s.hashPassword(args[3]); err != nil {
-			return err
-		}
-		if err := c.r.tx.PutUser(u); err != nil {
+		if err := c.r.setPassword(u, args[3]); err != nil {
 			return err
 		}
 		return c.r.tellUser(u, "pbemd: password changed", "password", map[string]any{"User": u})
@@ -152,10 +149,14 @@ func (c *cmd) signoff(args []string) error {
 // sender's limit and the account's; an account locked by too many is not
 // checked at all, and the command is ignored (passwordLocked).
 func (r *request) auth(id, password string) (*store.User, error) {
+	if r.replyAs != "" && strings.EqualFold(id, r.replyAs) {
+		return r.tx.User(r.replyAs) // a reply's token stands for the password
+	}
 	r.secret(password)
+	r.outcome.user = strings.ToLower(id)
 	u, err := r.tx.User(id)
 	if errNotFound(err) {
-		return nil, fail("There is no user %q; check the spelling, or sign up first with: signup %s PASSWORD", id, id)
+		return nil, fail("There is no user %q; check the spelling, or sign up first with \"signup %s PASSWORD\"", id, id)
 	}
 	if err != nil {
 		return nil, err
@@ -174,7 +175,7 @@ func (r *request) auth(id, password string) (*store.User, error) {
 		if err := r.badPassword(u); err != nil {
 			return nil, err
 		}
-		return nil, fail("The password for %s is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin)", u.Name)
+		return nil, fail("The password for %s is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset %s' and a code comes to the account's addresses", u.Name, u.ID)
 	}
 	return u, nil
 }

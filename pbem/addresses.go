@@ -139,10 +139,8 @@ func (c *cmd) confirm(args []string) error {
 		return err
 	}
 	// Codes are guessed as passwords are: the same lock bounds the tries.
-	if locked, err := c.r.passwordLocked(u); err != nil {
+	if err := c.r.checksLocked(u); err != nil {
 		return err
-	} else if locked {
-		return &failure{Msg: "checks of " + u.ID + " are locked", silent: true}
 	}
 	var found *store.Unconfirmed
 	var rest []store.Unconfirmed

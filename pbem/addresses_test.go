@@ -114,6 +114,7 @@ func TestSignupConfirmation(t *testing.T) {
 	if len(out) != 2 || out[0].To != "alice@example.org" || out[1].To != "alice@home.example" {
 		t.Fatalf("confirm: %v", subjects(out))
 	}
+	golden(t, "confirmed", out)
 	says(t, out[1].Body, "Board mails go to: alice@example.org, alice@home.example.")
 	if strings.Contains(out[1].Body, strings.ToUpper(home)) {
 		t.Errorf("the code was quoted back")

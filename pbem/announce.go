@@ -1,6 +1,8 @@
 package pbem
 
 import (
+	"fmt"
+
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -13,6 +15,9 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 	if comment != nil {
 		comment.Text = r.mask(comment.Text) // kept and shown to others: no password in it
 		b.rec.Comments = append(b.rec.Comments, *comment)
+	}
+	if r.mail != nil {
+		r.outcome.game, r.outcome.board = b.rec.Kind, b.rec.Board // a new board has its number now
 	}
 	ended := b.rec.Over && !b.rec.Rated
 	if ended {
@@ -42,8 +47,9 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 		}
 		audience = union(audience, more)
 	}
+	var playersBody string
 	for _, id := range audience {
-		if err := r.mailUser(id, subject, body, b.rec.Thread); err != nil {
+		if err := r.mailBoard(b, v, id, subject, body, &playersBody); err != nil {
 			return err
 		}
 	}
@@ -97,4 +103,16 @@ func (r *request) autoKind() string {
 		return "auto-generated"
 	}
 	return "auto-replied"
+}
+
+// nextCommand ends the mail to the player to move with the exact command
+// to send, so that he need not look it up: his password as PASSWORD, the
+// move as MOVE, and the move number that guards against a double send.
+// Others get nothing.
+func (b *board) nextCommand(id string) string {
+	if b.rec.Over || b.open() || b.toMove() != id {
+		return ""
+	}
+	return fmt.Sprintf("\nYour move. Send a mail with this subject, your password for PASSWORD\nand your move for MOVE:\n  %s move %d %s PASSWORD MOVE#%d\n",
+		b.game.Name(), b.rec.Board, id, b.next())
 }

@@ -29,6 +29,7 @@ func (r *request) loadBoard(kind string, num int) (*board, error) {
 	if !ok {
 		return nil, fmt.Errorf("board %s %d: no such game in this server", kind, num)
 	}
+	r.outcome.game, r.outcome.board = g.Name(), num
 	rec, err := r.tx.Game(g.Name(), num)
 	if errNotFound(err) {
 		f := fail("There is no %s board %d; send '%s games all' for the boards there are", g.Title(), num, g.Name())

@@ -53,22 +53,30 @@ type boardView struct {
 	Comment     *store.Comment
 	Times       []string
 	Link        string // the board's web page, when the web view is public
+	ByReply     bool   // the mail goes to a player, who may answer it by reply
 }
 
 func (r *request) boardView(b *board, comment *store.Comment, notices ...string) (*boardView, error) {
 	v := &boardView{
 		Title:    b.game.Title(),
 		Board:    b.rec.Board,
-		Notices:  wrapAll(append(append([]string(nil), notices...), r.boardNotices(b)...), 76),
-		MoveList: moveList(b.game, b.rec),
+		Notices:  wrapAll(append(append([]string(nil), notices...), r.boardNotices(b)...), lineWidth),
+		MoveList: moveList(b.game, b.rec, recentRows),
 		Diagram:  strings.TrimRight(b.pos.Board(), "\n"),
-		Comment:  comment,
+	}
+	if comment != nil {
+		c := *comment
+		c.Text = reflow(c.Text)
+		v.Comment = &c
 	}
 	sides := b.game.Sides()
 	switch {
 	case !b.rec.Over && b.open():
 		v.State = []string{"Waiting for an opponent; anyone may take the open seat with:",
 			fmt.Sprintf("  %s join %d userid password", b.game.Name(), b.rec.Board)}
+	case !b.rec.Over && b.rec.Board == 0 && b.toMove() == sides[b.pos.ToMove()]:
+		// A preview of a new game has no players: its seats are the sides.
+		v.State = []string{fmt.Sprintf("%s plays move #%d.", sides[b.pos.ToMove()], b.next())}
 	case !b.rec.Over:
 		v.State = []string{
 			fmt.Sprintf("It is %s's turn.", seatOrOpen(b.toMove())),
@@ -86,6 +94,9 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 	}
 	if len(b.rec.Options) > 0 {
 		v.State = append(v.State, "Options: "+strings.Join(b.rec.Options, " "))
+	}
+	if b.fresh || b.rec.Over {
+		v.MoveList = moveList(b.game, b.rec, 0)
 	}
 	v.Ratings = ratingLines(b)
 	v.Subscribers = strings.Join(b.rec.Subscribers, " ")
@@ -134,64 +145,130 @@ func render(name string, data any) (string, error) {
 	return s, nil
 }
 
-// moveList lays the moves out in numbered rows, one column per seat: a run
-// of moves by one seat (a Taratibu turn) is one entry. Long entries get a
-// line each.
-func moveList(g rules.Game, rec *store.Game) string {
-	type entry struct {
-		seat int
-		text string
-	}
-	var entries []entry
-	for _, e := range moveEntries(rec) {
-		entries = append(entries, entry{e.seat, e.text()})
-	}
+// recentRows is how many rows of the move list an ordinary board mail
+// shows; the first mail, the end mail and "show" show them all.
+const recentRows = 6
+
+// moveList lays the moves out as MoveRows does, every move with the number
+// "#n" gives it: two columns, one per seat, or a line per turn when moves
+// come in runs (Taratibu) or are long. With last > 0 only the last rows are
+// shown, and a line says how to get the others.
+func moveList(g rules.Game, rec *store.Game, last int) string {
 	sides := g.Sides()
 	heads := [2]string{}
 	for i := range heads {
 		heads[i] = fmt.Sprintf("%s: %s", sides[i], seatName(rec, i))
-	}
-	width := max(len(heads[0]), 12)
-	for _, e := range entries {
-		if e.seat == 0 {
-			width = max(width, len(e.text))
+		if seatName(rec, i) == sides[i] { // a preview of a new game
+			heads[i] = sides[i]
 		}
 	}
-	long := false
-	for _, e := range entries {
-		long = long || len(e.text) > 30
-	}
+	rows := MoveRows(rec)
 	var b strings.Builder
-	if long {
-		for i, e := range entries {
-			fmt.Fprintf(&b, "%4d. %s: %s\n", i+1, heads[e.seat], e.text)
+	if last > 0 && len(rows) > last {
+		skipped := rows[len(rows)-last-1]
+		upTo := skipped.Number
+		for _, m := range skipped.Seats[1] {
+			upTo = m.Number
 		}
-		if len(entries) == 0 {
-			fmt.Fprintf(&b, "      %s, %s\n      No moves yet.\n", heads[0], heads[1])
+		fmt.Fprintf(&b, "Moves 1 to %d are not shown; for the whole list send:\n  %s show %d\n\n", upTo, g.Name(), rec.Board)
+		rows = rows[len(rows)-last:]
+	}
+	if len(rows) > 0 && rows[0].Turn > 0 || longRows(rows) {
+		fmt.Fprintf(&b, "%s, %s\n", heads[0], heads[1])
+		for _, row := range rows {
+			b.WriteString(turnLine(row, sides))
+		}
+		if len(rows) == 0 {
+			b.WriteString("No moves yet.\n")
 		}
 		return strings.TrimRight(b.String(), "\n")
 	}
-	fmt.Fprintf(&b, "      %-*s  %s\n", width, heads[0], heads[1])
-	row := 0
-	for i := 0; i < len(entries); i++ {
-		row++
-		left, right := "", ""
-		if entries[i].seat == 0 {
-			left = entries[i].text
-			if i+1 < len(entries) && entries[i+1].seat == 1 {
-				right = entries[i+1].text
-				i++
-			}
-		} else {
-			left, right = "...", entries[i].text
+	// The headings stand over the moves: a cell is "%4d. " and the move.
+	width := len(heads[0]) - 6
+	for _, row := range rows {
+		width = max(width, len(cellText(row.Seats[0])))
+	}
+	fmt.Fprintf(&b, "      %-*s%s\n", width+8, heads[0], heads[1])
+	for _, row := range rows {
+		left := "      ..."
+		if row.Seats[0] != nil {
+			left = fmt.Sprintf("%4d. %s", row.Seats[0][0].Number, cellText(row.Seats[0]))
 		}
-		line := fmt.Sprintf("%4d. %-*s  %s", row, width, left, right)
+		line := fmt.Sprintf("%-*s", width+6, left)
+		if row.Seats[1] != nil {
+			line += fmt.Sprintf("  %4d. %s", row.Seats[1][0].Number, cellText(row.Seats[1]))
+		}
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
-	if len(entries) == 0 {
+	if len(rows) == 0 {
 		b.WriteString("      No moves yet.\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// cellText is the moves of one cell of the two-column layout, which holds
+// one move each.
+func cellText(cell []MoveRef) string {
+	t := ""
+	for _, m := range cell {
+		t += m.Text
+		if m.Auto {
+			t += " (Auto)"
+		}
+	}
+	return t
+}
+
+// longRows reports whether a cell is too long for two columns.
+func longRows(rows []MoveRow) bool {
+	for _, row := range rows {
+		for _, cell := range row.Seats {
+			if len(cellText(cell)) > 30 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// turnLine is one row of the one-line-a-turn layout: "Turn 3, White: 4.
+// 21-33  5. 33-45  6. 45-57", each move with its number, wrapped at 72
+// columns with the continuation indented; a row that is no turn starts
+// with the side.
+func turnLine(row MoveRow, sides [2]string) string {
+	seat := 0
+	if row.Seats[0] == nil {
+		seat = 1
+	}
+	head := sides[seat] + ":"
+	if row.Turn > 0 {
+		head = fmt.Sprintf("Turn %d, %s:", row.Turn, sides[seat])
+	}
+	words := []string{head}
+	for _, m := range row.Seats[seat] {
+		w := fmt.Sprintf("%d. %s", m.Number, m.Text)
+		if m.Auto {
+			w += " (Auto)"
+		}
+		words = append(words, w)
+	}
+	var b strings.Builder
+	line := ""
+	for _, w := range words {
+		if line != "" && len(line)+2+len(w) > 72 {
+			b.WriteString(line + "\n")
+			line = "     "
+		}
+		switch line {
+		case "", "     ":
+		case head:
+			line += " "
+		default:
+			line += "  "
+		}
+		line += w
+	}
+	return b.String() + line + "\n"
 }
 
 func seatName(rec *store.Game, seat int) string {
@@ -199,26 +276,4 @@ func seatName(rec *store.Game, seat int) string {
 		return "?"
 	}
 	return rec.Seats[seat]
-}
-
-// wrapAll breaks each text into lines of at most width columns at spaces,
-// so that long notices read well in any mail client.
-func wrapAll(texts []string, width int) []string {
-	out := make([]string, 0, len(texts))
-	for _, t := range texts {
-		var lines []string
-		line := ""
-		for _, w := range strings.Fields(t) {
-			if line != "" && len(line)+1+len(w) > width {
-				lines = append(lines, line)
-				line = ""
-			}
-			if line != "" {
-				line += " "
-			}
-			line += w
-		}
-		out = append(out, strings.Join(append(lines, line), "\n"))
-	}
-	return out
 }

@@ -34,8 +34,8 @@ func (c *cmd) chat(args []string) error {
 	}
 	num := b.rec.Board
 	subject := fmt.Sprintf("%s chat %d %s", c.game.Name(), num, u.ID)
-	body := fmt.Sprintf("Chat at %s Board %d\n\n%s writes:\n%s\n\nTo answer everyone on the board, send: %s chat %d userid password\n",
-		b.game.Title(), num, u.ID, strings.TrimRight(comment.Text, "\n"), c.game.Name(), num)
+	body := fmt.Sprintf("Chat at %s Board %d\n\n%s writes:\n%s\n\nTo answer everyone on the board, send:\n  %s chat %d userid password\n",
+		b.game.Title(), num, u.ID, reflow(strings.TrimRight(comment.Text, "\n")), c.game.Name(), num)
 	for _, id := range union(b.audience(), []string{u.ID}) {
 		if err := c.r.mailUser(id, subject, body, b.rec.Thread); err != nil {
 			return err

@@ -95,6 +95,7 @@ func init() {
 		"help":     (*cmd).help,
 		"signup":   (*cmd).signup,
 		"confirm":  (*cmd).confirm,
+		"reset":    (*cmd).reset,
 		"change":   (*cmd).change,
 		"signoff":  (*cmd).signoff,
 		"list":     (*cmd).list,
@@ -138,6 +139,9 @@ func (c *cmd) name() string {
 }
 
 func (c *cmd) dispatch() error {
+	if ok, err := c.boardMailReply(); ok {
+		return err
+	}
 	first := strings.ToLower(c.words[0])
 	if a, ok := globalAliases[first]; ok {
 		first = a
@@ -155,7 +159,7 @@ func (c *cmd) dispatch() error {
 	}
 	h, ok := gameCommands[gameVerb(c.words[1])]
 	if !ok {
-		return c.fail("%q is not a %s command; the commands are %s", c.words[1], g.Title(), verbList())
+		return c.fail("%q is not a command of %s; the commands are %s", c.words[1], g.Title(), verbList())
 	}
 	return h(c, c.words[2:])
 }
@@ -197,7 +201,7 @@ func (c *cmd) usage(form string) error {
 			c.r.secret(c.words[i])
 		}
 	}
-	return c.fail("The command has the wrong number of words; write it as: %s", form)
+	return c.fail("The command has the wrong number of words; write it as:\n  %s\n", form)
 }
 
 // boardNumber reads a board number, refusing anything else.

@@ -40,7 +40,7 @@ func TestSignup(t *testing.T) {
 		{"signup 9lives secret", `"9lives" is not a valid user id; a user id is 2 to 16 letters, digits, '_', '-' or '.', starting with a letter.`},
 		{"signup dave abc", "A password must have 4 to 64 characters; yours has 3."},
 		{"signup dave secret not-an-address", `"not-an-address" is not a mail address; write addresses as name@example.org.`},
-		{"signup dave", "The command has the wrong number of words; write it as: signup userid password [address ...]."},
+		{"signup dave", "The command has the wrong number of words; write it as: signup userid password [address ...]"},
 	}
 	for _, e := range errs {
 		out := h.send("dave@example.org", e.subject, "")
@@ -56,12 +56,12 @@ func TestChangePassword(t *testing.T) {
 	out := h.send("alice@example.org", "change password alice pw-alice newpass", "")
 	golden(t, "change-password", out)
 	errorReply(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""), "alice@example.org",
-		"The password for alice is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin).")
+		"The password for alice is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset alice' and a code comes to the account's addresses.")
 	if out := h.send("alice@example.org", "tanbo move 101 alice newpass h7", ""); len(out) != 2 {
 		t.Errorf("move with the new password: %v", subjects(out))
 	}
 	errorReply(t, h.send("alice@example.org", "change password alice wrong x1234", ""), "alice@example.org",
-		"The password for alice is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin).")
+		"The password for alice is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset alice' and a code comes to the account's addresses.")
 	errorReply(t, h.send("alice@example.org", "change colour alice newpass red", ""), "alice@example.org",
 		`"colour" cannot be changed; write change password userid old new, or change address userid password [address ...].`)
 }
@@ -77,8 +77,8 @@ func TestChangeAddress(t *testing.T) {
 	if len(out) != 2 || out[0].To != "alice@new.example" || out[1].To != "alice@example.org" {
 		t.Fatalf("change address: %v", subjects(out))
 	}
-	says(t, out[1].Body, "No address of alice is confirmed yet: board mails go nowhere until one is.",
-		"1 other address was mailed a code to confirm; it gets mail only once confirmed.")
+	says(t, out[1].Body, "No address of alice is confirmed yet:\nboard mails go nowhere until one is.",
+		"1 other address was mailed a code to confirm;\nit gets mail only once confirmed.")
 	out = h.send("alice@somewhere.example", "tanbo move 101 alice pw-alice h7", "")
 	if len(out) != 1 || out[0].To != "bob@example.org" {
 		t.Errorf("board mails before the confirmation: %v", subjects(out))
@@ -132,8 +132,8 @@ func TestChallenge(t *testing.T) {
 		{"tanbo challenge alice", "A challenge names two players, first the one who moves first; write: tanbo challenge userid1 userid2 [-option ...] [--nagtime=DAYS --forfeittime=DAYS]."},
 		{"tanbo challenge alice alice", "A challenge needs two different players; alice is named twice."},
 		{"tanbo challenge alice zed", `There is no user "zed" to play; players must sign up first (signup userid password).`},
-		{"tanbo challenge alice bob -size=7", `"-size=7": has no value 7: -size=19|13|9; valid options of Tanbo: -size=19|13|9 -swap.`},
-		{"tanbo challenge alice bob -fast", `"-fast": is not an option of Tanbo; valid options of Tanbo: -size=19|13|9 -swap.`},
+		{"tanbo challenge alice bob -size=7", `"-size=7" has a value -size does not take; write -size=19|13|9.`},
+		{"tanbo challenge alice bob -fast", `"-fast" is not an option; the options of Tanbo are -size=19|13|9 -swap.`},
 		{"tanbo challenge alice bob --nagtime=0", `"--nagtime=0" needs a number of days from 1 to 365, e.g. --nagtime=14.`},
 		{"tanbo challenge alice bob --nagtime=30", "The forfeit time (21 days) must be longer than the reminder time (30 days)."},
 		{"tanbo challenge alice bob --colour=red", `"--colour=red" is not a server option; the server options are --nagtime=DAYS and --forfeittime=DAYS.`},
@@ -156,15 +156,15 @@ func TestMove(t *testing.T) {
 		}
 	}
 	errs := []struct{ from, subject, want string }{
-		{"eve@example.org", "tanbo move 101 eve pw h7", `There is no user "eve"; check the spelling, or sign up first with: signup eve PASSWORD.`},
-		{"alice@example.org", "tanbo move 101 alice PW-ALICE b7", "The password for alice is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin)."},
-		{"alice@example.org", "tanbo move 101 alice pw-alice h6", "It is not your turn on Tanbo board 101: it is bob's turn; send your move when the board mail says it is yours."},
-		{"bob@example.org", "tanbo move 101 bob pw-bob b7#1", "Move b7#1 received as move #2: the board has changed since it was sent, so it was not played; send it again with #2 if you still mean it."},
+		{"eve@example.org", "tanbo move 101 eve pw h7", `There is no user "eve"; check the spelling, or sign up first with "signup eve PASSWORD".`},
+		{"alice@example.org", "tanbo move 101 alice PW-ALICE b7", "The password for alice is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset alice' and a code comes to the account's addresses."},
+		{"alice@example.org", "tanbo move 101 alice pw-alice h6", `It is not your turn on Tanbo board 101: it is bob's turn; send your move when the board mail says it is yours, or queue it now with "tanbo queue 101 alice PASSWORD h6".`},
+		{"bob@example.org", "tanbo move 101 bob pw-bob b7#1", "b7#1 was not played: the next move on Tanbo board 101 is #2, not #1; if you still mean b7, send it again with #2."},
 		{"bob@example.org", "tanbo move 101 bob pw-bob b7#x", `"b7#x" does not end in a move number; write the move number as #N after the move, e.g. e2-e5#3.`},
 		{"bob@example.org", "tanbo move 999 bob pw-bob b7", "There is no Tanbo board 999; send 'tanbo games all' for the boards there are."},
 		{"bob@example.org", "tanbo move abc bob pw-bob b7", `"abc" is not a board number; boards are numbered from 101.`},
-		{"bob@example.org", "tanbo move 101 bob pw-bob", "The command has the wrong number of words; write it as: tanbo move board userid password move[#n]."},
-		{"bob@example.org", "tanbo dance 101", `"dance" is not a Tanbo command; the commands are accept, challenge, chat, decline, games, help, history, join, limit, move, notify, preview, queue, ratings, reject, resign, show, standings, subscribe, unsubscribe.`},
+		{"bob@example.org", "tanbo move 101 bob pw-bob", "The command has the wrong number of words; write it as: tanbo move board userid password move[#n]"},
+		{"bob@example.org", "tanbo dance 101", `"dance" is not a command of Tanbo; the commands are accept, challenge, chat, decline, games, help, history, join, limit, move, notify, preview, queue, ratings, reject, resign, show, standings, subscribe, unsubscribe.`},
 	}
 	for _, e := range errs {
 		errorReply(t, h.send(e.from, e.subject, ""), e.from, e.want)
@@ -280,7 +280,7 @@ func TestShowAndGames(t *testing.T) {
 	if out := h.send("carol@example.org", "tanbo show bob next", ""); len(out) != 1 || out[0].To != "carol@example.org" {
 		// bob is not to move: refused with a hint.
 		t.Errorf("show bob next: %v", subjects(out))
-	} else if !strings.Contains(out[0].Body, "bob has no next Tanbo boards") {
+	} else if !strings.Contains(out[0].Body, "bob has no Tanbo board where bob is to move") {
 		t.Errorf("show bob next:\n%s", out[0].Body)
 	}
 
@@ -328,6 +328,10 @@ func TestHelp(t *testing.T) {
 		{"help", "help"},
 		{"HELP commands", "help-commands"},
 		{"tanbo help", "help-tanbo"},
+		{"ultima help", "help-ultima"},
+		{"tobit help", "help-tobit"},
+		{"taratibu help", "help-taratibu"},
+		{"help tutorial", "help-tutorial"},
 	} {
 		out := h.send("someone@example.org", c.subject, "")
 		one(t, out, "someone@example.org")
@@ -337,7 +341,7 @@ func TestHelp(t *testing.T) {
 		t.Errorf("'help tanbo' differs from 'tanbo help'")
 	}
 	errorReply(t, h.send("x@example.org", "help chess", ""), "x@example.org",
-		`There is no help on "chess"; send 'help' for the index, 'help commands', 'help tutorial', or 'help GAME' with a game of `+strings.Join(gameNames(), ", ")+".")
+		`There is no help on "chess"; send "help" for the index, "help commands", "help tutorial", or "help GAME" with a game of `+strings.Join(gameNames(), ", ")+".")
 }
 
 func TestUnknownSenderAndCommand(t *testing.T) {
@@ -353,7 +357,7 @@ func TestUnknownSenderAndCommand(t *testing.T) {
 
 	h.signup("alice")
 	errorReply(t, h.send("alice@example.org", "chess move 1", ""), "alice@example.org",
-		`"chess" is not a command; commands start with a game name (`+strings.Join(gameNames(), ", ")+`) or one of all, change, confirm, help, list, message, signoff, signup, vacation, multiple; send 'help' for the list.`)
+		`"chess" is not a command; commands start with a game name (`+strings.Join(gameNames(), ", ")+`) or one of all, change, confirm, help, list, message, reset, signoff, signup, vacation, multiple; send 'help' for the list.`)
 }
 
 func TestLoopGuard(t *testing.T) {
@@ -396,7 +400,7 @@ func TestRateLimit(t *testing.T) {
 	h.svc.limits = Limits{Mails: 100, BadPasswords: 3, Window: time.Hour}.withDefaults()
 	for i := 0; i < 3; i++ {
 		errorReply(t, h.send("mallory@example.org", "tanbo move 101 alice guess h7", ""), "mallory@example.org",
-			"The password for alice is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin).")
+			"The password for alice is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset alice' and a code comes to the account's addresses.")
 	}
 	r := one(t, h.send("mallory@example.org", "tanbo move 101 alice guess2 h7", ""), "mallory@example.org")
 	if r.Subject != "pbemd: too many mails" || !strings.Contains(r.Body, "3 wrong passwords") {

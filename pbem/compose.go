@@ -27,6 +27,8 @@ type part struct {
 	auto              string // Auto-Submitted
 	ref               string // References root of a board's thread
 	board             bool   // a board mail, never merged
+	messageID         string // a board mail's own id, with its reply token (byreply.go)
+	replyTo           string // a board mail's Reply-To, with its reply token
 }
 
 // compose turns the request's parts into outgoing mails in r.out, in the
@@ -99,6 +101,10 @@ func (r *request) enqueue(p *part) {
 		MessageID:     r.s.NewID(),
 		Date:          r.now,
 		AutoSubmitted: p.auto,
+		ReplyTo:       p.replyTo,
+	}
+	if p.messageID != "" {
+		m.MessageID = p.messageID
 	}
 	if r.mail != nil && r.mail.MessageID != "" {
 		m.InReplyTo = r.mail.MessageID

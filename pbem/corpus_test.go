@@ -50,7 +50,7 @@ func TestCorpusMoves(t *testing.T) {
 			}
 			comment := mailmsg.Comment(in.Text)
 			body := out[1].Body
-			if comment != "" && !strings.Contains(body, "alice writes:\n"+comment+"\n") {
+			if comment != "" && !strings.Contains(body, "alice writes:\n"+reflow(comment)+"\n") {
 				t.Errorf("the comment %q is not in the board mail:\n%s", comment, body)
 			}
 			if comment == "" && strings.Contains(body, "writes:") {

@@ -121,14 +121,16 @@ func one(t *testing.T, out []reply, to string) reply {
 }
 
 // errorReply checks that out is one error reply to the address whose first
-// line is want, and that it quotes the original mail.
+// paragraph is want (wrapped at 72 columns: its lines joined by spaces), and
+// that it quotes the original mail.
 func errorReply(t *testing.T, out []reply, to, want string) reply {
 	t.Helper()
 	r := one(t, out, to)
 	if !strings.HasSuffix(r.Subject, "error") && !strings.HasSuffix(r.Subject, "Error") {
 		t.Errorf("error reply subject %q does not end in error", r.Subject)
 	}
-	first, _, _ := strings.Cut(r.Body, "\n")
+	first, _, _ := strings.Cut(r.Body, "\n\n")
+	first = strings.Join(strings.Fields(first), " ")
 	if first != want {
 		t.Errorf("error reply says\n %q\nwant\n %q", first, want)
 	}
@@ -156,6 +158,9 @@ func golden(t *testing.T, name string, out []reply) {
 		}
 		fmt.Fprintf(&b, "To: %s\nSubject: %s\n\n%s", r.To, r.Subject, r.Body)
 	}
+	for _, r := range out {
+		checkWidth(t, name, r)
+	}
 	path := filepath.Join("testdata", "golden", name+".golden")
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -176,3 +181,14 @@ func golden(t *testing.T, name string, out []reply) {
 }
 
 func gameNames() []string { return catalog.Names() }
+
+// checkWidth fails a reply with a line wider than lineWidth, except the
+// lines of a quoted mail ("> "), which are the sender's own.
+func checkWidth(t *testing.T, name string, r reply) {
+	t.Helper()
+	for _, l := range strings.Split(r.Body, "\n") {
+		if len(l) > lineWidth && !strings.HasPrefix(l, ">") {
+			t.Errorf("%s: a line of the mail to %s (%s) is %d columns wide, more than %d:\n%s", name, r.To, r.Subject, len(l), lineWidth, l)
+		}
+	}
+}

@@ -39,7 +39,7 @@ func (c *cmd) help(args []string) error {
 		c.game = g
 		return c.gameHelp(nil)
 	}
-	return fail("There is no help on %q; send 'help' for the index, 'help commands', 'help tutorial', or 'help GAME' with a game of %s",
+	return fail("There is no help on %q; send \"help\" for the index, \"help commands\", \"help tutorial\", or \"help GAME\" with a game of %s",
 		args[0], strings.Join(catalog.Names(), ", "))
 }
 
@@ -143,8 +143,8 @@ func (c *cmd) message(args []string) error {
 	}
 	var names []string
 	for _, t := range to {
-		body := fmt.Sprintf("%s writes:\n\n%s\n\nTo answer, send a mail with the subject: message %s PASSWORD %s\n",
-			u.ID, strings.TrimRight(c.comment, "\n"), t.ID, u.ID)
+		body := fmt.Sprintf("%s writes:\n\n%s\n\nTo answer, send a mail with this subject, your password for PASSWORD:\n  message %s PASSWORD %s\n",
+			u.ID, reflow(strings.TrimRight(c.comment, "\n")), t.ID, u.ID)
 		if err := c.r.mailUser(t.ID, "pbemd: message from "+u.ID+" **", body, ""); err != nil {
 			return err
 		}

@@ -23,7 +23,7 @@ func TestMultipleBody(t *testing.T) {
 	boardMails(t, out[:2], "Tanbo Board 101 bob", "alice@example.org", "bob@example.org")
 	hasNot(t, out[0].Body, "writes:", "tanbo move")
 	errorReply(t, out[2:], "alice@example.org",
-		"It is not your turn on Tanbo board 101: it is bob's turn; send your move when the board mail says it is yours.")
+		`It is not your turn on Tanbo board 101: it is bob's turn; send your move when the board mail says it is yours, or queue it now with "tanbo queue 101 alice PASSWORD b3".`)
 	if g := h.game("tanbo", 101); len(g.Moves) != 1 || g.Over {
 		t.Errorf("after the multiple mail: %d moves, over %v; want 1 move, the quoted resign not run", len(g.Moves), g.Over)
 	}

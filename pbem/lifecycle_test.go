@@ -102,12 +102,12 @@ func TestQueue(t *testing.T) {
 	// alice moves: bob's first queued move is played at once, in the same mail.
 	r = boardMails(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""), "Tanbo Board 101 alice",
 		"alice@example.org", "bob@example.org")
-	has(t, r.Body, "alice played h7.\nbob played b7 (queued).\n", "   1. h7            b7 (Auto)\n")
+	has(t, r.Body, "alice played h7.\nbob played b7 (queued).\n", "   1. h7         2. b7 (Auto)\n")
 	// and the second when its turn comes, as move #4.
 	out = h.send("alice@example.org", "tanbo move 101 alice pw-alice b3", "")
 	golden(t, "queue-played", out)
 	r = boardMails(t, out, "Tanbo Board 101 alice", "alice@example.org", "bob@example.org")
-	has(t, r.Body, "bob played h3 (queued).", "   2. b3            h3 (Auto)\n")
+	has(t, r.Body, "bob played h3 (queued).", "   3. b3         4. h3 (Auto)\n")
 	if g := h.game("tanbo", 101); len(g.Moves) != 4 || !g.Moves[3].Auto || g.Moves[2].Auto || len(g.Queue) != 0 {
 		t.Errorf("stored moves %+v, queue %+v", g.Moves, g.Queue)
 	}
@@ -133,9 +133,9 @@ func TestQueue(t *testing.T) {
 	has(t, r.Body, "bob played b9.")
 
 	errs := []struct{ subject, want string }{
-		{"tanbo queue 101 bob", "The command has the wrong number of words; write it as: tanbo queue board userid password move[#n]|clear."},
+		{"tanbo queue 101 bob", "The command has the wrong number of words; write it as: tanbo queue board userid password move[#n]|clear"},
 		{"tanbo queue 101 bob pw-bob b1#3", "Move b1#3 cannot be queued: board 101 is at move #7 already; queue it with a later number, or without one."},
-		{"tanbo queue 101 bob pw-bob propose", `"propose" cannot be queued, only moves and resign can; send it now with: tanbo move 101 bob PASSWORD propose.`},
+		{"tanbo queue 101 bob pw-bob propose", `"propose" cannot be queued, only moves and resign can; send it now with "tanbo move 101 bob PASSWORD propose".`},
 	}
 	for _, e := range errs {
 		errorReply(t, h.send("bob@example.org", e.subject, ""), "bob@example.org", e.want)
@@ -157,7 +157,7 @@ func TestResignOutOfTurnIsQueued(t *testing.T) {
 	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
 	r := one(t, h.send("bob@example.org", "tanbo resign 101 bob pw-bob", ""), "bob@example.org")
-	has(t, r.Body, "Queued for bob, in this order: resign.")
+	has(t, r.Body, "Queued for bob: resign. It is played when your turn comes")
 	if g := h.game("tanbo", 101); g.Over {
 		t.Fatal("a resignation out of turn ended the game at once")
 	}
@@ -174,7 +174,7 @@ func TestDrawByAgreement(t *testing.T) {
 	// A proposal may be made out of turn; every mail shows it until answered.
 	out := h.send("alice@example.org", "tanbo move 101 alice pw-alice propose", "")
 	golden(t, "propose", out)
-	const open = "Open proposal: alice proposes a draw; bob answers with: tanbo move 101 bob PASSWORD accept (or reject)."
+	const open = "Open proposal: alice proposes a draw; bob answers with \"tanbo move 101 bob PASSWORD accept\" (or reject)."
 	r := boardMails(t, out, "Tanbo Board 101 bob", "alice@example.org", "bob@example.org", "carol@example.org")
 	says(t, r.Body, open)
 	says(t, one(t, h.send("carol@example.org", "tanbo show 101", ""), "carol@example.org").Body, open)
@@ -199,7 +199,7 @@ func TestDrawByAgreement(t *testing.T) {
 func TestRejectedProposal(t *testing.T) {
 	h := twoPlayers(t)
 	errorReply(t, h.send("bob@example.org", "tanbo move 101 bob pw-bob accept", ""), "bob@example.org",
-		"There is no open proposal on Tanbo board 101 to accept; propose a draw with: tanbo move 101 bob PASSWORD propose.")
+		"There is no open proposal on Tanbo board 101 to accept: no draw or undo has been proposed there.")
 	h.send("bob@example.org", "tanbo move 101 bob pw-bob draw", "")
 	r := boardMails(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice reject", "Not yet!"), "Tanbo Board 101 alice **",
 		"alice@example.org", "bob@example.org")
@@ -231,7 +231,7 @@ func TestUndo(t *testing.T) {
 	// bob asks to take back his b7: alice's b3, played after it, goes too.
 	r := boardMails(t, h.send("bob@example.org", "tanbo move 101 bob pw-bob undo", ""), "Tanbo Board 101 bob",
 		"alice@example.org", "bob@example.org")
-	says(t, r.Body, "Open proposal: bob proposes to take back moves 2 to 3 (b7, b3); alice answers with: tanbo move 101 alice PASSWORD accept (or reject).")
+	says(t, r.Body, "Open proposal: bob proposes to take back moves 2 to 3 (b7, b3); alice answers with \"tanbo move 101 alice PASSWORD accept\" (or reject).")
 	out := h.send("alice@example.org", "tanbo move 101 alice pw-alice accept", "")
 	golden(t, "undo", out[:1])
 	r = boardMails(t, out, "Tanbo Board 101 bob", "alice@example.org", "bob@example.org")
@@ -298,9 +298,9 @@ func TestRefuseAndLimit(t *testing.T) {
 	r := one(t, h.send("bob@example.org", "tanbo reject bob pw-bob", ""), "bob@example.org")
 	has(t, r.Body, "bob now refuses every Tanbo challenge by others.")
 	errorReply(t, h.send("bob@example.org", "tanbo reject bob pw-bob", ""), "bob@example.org",
-		"bob refuses Tanbo challenges already; send 'tanbo accept bob PASSWORD' to accept them again.")
+		"bob refuses Tanbo challenges already; send \"tanbo accept bob PASSWORD\" to accept them again.")
 	errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob", ""), "alice@example.org",
-		"bob refuses all Tanbo challenges at present; challenge another player, or open a seat with: tanbo challenge USERID ?.")
+		"bob refuses all Tanbo challenges at present; challenge another player, or open a seat with \"tanbo challenge USERID ?\".")
 	// Other games are not refused, nor bob's own challenges.
 	if out := h.send("alice@example.org", "tobit challenge alice bob", ""); len(out) != 2 {
 		t.Errorf("tobit challenge: %v", subjects(out))
@@ -310,7 +310,7 @@ func TestRefuseAndLimit(t *testing.T) {
 	}
 	one(t, h.send("bob@example.org", "tanbo accept bob pw-bob", ""), "bob@example.org")
 	errorReply(t, h.send("bob@example.org", "tanbo accept bob pw-bob", ""), "bob@example.org",
-		"bob accepts Tanbo challenges already; send 'tanbo reject bob PASSWORD' to refuse them.")
+		"bob accepts Tanbo challenges already; send \"tanbo reject bob PASSWORD\" to refuse them.")
 
 	// bob plays one Tanbo game (board 101); with a limit of 2 one more is accepted.
 	r = one(t, h.send("bob@example.org", "tanbo limit bob pw-bob 2", ""), "bob@example.org")
@@ -331,7 +331,7 @@ func TestRefuseAndLimit(t *testing.T) {
 	errorReply(t, h.send("bob@example.org", "tanbo limit bob pw-bob many", ""), "bob@example.org",
 		`"many" is not a limit; write a number of games from 1 to 999, 0 or reject to refuse every challenge, or accept, all or inf for no limit.`)
 	errorReply(t, h.send("bob@example.org", "tanbo limit bob", ""), "bob@example.org",
-		"The command has the wrong number of words; write it as: tanbo limit userid password [n|0|reject|accept|all|inf].")
+		"The command has the wrong number of words; write it as: tanbo limit userid password [n|0|reject|accept|all|inf]")
 }
 
 // TestLimitAsPbmserv: limit 0 and reject refuse every challenge, accept,
@@ -349,7 +349,7 @@ func TestLimitAsPbmserv(t *testing.T) {
 		}
 		has(t, r.Body, "bob refuses every Tanbo challenge by others (limit 0).", "Active now: 0.")
 		errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob", ""), "alice@example.org",
-			"bob refuses all Tanbo challenges at present; challenge another player, or open a seat with: tanbo challenge USERID ?.")
+			`bob refuses all Tanbo challenges at present; challenge another player, or open a seat with "tanbo challenge USERID ?".`)
 	}
 	// The bare form tells the setting and changes nothing.
 	has(t, one(t, h.send("bob@example.org", "tanbo limit bob pw-bob", ""), "bob@example.org").Body,
@@ -408,7 +408,7 @@ func TestChatAndMessage(t *testing.T) {
 	says(t, one(t, h.send("x@example.org", "help commands", ""), "x@example.org").Body,
 		`GAME chat board userid password`, `as a short mail "GAME chat board userid" in the board's thread. Anyone signed up may chat on any board`)
 	errorReply(t, h.send("zed@example.org", "tanbo chat 101 zed pw-zed", "Hi"), "zed@example.org",
-		`There is no user "zed"; check the spelling, or sign up first with: signup zed PASSWORD.`)
+		`There is no user "zed"; check the spelling, or sign up first with "signup zed PASSWORD".`)
 	errorReply(t, h.send("alice@example.org", "tanbo chat 101 alice pw-alice", ""), "alice@example.org",
 		"A chat carries its message in the mail body, and this body is empty; write the message below the subject.")
 
@@ -427,7 +427,7 @@ func TestChatAndMessage(t *testing.T) {
 	errorReply(t, h.send("alice@example.org", "message alice pw-alice bob", ""), "alice@example.org",
 		"A message is the mail body, and this body is empty; write the message below the subject.")
 	errorReply(t, h.send("alice@example.org", "message alice pw-alice", "Hi"), "alice@example.org",
-		"The command has the wrong number of words; write it as: message userid password to-userid ... (the message in the body).")
+		"The command has the wrong number of words; write it as: message userid password to-userid ... (the message in the body)")
 }
 
 func TestPreview(t *testing.T) {
@@ -439,7 +439,7 @@ func TestPreview(t *testing.T) {
 	if r.Subject != "Tanbo Board 101 preview" {
 		t.Errorf("subject %q", r.Subject)
 	}
-	says(t, r.Body, "A preview: board 101 with b7 b3 played. Nothing was saved.", "   1. h7            b7\n   2. b3\n", "It is bob's turn.")
+	says(t, r.Body, "A preview: board 101 with b7 b3 played. Nothing was saved.", "   1. h7         2. b7\n   3. b3\n", "It is bob's turn.")
 	if g := h.game("tanbo", 101); len(g.Moves) != 1 {
 		t.Errorf("a preview saved moves: %+v", g.Moves)
 	}
@@ -447,13 +447,14 @@ func TestPreview(t *testing.T) {
 	if r.Subject != "Tanbo preview" {
 		t.Errorf("subject %q", r.Subject)
 	}
-	says(t, r.Body, "Summary of Tanbo preview\n", "A preview: a new game with h7 played.", "Black: Black  White: White")
+	says(t, r.Body, "Summary of Tanbo preview\n", "A preview: a new game with h7 played.", "White plays move #2.")
+	hasNot(t, r.Body, "Black: Black", "(White)")
 	r = one(t, h.send("carol@example.org", "tanbo preview 101 b7 e5", ""), "carol@example.org")
 	if !strings.HasPrefix(r.Body, "e5 is not a legal move in the preview after 1 of its moves: ") {
 		t.Errorf("illegal preview move:\n%s", r.Body)
 	}
 	errorReply(t, h.send("carol@example.org", "tanbo preview 101", ""), "carol@example.org",
-		"The command has the wrong number of words; write it as: tanbo preview board|new [-option ...] move ....")
+		"The command has the wrong number of words; write it as: tanbo preview board|new [-option ...] move ...")
 }
 
 func TestAllShow(t *testing.T) {
@@ -471,11 +472,11 @@ func TestAllShow(t *testing.T) {
 		t.Errorf("all show alice next: %v", subjects(out))
 	}
 	errorReply(t, h.send("carol@example.org", "all show alice inactive", ""), "carol@example.org",
-		"alice has no inactive boards in any game; try 'all show alice all'.")
+		"alice has no inactive boards in any game; try \"all show alice all\".")
 	errorReply(t, h.send("carol@example.org", "all show zed", ""), "carol@example.org",
 		`There is no user "zed"; user ids are what players signed up with.`)
 	errorReply(t, h.send("carol@example.org", "all games alice", ""), "carol@example.org",
-		"The command has the wrong number of words; write it as: all show userid [all|active|inactive|next] [page N].")
+		"The command has the wrong number of words; write it as: all show userid [all|active|inactive|next] [page N]")
 }
 
 func TestNotify(t *testing.T) {
@@ -497,7 +498,7 @@ func TestNotify(t *testing.T) {
 	errorReply(t, h.send("alice@example.org", "tanbo notify alice pw-alice 101", ""), "alice@example.org",
 		"alice plays on Tanbo board 101 and receives its final mail anyway.")
 	errorReply(t, h.send("dave@example.org", "tanbo notify dave pw-dave", ""), "dave@example.org",
-		"dave is told of the end of every Tanbo game already; 'tanbo notify dave PASSWORD off' stops it.")
+		"dave is told of the end of every Tanbo game already; \"tanbo notify dave PASSWORD off\" stops it.")
 	one(t, h.send("dave@example.org", "tanbo notify dave pw-dave off", ""), "dave@example.org")
 	h.send("alice@example.org", "tanbo challenge alice bob", "")
 	if out := h.send("alice@example.org", "tanbo resign 102 alice pw-alice", ""); len(out) != 2 {
@@ -652,9 +653,9 @@ func TestRatings(t *testing.T) {
 	out = h.send("x@example.org", "tanbo history", "")
 	golden(t, "history", out)
 	body = one(t, out, "x@example.org").Body
-	has(t, body, "  105  dave - alice                    3  2026-11-22  won by dave (alice resigned)\n"+
-		"  104  erin - dave                     3  2026-11-22  won by erin (dave resigned)\n"+
-		"  103  carol - alice                   0  2026-11-22  tie (draw by agreement)\n")
+	has(t, body, "  105  dave - alice          3  2026-11-22  won by dave (alice resigned)\n"+
+		"  104  erin - dave           3  2026-11-22  won by erin (dave resigned)\n"+
+		"  103  carol - alice         0  2026-11-22  tie (draw by agreement)\n")
 	hasNot(t, body, "  106 ")
 	body = one(t, h.send("x@example.org", "tanbo history bob", ""), "x@example.org").Body
 	has(t, body, "  102  alice - bob", "  101  alice - bob")
@@ -788,11 +789,11 @@ func TestVacation(t *testing.T) {
 func TestVacationErrors(t *testing.T) {
 	h := twoPlayers(t)
 	errorReply(t, h.send("alice@example.org", "vacation alice pw-alice 0", ""), "alice@example.org",
-		"alice is not on vacation, so there is none to end; to go away, send: vacation alice PASSWORD DAYS.")
+		"alice is not on vacation, so there is none to end; to go away, send \"vacation alice PASSWORD DAYS\".")
 	errorReply(t, h.send("alice@example.org", "vacation alice pw-alice 31", ""), "alice@example.org",
-		`"31" is not a number of vacation days; write 1 to 30, or 0 to end a vacation, e.g. vacation alice PASSWORD 7.`)
+		`"31" is not a number of vacation days; write 1 to 30, or 0 to end a vacation, e.g. "vacation alice PASSWORD 7".`)
 	errorReply(t, h.send("alice@example.org", "vacation alice pw-alice", ""), "alice@example.org",
-		"The command has the wrong number of words; write it as: vacation userid password days.")
+		"The command has the wrong number of words; write it as: vacation userid password days")
 	one(t, h.send("alice@example.org", "vacation alice pw-alice 10", ""), "alice@example.org")
 	h.now = h.now.Add(2 * day)
 	r := one(t, h.send("alice@example.org", "vacation alice pw-alice 0", ""), "alice@example.org")

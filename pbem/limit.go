@@ -54,11 +54,11 @@ func (c *cmd) limit(args []string) error {
 	case contains(u.Refuses, kind):
 		text = fmt.Sprintf("%s refuses every %s challenge by others (limit 0). %s may still challenge others and join open seats.", u.ID, c.game.Title(), u.ID)
 	case u.Limits[kind] > 0:
-		text = fmt.Sprintf("%s plays at most %d active %s games: challenges beyond that are refused.", u.ID, u.Limits[kind], c.game.Title())
+		text = fmt.Sprintf("%s plays at most %s: challenges beyond that are refused.", u.ID, activeGamesText(u.Limits[kind], c.game.Title()))
 	default:
 		text = fmt.Sprintf("%s has no limit of active %s games.", u.ID, c.game.Title())
 	}
-	text += fmt.Sprintf(" Active now: %d.\nTo change it, send: %s limit %s PASSWORD n (0 or reject: refuse all; accept, all or inf: no limit)\n",
+	text += fmt.Sprintf(" Active now: %d.\nTo change it, send:\n  %s limit %s PASSWORD n\n(n = 0 or reject: refuse all; accept, all or inf: no limit)\n",
 		active, kind, u.ID)
 	c.r.replyText(c.r.sender(), fmt.Sprintf("%s: limit of %s", c.game.Title(), u.ID), text)
 	return nil

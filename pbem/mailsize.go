@@ -6,6 +6,13 @@ import "github.com/pbemd/pbemd/pbem/mailmsg"
 // read (tooLarge is not nil), answers the sender that it was not read and
 // what size would be read.
 func (r *request) runOrRefuse(tooLarge *mailmsg.TooLargeError) error {
+	if why, err := r.banned(); err != nil || why != "" {
+		r.outcome.note(resultIgnored, why)
+		return err
+	}
+	if err := r.noteLastMail(); err != nil {
+		return err
+	}
 	if tooLarge == nil {
 		return r.run()
 	}

@@ -37,12 +37,12 @@ func (c *cmd) move(args []string) error {
 	}
 	seat := b.seatOf(u.ID)
 	if b.pos.ToMove() != seat {
-		return c.failOn(b, "It is not your turn on %s board %d: it is %s's turn; send your move when the board mail says it is yours",
-			b.game.Title(), b.rec.Board, b.toMove())
+		return c.failOn(b, "It is not your turn on %s board %d: it is %s's turn; send your move when the board mail says it is yours, or queue it now with \"%s queue %d %s PASSWORD %s\"",
+			b.game.Title(), b.rec.Board, b.toMove(), b.game.Name(), b.rec.Board, u.ID, text)
 	}
 	if want != 0 && want != b.next() {
-		return c.failOn(b, "Move %s#%d received as move #%d: the board has changed since it was sent, so it was not played; send it again with #%d if you still mean it",
-			text, want, b.next(), b.next())
+		return c.failOn(b, "%s#%d was not played: the next move on %s board %d is #%d, not #%d; if you still mean %s, send it again with #%d",
+			text, want, b.game.Title(), b.rec.Board, b.next(), want, text, b.next())
 	}
 	steps, err := b.play(seat, text, c.r.now, false)
 	c.r.played += len(steps)
@@ -146,7 +146,7 @@ func (c *cmd) queue(args []string) error {
 	mine := queuedOf(b.rec, seat)
 	switch strings.ToLower(text) {
 	case "propose", "draw", "accept", "reject", "undo", "swap":
-		return c.failOn(b, "%q cannot be queued, only moves and resign can; send it now with: %s move %d %s PASSWORD %s",
+		return c.failOn(b, "%q cannot be queued, only moves and resign can; send it now with \"%s move %d %s PASSWORD %s\"",
 			text, c.game.Name(), b.rec.Board, u.ID, strings.ToLower(text))
 	case "resign":
 		text = "resign"
@@ -254,4 +254,13 @@ func (c *cmd) preview(args []string) error {
 	}
 	c.r.replyText(c.r.sender(), subject, body)
 	return nil
+}
+
+// queuedNotice tells a player what he has queued, in the number it is.
+func queuedNotice(id string, list []string) string {
+	if len(list) == 1 {
+		return fmt.Sprintf("Queued for %s: %s. It is played when your turn comes; nobody else sees it before.", id, list[0])
+	}
+	return fmt.Sprintf("Queued for %s, in this order: %s. They are played one a turn when your turns come; nobody else sees them before.",
+		id, strings.Join(list, ", "))
 }

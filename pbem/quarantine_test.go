@@ -58,6 +58,7 @@ func TestQuarantineAnswersOnce(t *testing.T) {
 		}
 	}
 	r := one(t, h.outbox(), "bob@example.org")
+	golden(t, "quarantined", []reply{r})
 	if r.Subject != "pbemd: mail not handled" || !strings.Contains(r.Body, "Your mail could not be handled: the server failed on it.") {
 		t.Errorf("quarantine answer:\nSubject: %s\n\n%s", r.Subject, r.Body)
 	}
@@ -105,6 +106,7 @@ func TestTooLargeAnswer(t *testing.T) {
 		}
 	}
 	r := one(t, h.outbox(), "alice@example.org")
+	golden(t, "toolarge", []reply{r})
 	if r.Subject != "pbemd: mail too large" || !strings.Contains(r.Body, "52428800 bytes, more than the 10485760 bytes this server\nreads") || strings.Contains(string(r.Raw), "s3cret") {
 		t.Errorf("too-large answer:\nSubject: %s\n\n%s", r.Subject, r.Body)
 	}

@@ -119,7 +119,8 @@ func (r *request) privateBoard(b *board, id, subject, notice string) error {
 	if err != nil {
 		return err
 	}
-	return r.mailUser(id, subject, body, b.rec.Thread)
+	var playersBody string
+	return r.mailBoard(b, v, id, subject, body, &playersBody)
 }
 
 // stepsText is the moves of one submission as notices print them.
@@ -141,8 +142,7 @@ func queueList(b *board, seat int) string {
 	if len(list) == 0 {
 		return fmt.Sprintf("Your queue on %s board %d is empty.", b.game.Title(), b.rec.Board)
 	}
-	return fmt.Sprintf("Queued for %s, in this order: %s. They are played when your turn comes; nobody else sees them before.",
-		b.rec.Seats[seat], strings.Join(list, ", "))
+	return queuedNotice(b.rec.Seats[seat], list)
 }
 
 // tellQueue mails the player of seat his queue as it now stands, after
@@ -165,7 +165,7 @@ func (c *cmd) clearQueue(b *board, seat int) error {
 	if err := c.r.tx.PutGame(b.rec); err != nil {
 		return err
 	}
-	return c.r.tellQueue(b, seat, "queue cleared", fmt.Sprintf("%d queued moves were taken off.", n))
+	return c.r.tellQueue(b, seat, "queue cleared", map[bool]string{true: "1 queued move was taken off.", false: fmt.Sprintf("%d queued moves were taken off.", n)}[n == 1])
 }
 
 // dropSeatQueue takes every queued move of seat off the board.

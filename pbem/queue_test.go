@@ -42,7 +42,7 @@ func TestQueueClearAndResignTakeBack(t *testing.T) {
 	if r.Subject != "Tanbo Board 101 resignation withdrawn" {
 		t.Errorf("subject %q", r.Subject)
 	}
-	says(t, r.Body, "a second resign takes it back, so you play on. Queued for bob, in this order: h3.")
+	says(t, r.Body, "a second resign takes it back, so you play on. Queued for bob: h3.")
 	// alice moves: bob's h3 is played, and the game goes on.
 	r = boardMails(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice b3", ""), "Tanbo Board 101 alice", "alice@example.org", "bob@example.org")
 	says(t, r.Body, "bob played h3 (queued).")
@@ -74,10 +74,10 @@ func TestPbmservCommandsHostile(t *testing.T) {
 	errorReply(t, h.send("carol@example.org", "tanbo queue 101 carol pw-carol clear", ""), "carol@example.org",
 		"carol is not a player of Tanbo board 101; its players are alice and bob.")
 	errorReply(t, h.send("carol@example.org", "tanbo subscribe all carol wrong", ""), "carol@example.org",
-		"The password for carol is wrong; passwords are case-sensitive (a forgotten one can be reset by the server's admin).")
+		"The password for carol is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset carol' and a code comes to the account's addresses.")
 	if u := h.user("carol"); len(u.SubscribeKinds) != 0 {
 		t.Errorf("subscribe all with a wrong password stored %q", u.SubscribeKinds)
 	}
 	errorReply(t, h.send("carol@example.org", "tanbo challenge carol bob -", ""), "carol@example.org",
-		`"-": is not an option of Tanbo; valid options of Tanbo: -size=19|13|9 -swap.`)
+		`"-" is not an option; the options of Tanbo are -size=19|13|9 -swap.`)
 }

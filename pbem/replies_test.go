@@ -22,7 +22,7 @@ func TestBoardMailOrder(t *testing.T) {
 		"\nbob resigned.\n",
 		"\nGame won by alice.\n",
 		"\nRating changes:\n",
-		"\n      Black: alice  White: bob\n   1. h7            b7\n   2. b3\n",
+		"\n      Black: alice  White: bob\n   1. h7         2. b7\n   3. b3\n",
 		"\n    a b c d e f g h i\n",
 		"\nSubscribers: carol\n",
 		"\nbob writes:\nWell played.\n",

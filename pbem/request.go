@@ -25,7 +25,9 @@ type request struct {
 	line    string            // the line of a multiple mail being run
 	after   []func()          // run once the transaction has committed
 	played  int               // game moves played, for Config.OnMoves
+	replyAs string            // the player a reply's token stands for (byreply.go): his password is not asked
 	robot   string            // the robot a robot command acts for (robots.go)
+	outcome outcome           // for the mail's log line
 }
 
 // A failure is a command refused: the sender gets an error reply, and nothing
@@ -69,6 +71,9 @@ func (r *request) run() (err error) {
 }
 
 func (r *request) runCommands() error {
+	if done, err := r.byReply(); done || err != nil {
+		return err
+	}
 	words := commandWords(r.mail.Subject)
 	if len(words) > 0 && strings.EqualFold(words[0], "multiple") {
 		lines := mailmsg.CommandLines(r.mail.Text)
@@ -96,23 +101,40 @@ func (r *request) runCommands() error {
 // command runs one command. withComment says whether the mail body is the
 // command's comment (not so for the lines of a multiple mail).
 func (r *request) command(words []string, withComment bool) error {
-	if ok, err := r.allowSender(); !ok || err != nil {
-		return err
-	}
-	if len(words) == 0 {
-		return r.unknownCommand(words)
-	}
 	c := &cmd{r: r, words: words, comment: ""}
 	if withComment {
 		c.comment = mailmsg.Comment(r.mail.Text)
 	}
+	return r.runCmd(c)
+}
+
+// runCmd runs a command within the sender's limits.
+func (r *request) runCmd(c *cmd) error {
+	if ok, err := r.allowSender(); !ok || err != nil {
+		r.outcome.note(resultIgnored, "the sender is over his limit of commands or wrong passwords")
+		return err
+	}
+	words := c.words
+	if len(words) == 0 {
+		return r.unknownCommand(words)
+	}
 	err := c.dispatch()
+	if c.game != nil {
+		r.outcome.game = c.game.Name()
+	}
+	if r.outcome.user == "" {
+		r.outcome.user = c.senderID("") // a command that names no user
+	}
 	var f *failure
 	if errors.As(err, &f) {
 		if f.silent {
+			r.outcome.note(resultIgnored, f.Msg)
 			return nil
 		}
 		return r.refuse(c.name(), words, f)
+	}
+	if err == nil {
+		r.outcome.note(resultPlayed, "")
 	}
 	return err
 }
@@ -122,6 +144,7 @@ func (r *request) sender() string { return strings.ToLower(r.mail.From) }
 
 // refuse answers a failed command with an error reply to the sender only.
 func (r *request) refuse(name string, words []string, f *failure) error {
+	r.outcome.note(resultRefused, f.Msg)
 	subject := name + " error"
 	var diagram, thread string
 	switch {
@@ -139,8 +162,12 @@ func (r *request) refuse(name string, words []string, f *failure) error {
 	case f.game != nil:
 		subject = f.game.Name() + " error"
 	}
+	msg := f.Msg
+	if !strings.HasSuffix(msg, "\n") { // one that ends in a command has no full stop
+		msg += "."
+	}
 	body, err := render("error", map[string]any{
-		"Msg":      f.Msg,
+		"Msg":      wrapAll([]string{msg}, lineWidth)[0],
 		"Board":    diagram,
 		"Original": quoteOriginal(r.quoted()),
 	})
@@ -169,12 +196,14 @@ func (r *request) unknownCommand(words []string) error {
 	if _, err := r.tx.UserByAddress(r.sender()); errNotFound(err) {
 		// A note the strangers' budget would drop must not use up the
 		// address's one note of the day.
+		r.outcome.note(resultIgnored, "no command, from a stranger; the how-to note went out today already")
 		if spent, err := r.strangersSpent(); spent || err != nil {
 			return err
 		}
 		if ok, err := r.oncePer(howtoKey(r.sender()), 24*time.Hour); !ok || err != nil {
 			return err
 		}
+		r.outcome = outcome{result: resultRefused, why: "no command, from a stranger: sent how to sign up"}
 		body, err := render("howto", r.s.helpData())
 		if err != nil {
 			return err

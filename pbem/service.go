@@ -29,6 +29,11 @@ type Config struct {
 	// "https://pbem.example.org"; when set, board mails link to their
 	// board's page under it.
 	PublicURL string
+	// ReplyAddress, when set, is the Reply-To of board mails to players,
+	// with ReplyTokenPlace for the mail's reply token, e.g.
+	// "pbem+{token}@example.org": the address must reach the server's
+	// mailbox whatever stands after the "+".
+	ReplyAddress string
 	// OnMoves, when set, is told after each commit how many game moves it
 	// stored (a Taratibu turn counts its single moves); for counters.
 	OnMoves func(n int)
@@ -128,6 +133,7 @@ func (s *Service) DeliverAll(raws [][]byte) []error {
 }
 
 func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
+	start := time.Now()
 	ids := make([][]uint64, len(raws))
 	errs := make([]error, len(raws))
 	var mails []*mailmsg.Incoming
@@ -142,7 +148,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 			continue
 		}
 		if why := m.Ignore(s.own()); why != "" {
-			s.log.Info("mail ignored", "from", m.From, "why", why, "id", m.MessageID)
+			s.logMail(m, nil, why, start)
 			continue
 		}
 		mails = append(mails, m)
@@ -168,6 +174,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 				return err
 			}
 			if done {
+				after = append(after, func() { s.logMail(m, nil, "already handled (same Message-ID or content)", start) })
 				continue
 			}
 			r := &request{s: s, tx: tx, mail: m, now: now}
@@ -185,6 +192,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 				ids[index[k]] = append(ids[index[k]], out.ID)
 			}
 			after = append(after, r.after...)
+			after = append(after, func() { s.logMail(m, r, "", start) })
 			played += r.played
 			if err := tx.MarkProcessed(m.Key, now); err != nil {
 				return err

@@ -23,9 +23,9 @@ func TestPbmservShortForms(t *testing.T) {
 		}
 	}
 	errorReply(t, h.send("alice@example.org", "tanbo chal alice bob", ""), "alice@example.org",
-		`"chal" is not a Tanbo command; the commands are accept, challenge, chat, decline, games, help, history, join, limit, move, notify, preview, queue, ratings, reject, resign, show, standings, subscribe, unsubscribe.`)
+		`"chal" is not a command of Tanbo; the commands are accept, challenge, chat, decline, games, help, history, join, limit, move, notify, preview, queue, ratings, reject, resign, show, standings, subscribe, unsubscribe.`)
 	errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob -s=9 -swap", ""), "alice@example.org",
-		`"-s=9": is the start of more than one option of Tanbo; write more of its name; valid options of Tanbo: -size=19|13|9 -swap.`)
+		`"-s=9" is the start of more than one option of Tanbo; write more of its name.`)
 	// subscribe from 3 letters, unsubscribe from 5.
 	for _, verb := range []string{"sub", "subs", "subscr", "subscribe"} {
 		boardMails(t, h.send("carol@example.org", "tanbo "+verb+" 101 carol pw-carol", ""), "Tanbo Board 101 alice", "carol@example.org")

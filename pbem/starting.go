@@ -50,13 +50,13 @@ func (c *cmd) challenge(args []string) error {
 			return err
 		}
 		if contains(u.Refuses, c.game.Name()) && u.ID != by {
-			return c.fail("%s refuses all %s challenges at present; challenge another player, or open a seat with: %s challenge USERID ?",
+			return c.fail("%s refuses all %s challenges at present; challenge another player, or open a seat with \"%s challenge USERID ?\"",
 				u.ID, c.game.Title(), c.game.Name())
 		}
 		instead := "challenge another player"
 		if u.ID == by {
 			// The challenger's own limit: only he can lift it.
-			instead = fmt.Sprintf("raise the limit with: %s limit %s PASSWORD NUMBER", c.game.Name(), u.ID)
+			instead = fmt.Sprintf("raise the limit with \"%s limit %s PASSWORD NUMBER\"", c.game.Name(), u.ID)
 		}
 		if err := c.underLimit(u, instead); err != nil {
 			return err
@@ -203,8 +203,8 @@ func (c *cmd) underLimit(u *store.User, instead string) error {
 		return err
 	}
 	if n >= limit {
-		return c.fail("%s already plays %d active %s games, the limit %s set; wait until one ends, or %s",
-			u.ID, n, c.game.Title(), u.ID, instead)
+		return c.fail("%s already plays %s, the limit %s set; wait until one ends, or %s",
+			u.ID, activeGamesText(n, c.game.Title()), u.ID, instead)
 	}
 	return nil
 }
@@ -238,9 +238,9 @@ func (c *cmd) refusal(args []string, refuse bool) error {
 	has := contains(u.Refuses, kind)
 	switch {
 	case refuse && has:
-		return c.fail("%s refuses %s challenges already; send '%s accept %s PASSWORD' to accept them again", u.ID, c.game.Title(), kind, u.ID)
+		return c.fail("%s refuses %s challenges already; send \"%s accept %s PASSWORD\" to accept them again", u.ID, c.game.Title(), kind, u.ID)
 	case !refuse && !has:
-		return c.fail("%s accepts %s challenges already; send '%s reject %s PASSWORD' to refuse them", u.ID, c.game.Title(), kind, u.ID)
+		return c.fail("%s accepts %s challenges already; send \"%s reject %s PASSWORD\" to refuse them", u.ID, c.game.Title(), kind, u.ID)
 	}
 	var text string
 	if refuse {
@@ -256,4 +256,12 @@ func (c *cmd) refusal(args []string, refuse bool) error {
 	}
 	c.r.replyText(c.r.sender(), fmt.Sprintf("%s: challenges %sed by %s", c.game.Title(), verb, u.ID), text)
 	return nil
+}
+
+// activeGamesText is "1 active Ultima game" or "3 active Ultima games".
+func activeGamesText(n int, title string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 active %s game", title)
+	}
+	return fmt.Sprintf("%d active %s games", n, title)
 }

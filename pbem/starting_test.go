@@ -10,7 +10,7 @@ func TestOwnLimit(t *testing.T) {
 	h := twoPlayers(t)
 	h.send("alice@example.org", "tanbo limit alice pw-alice 1", "")
 	errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob", ""), "alice@example.org",
-		"alice already plays 1 active Tanbo games, the limit alice set; wait until one ends, or raise the limit with: tanbo limit alice PASSWORD NUMBER.")
+		"alice already plays 1 active Tanbo game, the limit alice set; wait until one ends, or raise the limit with \"tanbo limit alice PASSWORD NUMBER\".")
 }
 
 // A player who signs off withdraws his open seat boards, as resign does:

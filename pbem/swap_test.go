@@ -19,7 +19,7 @@ func TestSwap(t *testing.T) {
 	errorReply(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice swap", ""), "alice@example.org",
 		"Only the second player, bob, may swap on Tanbo board 101, in answer to the first move.")
 	errorReply(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob swap", ""), "bob@example.org",
-		`"swap" cannot be queued, only moves and resign can; send it now with: tanbo move 101 bob PASSWORD swap.`)
+		`"swap" cannot be queued, only moves and resign can; send it now with "tanbo move 101 bob PASSWORD swap".`)
 	out := h.send("bob@example.org", "tanbo move 101 bob pw-bob swap", "")
 	golden(t, "swap", out[:1])
 	r := boardMails(t, out, "Tanbo Board 101 alice", "bob@example.org", "alice@example.org")
@@ -46,7 +46,7 @@ func TestSwap(t *testing.T) {
 		"Tanbo board 102 was not made with -swap, so the sides cannot be swapped; challenge with -swap for the pie rule.")
 	// Games whose rules have no swap refuse the option.
 	r = one(t, h.send("alice@example.org", "tobit challenge alice bob -swap", ""), "alice@example.org")
-	if !strings.Contains(r.Body, `"-swap": is not an option of Tobit`) {
+	if !strings.Contains(r.Body, `"-swap" is not an option; Tobit has no options`) {
 		t.Errorf("tobit -swap:\n%s", r.Body)
 	}
 	has(t, one(t, h.send("x@example.org", "help commands", ""), "x@example.org").Body, "GAME move board userid password swap")

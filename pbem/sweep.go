@@ -43,7 +43,15 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 		if n > 0 {
 			s.log.Info("sweep: forgot expired limit counters", "count", n)
 		}
-		return 0, err
+		if err != nil {
+			return 0, err
+		}
+		if n, err := tx.PruneReplyTokens(now); err != nil {
+			return 0, err
+		} else if n > 0 {
+			s.log.Info("sweep: forgot expired reply tokens", "count", n)
+		}
+		return 0, nil
 	})
 	if err != nil {
 		return ids, err
@@ -113,7 +121,7 @@ func (s *Service) sweepStep(now time.Time, ids *[]uint64, fn func(*store.Tx, *re
 			queued = append(queued, out.ID)
 		}
 		after = r.after
-		return nil
+		return err
 	})
 	if err != nil {
 		return 0, err
@@ -221,7 +229,7 @@ func (r *request) remindBoard(kind string, num int) error {
 			return err
 		}
 		deadline := r.now.Add(forfeit - waited)
-		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d for %d days. Without a move by %s, %s forfeits the game. Away? Send: vacation %s PASSWORD DAYS",
+		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d for %d days. Without a move by %s, %s forfeits the game. Away? Send \"vacation %s PASSWORD DAYS\".",
 			id, b.game.Title(), b.rec.Board, int(waited/day), deadline.UTC().Format(timeFormat), id, id)
 		return r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
 	}

@@ -27,7 +27,7 @@ func (c *cmd) vacation(args []string) error {
 	}
 	days, err := strconv.Atoi(args[2])
 	if err != nil || days < 0 || days > vacationDaysPerYear {
-		return fail("%q is not a number of vacation days; write 1 to %d, or 0 to end a vacation, e.g. vacation %s PASSWORD 7",
+		return fail("%q is not a number of vacation days; write 1 to %d, or 0 to end a vacation, e.g. \"vacation %s PASSWORD 7\"",
 			args[2], vacationDaysPerYear, u.ID)
 	}
 	now := c.r.now
@@ -37,7 +37,7 @@ func (c *cmd) vacation(args []string) error {
 	}
 	if days == 0 {
 		if cur < 0 {
-			return fail("%s is not on vacation, so there is none to end; to go away, send: vacation %s PASSWORD DAYS", u.ID, u.ID)
+			return fail("%s is not on vacation, so there is none to end; to go away, send \"vacation %s PASSWORD DAYS\"", u.ID, u.ID)
 		}
 		u.Vacations[cur].Until = now
 		if err := c.r.tx.PutUser(u); err != nil {

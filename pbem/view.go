@@ -53,11 +53,13 @@ func Current(rec *store.Game) (rules.Game, rules.Position, error) {
 	return g, pos, nil
 }
 
-// A MoveRow is one numbered line of a board's move list: what each seat
-// played, as in the board mails, where a run of moves by one seat (a
-// Taratibu turn) is one entry.
+// A MoveRow is one line of a board's move list: what each seat played, as
+// in the board mails. In two columns a row holds one move of each seat; when
+// a seat plays runs of moves (a Taratibu turn) or a move is too long for a
+// column, each run is a row of its own.
 type MoveRow struct {
-	Number int
+	Number int          // the number of the row's first move, as "#n" counts
+	Turn   int          // the turn the row is, when rows are runs of moves; else 0
 	Seats  [2][]MoveRef // nil where the seat has no entry in the row
 }
 
@@ -71,23 +73,28 @@ type MoveRef struct {
 }
 
 // MoveRows lays out the moves of rec in the rows of the board mails' move
-// list: one row per move of the first seat and the answer to it; a row
-// that starts with the second seat leaves the first cell empty. When an
-// entry is too long for two columns, every entry is a row of its own, as
-// in the mails.
+// list, so that every view numbers moves alike: by the number "#n" gives a
+// move, and by turn where a seat plays several moves in a row.
 func MoveRows(rec *store.Game) []MoveRow {
 	entries := moveEntries(rec)
 	var rows []MoveRow
-	if longEntries(entries) {
+	turns := false
+	for _, e := range entries {
+		turns = turns || len(e.moves) > 1
+	}
+	if turns || longEntries(entries) {
 		for i, e := range entries {
-			row := MoveRow{Number: i + 1}
+			row := MoveRow{Number: e.moves[0].Number}
+			if turns {
+				row.Turn = i + 1
+			}
 			row.Seats[e.seat] = e.moves
 			rows = append(rows, row)
 		}
 		return rows
 	}
 	for i := 0; i < len(entries); i++ {
-		row := MoveRow{Number: len(rows) + 1}
+		row := MoveRow{Number: entries[i].moves[0].Number}
 		row.Seats[entries[i].seat] = entries[i].moves
 		if entries[i].seat == 0 && i+1 < len(entries) && entries[i+1].seat == 1 {
 			row.Seats[1] = entries[i+1].moves

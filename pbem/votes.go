@@ -69,8 +69,8 @@ func (c *cmd) vote(args []string, word string) error {
 	}
 	// accept or reject
 	if open == nil {
-		return c.failOn(b, "There is no open proposal on %s board %d to %s; propose a draw with: %s move %d %s PASSWORD propose",
-			b.game.Title(), b.rec.Board, word, b.game.Name(), b.rec.Board, u.ID)
+		return c.failOn(b, "There is no open proposal on %s board %d to %s: no draw or undo has been proposed there",
+			b.game.Title(), b.rec.Board, word)
 	}
 	if open.Seat == seat {
 		return c.failOn(b, "The proposal of %s on %s board %d is your own; %s must accept or reject it",
@@ -169,7 +169,7 @@ func (r *request) boardNotices(b *board) []string {
 		if v.Kind == "undo" && v.Back <= len(b.rec.Moves) {
 			what = "to take back " + movesFrom(b.rec, v.Back)
 		}
-		out = append(out, fmt.Sprintf("Open proposal: %s proposes %s; %s answers with: %s move %d %s PASSWORD accept (or reject).",
+		out = append(out, fmt.Sprintf("Open proposal: %s proposes %s; %s answers with \"%s move %d %s PASSWORD accept\" (or reject).",
 			v.User, what, other, b.game.Name(), b.rec.Board, other))
 	}
 	if !b.rec.Over && b.rec.Board != 0 { // board 0 is a preview of a new game

@@ -34,10 +34,10 @@ func (c *cmd) show(args []string) error {
 			return err
 		}
 		if len(refs) == 0 {
-			return c.fail("%s has no %s %s boards; try '%s show %s all'", w, filter, c.game.Title(), c.game.Name(), w)
+			return c.fail("%s; try \"%s show %s all\"", noBoards(w, filter, c.game.Title()), c.game.Name(), w)
 		}
 		if more {
-			return c.fail("%s has more %s %s boards than the %d one mail shows; send '%s games %s %s' for a list",
+			return c.fail("%s has more %s %s boards than the %d one mail shows; send \"%s games %s %s\" for a list",
 				w, filter, c.game.Title(), most, c.game.Name(), w, filter)
 		}
 		for _, b := range refs {
@@ -88,6 +88,7 @@ func (c *cmd) showBoard(word string) error {
 		if err != nil {
 			return err
 		}
+		v.MoveList = moveList(b.game, old.rec, 0) // show gives the whole list
 		body, err := renderBoardBody(v)
 		if err != nil {
 			return err
@@ -104,6 +105,7 @@ func (c *cmd) sendBoard(b *board) error {
 	if err != nil {
 		return err
 	}
+	v.MoveList = moveList(b.game, b.rec, 0) // show gives the whole list
 	body, err := renderBoardBody(v)
 	if err != nil {
 		return err
@@ -289,7 +291,11 @@ func (c *cmd) subscription(args []string, on bool) error {
 	if err := c.r.tx.PutGame(b.rec); err != nil {
 		return err
 	}
-	v, err := c.r.boardView(b, nil, fmt.Sprintf("%s is now %sd to this board.", u.ID, verb))
+	notice := fmt.Sprintf("%s is now subscribed to this board.", u.ID)
+	if verb == "unsubscribe" {
+		notice = fmt.Sprintf("%s is now unsubscribed from this board.", u.ID)
+	}
+	v, err := c.r.boardView(b, nil, notice)
 	if err != nil {
 		return err
 	}
@@ -323,9 +329,9 @@ func (c *cmd) notify(args []string) error {
 		has := contains(u.NotifyKinds, kind)
 		switch {
 		case on && has:
-			return c.fail("%s is told of the end of every %s game already; '%s notify %s PASSWORD off' stops it", u.ID, c.game.Title(), kind, u.ID)
+			return c.fail("%s is told of the end of every %s game already; \"%s notify %s PASSWORD off\" stops it", u.ID, c.game.Title(), kind, u.ID)
 		case !on && !has:
-			return c.fail("%s is not told of the end of every %s game; '%s notify %s PASSWORD' starts it", u.ID, c.game.Title(), kind, u.ID)
+			return c.fail("%s is not told of the end of every %s game; \"%s notify %s PASSWORD\" starts it", u.ID, c.game.Title(), kind, u.ID)
 		case on:
 			u.NotifyKinds = append(u.NotifyKinds, kind)
 			text = fmt.Sprintf("%s receives the final mail of every %s game from now on.\n", u.ID, c.game.Title())
@@ -446,8 +452,16 @@ func (c *cmd) history(args []string) error {
 		for i, s := range rec.Seats {
 			players[i] = seatOrOpen(s)
 		}
-		lines = append(lines, fmt.Sprintf("%5d  %-27s %5d  %s  %s (%s)", rec.Board, strings.Join(players, " - "),
-			len(rec.Moves), rec.Updated.UTC().Format("2006-01-02"), result, rec.EndReason))
+		// The reason goes on a line of its own when the row would pass
+		// 72 columns.
+		line := fmt.Sprintf("%5d  %-17s %5d  %s  %s", rec.Board, strings.Join(players, " - "),
+			len(rec.Moves), rec.Updated.UTC().Format("2006-01-02"), result)
+		if reason := " (" + rec.EndReason + ")"; len(line+reason) <= lineWidth {
+			line += reason
+		} else {
+			line += "\n" + strings.Repeat(" ", 7) + reason[1:]
+		}
+		lines = append(lines, line)
 	}
 	whose := "all players"
 	if who != "" {
@@ -460,4 +474,21 @@ func (c *cmd) history(args []string) error {
 	}
 	c.r.replyText(c.r.sender(), c.game.Title()+" history", body)
 	return nil
+}
+
+// noBoards says that a user has no boards of a filter, in words: "bob has
+// no Tanbo board where bob is to move" rather than "no next boards". An
+// empty title means every game.
+func noBoards(user, filter, title string) string {
+	kind := title + " boards"
+	if title == "" {
+		kind = "boards"
+	}
+	switch filter {
+	case "next":
+		return fmt.Sprintf("%s has no %s where %s is to move", user, strings.TrimSuffix(kind, "s"), user)
+	case "all":
+		return fmt.Sprintf("%s has no %s", user, kind)
+	}
+	return fmt.Sprintf("%s has no %s %s", user, filter, kind)
 }

@@ -36,7 +36,7 @@ func TestNextLeavesOutOpenSeats(t *testing.T) {
 	h.signup("carol")
 	h.send("carol@example.org", "tanbo challenge carol ?", "")
 	errorReply(t, h.send("bob@example.org", "all show carol next", ""), "bob@example.org",
-		"carol has no next boards in any game; try 'all show carol all'.")
+		"carol has no board where carol is to move in any game; try \"all show carol all\".")
 	body := one(t, h.send("bob@example.org", "tanbo games carol next", ""), "bob@example.org").Body
 	hasNot(t, body, "  102  carol - ?")
 	has(t, one(t, h.send("bob@example.org", "tanbo games alice next", ""), "bob@example.org").Body, "  101  alice - bob")

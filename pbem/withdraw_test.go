@@ -42,7 +42,7 @@ func TestResignBeforeFirstMoveWithdraws(t *testing.T) {
 	if g := h.game("tanbo", 101); !g.Over || g.Withdrawn != "bob" {
 		t.Errorf("board: over %v, withdrawn %q", g.Over, g.Withdrawn)
 	}
-	has(t, one(t, h.send("x@example.org", "tanbo history", ""), "x@example.org").Body, "  101  alice - bob                     1  2026-11-22  withdrawn (bob has decided not to play)")
+	has(t, one(t, h.send("x@example.org", "tanbo history", ""), "x@example.org").Body, "  101  alice - bob           1  2026-11-22  withdrawn")
 	has(t, one(t, h.send("x@example.org", "tanbo games all", ""), "x@example.org").Body, "withdrawn")
 
 	// alice, who moves first, may resign before her first move too, out of
@@ -59,7 +59,7 @@ func TestResignBeforeFirstMoveWithdraws(t *testing.T) {
 func TestDecline(t *testing.T) {
 	h := twoPlayers(t)
 	errorReply(t, h.send("alice@example.org", "tanbo decline 101 alice", ""), "alice@example.org",
-		"The command has the wrong number of words; write it as: tanbo decline board userid password.")
+		"The command has the wrong number of words; write it as: tanbo decline board userid password")
 	h.signup("carol")
 	errorReply(t, h.send("carol@example.org", "tanbo decline 101 carol pw-carol", ""), "carol@example.org",
 		"carol is not a player of Tanbo board 101; its players are alice and bob.")

@@ -52,7 +52,7 @@ func ExampleParseOptions() {
 	fmt.Println(err)
 	// Output:
 	// [] <nil>
-	// "-size=10": has no value 10: -size=19|13|9; valid options of Tanbo: -size=19|13|9 -swap
+	// "-size=10" has a value -size does not take; write -size=19|13|9
 }
 
 // A step prints as the move lists of the board mails show it.

@@ -69,21 +69,21 @@ func ParseOptions(g Game, words []string) (Options, error) {
 	opts := Options{}
 	for _, w := range words {
 		if !strings.HasPrefix(w, "-") {
-			return nil, optionError(g, w, "is not an option (options start with -)")
+			return nil, optionError(w, "is not an option: options start with -; "+validOptions(g))
 		}
 		name, value, hasValue := strings.Cut(strings.ToLower(w[1:]), "=")
 		o, n := findOption(g, name)
 		switch {
 		case n > 1:
-			return nil, optionError(g, w, "is the start of more than one option of "+g.Title()+"; write more of its name")
+			return nil, optionError(w, "is the start of more than one option of "+g.Title()+"; write more of its name")
 		case n == 0:
-			return nil, optionError(g, w, "is not an option of "+g.Title())
+			return nil, optionError(w, "is not an option; "+validOptions(g))
 		case len(o.Values) == 0 && hasValue:
-			return nil, optionError(g, w, "takes no value")
+			return nil, optionError(w, "takes no value; write "+o.Word())
 		case len(o.Values) > 0 && !hasValue:
-			return nil, optionError(g, w, "needs a value: "+o.Word())
+			return nil, optionError(w, "needs a value; write "+o.Word())
 		case len(o.Values) > 0 && !contains(o.Values, value):
-			return nil, optionError(g, w, "has no value "+value+": "+o.Word())
+			return nil, optionError(w, "has a value -"+o.Name+" does not take; write "+o.Word())
 		}
 		if hasValue && value == o.Default {
 			delete(opts, o.Name)
@@ -114,8 +114,10 @@ func findOption(g Game, name string) (o Option, n int) {
 	return o, n
 }
 
-func optionError(g Game, word, what string) error {
-	return &Error{Input: word, Msg: fmt.Sprintf("%s; %s", what, validOptions(g))}
+// optionError refuses an option word in one sentence that starts with it
+// and says what would be right.
+func optionError(word, what string) error {
+	return &Error{Msg: fmt.Sprintf("%q %s", word, what)}
 }
 
 func validOptions(g Game) string {
@@ -127,7 +129,7 @@ func validOptions(g Game) string {
 	for i, o := range opts {
 		words[i] = o.Word()
 	}
-	return "valid options of " + g.Title() + ": " + strings.Join(words, " ")
+	return "the options of " + g.Title() + " are " + strings.Join(words, " ")
 }
 
 func contains(list []string, s string) bool {

@@ -50,13 +50,13 @@ func TestParseOptions(t *testing.T) {
 	bad := []struct {
 		word, want string
 	}{
-		{"-fast", `"-fast": is not an option of Test; valid options of Test: -pure -size=19|13|9 -swap`},
-		{"-s=9", `"-s=9": is the start of more than one option of Test; write more of its name; valid options of Test: -pure -size=19|13|9 -swap`},
-		{"-", `"-": is not an option of Test`},
-		{"pure", `"pure": is not an option (options start with -)`},
-		{"-pure=yes", `"-pure=yes": takes no value`},
-		{"-size", `"-size": needs a value: -size=19|13|9`},
-		{"-size=7", `"-size=7": has no value 7: -size=19|13|9`},
+		{"-fast", `"-fast" is not an option; the options of Test are -pure -size=19|13|9 -swap`},
+		{"-s=9", `"-s=9" is the start of more than one option of Test; write more of its name`},
+		{"-", `"-" is not an option; the options of Test are`},
+		{"pure", `"pure" is not an option: options start with -`},
+		{"-pure=yes", `"-pure=yes" takes no value; write -pure`},
+		{"-size", `"-size" needs a value; write -size=19|13|9`},
+		{"-size=7", `"-size=7" has a value -size does not take; write -size=19|13|9`},
 	}
 	for _, c := range bad {
 		_, err := ParseOptions(testGame{}, []string{c.word})

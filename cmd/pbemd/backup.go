@@ -5,18 +5,24 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/config"
 	"github.com/pbemd/pbemd/pbem/daemon"
 	"github.com/pbemd/pbemd/store"
 )
 
-// runBackup is "pbemd backup [-data DIR] FILE": it writes a consistent copy
+// runBackup is "pbemd backup [-config FILE] [-data DIR] FILE": it writes a consistent copy
 // of the database to FILE, replacing FILE only once the copy is complete.
 func runBackup(c *invocation) error {
-	data := c.flags.String("data", "./pbem-data", "the data `directory` that holds "+store.FileName)
+	where := c.dataFlags("the embedded default's data directory")
 	args, err := c.parse(1, "exactly one FILE to write the copy to")
 	if err != nil {
 		return err
 	}
+	cfg, err := where.loadConfig(config.UsesNone)
+	if err != nil {
+		return err
+	}
+	data := &cfg.Data
 	out := args[0]
 	db, err := store.Open(store.PathIn(*data), &store.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
 	if errors.Is(err, store.ErrLocked) {

@@ -25,7 +25,7 @@ const (
 // temporary reason while the store works, before it quarantines the mail.
 const deliverTries = 5
 
-// runDeliver is "pbemd deliver [-config FILE] [-data DIR] [-print]
+// runDeliver is "pbemd deliver [-config FILE] [-data DIR] [-print] [-n]
 // [-lock-wait D]": one mail on stdin, as a .forward, procmail or an MTA pipe
 // would hand it over. The replies go to stdout with -print; with a config
 // they are sent by its SMTP server (what cannot be sent now stays in the
@@ -50,11 +50,12 @@ const deliverTries = 5
 func runDeliver(c *invocation) error {
 	where := c.dataFlags("replies stay in the outbox for pbemd serve")
 	print := c.flags.Bool("print", false, "write the replies to stdout as an mbox instead of queueing them")
+	dry := c.flags.Bool("n", false, "dry run: write the replies to stdout as an mbox and keep nothing (runs on a copy of the data)")
 	lockWait := c.flags.Duration("lock-wait", 30*time.Second, "how long to wait for another process's lock on the data before exiting 75 (EX_TEMPFAIL)")
 	if _, err := c.parse(0, "only flags"); err != nil {
 		return err
 	}
-	if status := deliverMail(c, where, *print, *lockWait); status != 0 {
+	if status := deliverMail(c, where, *print, *dry, *lockWait); status != 0 {
 		return exitStatus(status)
 	}
 	return nil
@@ -62,14 +63,23 @@ func runDeliver(c *invocation) error {
 
 // deliverMail does runDeliver's work and returns its exit status, having
 // said on stderr what went wrong.
-func deliverMail(c *invocation, where *dataFlags, print bool, lockWait time.Duration) int {
+func deliverMail(c *invocation, where *dataFlags, print, dry bool, lockWait time.Duration) int {
 	fail := func(format string, args ...any) int {
 		fmt.Fprintf(c.stderr, "pbemd deliver: "+format+"\n", args...)
 		return exitTempFail
 	}
-	cfg, err := where.loadConfig()
+	cfg, err := where.loadConfig(sendsBy(print || dry))
 	if err != nil {
 		return fail("%v (the mail was not handled; exit 75 so that it is offered again)", err)
+	}
+	if dry {
+		// The same work on a copy of the data, thrown away after.
+		dir, cleanup, err := c.dryCopy(cfg)
+		if err != nil {
+			return fail("%v", err)
+		}
+		defer cleanup()
+		cfg.Data, print, where = dir, true, &dataFlags{}
 	}
 	raw, size, err := readLimited(c.stdin, cfg.Limits.LargestMail)
 	if err != nil {

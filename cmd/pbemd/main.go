@@ -19,6 +19,8 @@ type command struct {
 	args    string // what follows the name, for the usage line
 	summary string
 	help    string // more about it, for its own usage; may be empty
+	// examples are command lines shown in its usage.
+	examples []string
 	// run declares its flags on c.flags, parses them with c.parse and does
 	// the work. It returns nil on success, a usageError for bad arguments
 	// (exit status 2), an exitStatus, or the error that stopped it (exit
@@ -28,25 +30,56 @@ type command struct {
 
 // commands is every subcommand, in the order the usage lists them.
 var commands = []command{
-	{name: "rules", args: "GAME [OPTION ...] [-position TEXT] [-board] [-legal] [-perft N] [-json] [MOVE ...]",
-		summary: "explore a game position", run: runRules},
-	{name: "serve", args: "[-config FILE] [-data DIR] [-imap ADDR] [-smtp ADDR]",
-		summary: "run the daemon (no config: embedded mail server on 127.0.0.1)", run: runServe},
-	{name: "deliver", args: "[-config FILE] [-data DIR] [-print] [-lock-wait D]",
+	{name: "serve", args: "[-config FILE] [-data DIR] [-imap ADDR] [-smtp ADDR] [-http ADDR]",
+		summary: "run the daemon (no config: embedded mail server on 127.0.0.1)", run: runServe,
+		examples: []string{"pbemd serve", "pbemd serve -config /etc/pbemd/pbemd.yaml"}},
+	{name: "deliver", args: "[-config FILE] [-data DIR] [-print] [-n] [-lock-wait D]",
 		summary: "handle one mail from standard input", run: runDeliver,
 		help: "Exit status 0 when the mail was handled (answered, too large and answered, or\n" +
 			"quarantined); 75 (EX_TEMPFAIL) when it should be offered again (data locked\n" +
-			"past -lock-wait, disk full, store or config unusable); 65 on empty input."},
-	{name: "backup", args: "[-data DIR] FILE",
+			"past -lock-wait, disk full, store or config unusable); 65 on empty input.",
+		examples: []string{"pbemd deliver -config /etc/pbemd/pbemd.yaml < mail.eml",
+			"pbemd deliver -n -data ./pbem-data < mail.eml   (show the replies, store nothing)"}},
+	{name: "sweep", args: "[-config FILE] [-data DIR] [-print] [-n] [-now RFC3339]",
+		summary: "send the reminders and forfeits due", run: runSweep,
+		examples: []string{"pbemd sweep -config /etc/pbemd/pbemd.yaml",
+			"pbemd sweep -n -now 2026-12-01T12:00:00Z   (show what would be sent, store nothing)"}},
+	{name: "backup", args: "[-config FILE] [-data DIR] FILE",
 		summary: "copy the database to a file", run: runBackup,
 		help: "Copies DIR/" + store.FileName + " to FILE, consistently, while the daemon runs or not:\n" +
-			"a running daemon (which holds the database) sends the copy itself."},
-	{name: "sweep", args: "[-config FILE] [-data DIR] [-print] [-now RFC3339]",
-		summary: "send the reminders and forfeits due", run: runSweep},
+			"a running daemon (which holds the database) sends the copy itself.",
+		examples: []string{"pbemd backup -config /etc/pbemd/pbemd.yaml /var/backups/pbemd.db"}},
+	{name: "admin", args: "[-config FILE] [-data DIR] ACTION [ARG ...]",
+		summary: "look at and fix accounts, games and mail", run: runAdmin,
+		help:     adminHelp,
+		examples: []string{"pbemd admin users", "pbemd admin -config /etc/pbemd/pbemd.yaml user alice", "pbemd admin end tanbo 101 win alice"}},
+	{name: "rules", args: "GAME [OPTION ...] [-position TEXT] [-board] [-legal] [-perft N] [-json] [MOVE ...]",
+		summary: "explore a game position", run: runRules,
+		examples: []string{"pbemd rules tanbo -size=9 h7 b7 -board"}},
 	{name: "populate", args: "-data DIR -games N [-players M] [-seed S]",
-		summary: "fill a new store with a realistic mix of games, to try it at scale", run: runPopulate},
-	{name: "robot", args: robotArgs, summary: "the move a robot player would make in a position", run: runRobot},
+		summary: "fill a new store with a realistic mix of games, to try it at scale", run: runPopulate,
+		examples: []string{"pbemd populate -data /tmp/big -games 1000000"}},
+	{name: "robot", args: robotArgs, summary: "the move a robot player would make in a position", run: runRobot,
+		examples: []string{"pbemd robot tanbo -size=9 -level 2"}},
+	{name: "version", args: "", summary: "print the version and the source revision", run: runVersion,
+		examples: []string{"pbemd version"}},
 }
+
+// usageTail follows the list of subcommands in pbemd's usage.
+const usageTail = `
+"pbemd SUBCOMMAND -h" (or "pbemd help SUBCOMMAND") tells more, with examples.
+-config and -data mean the same to every subcommand: -data overrides the
+configuration's data directory; without -config, the embedded default's.
+
+Examples:
+  pbemd serve                               try it: a mail server of its own on 127.0.0.1
+  pbemd serve -config /etc/pbemd/pbemd.yaml
+  pbemd backup -config /etc/pbemd/pbemd.yaml /var/backups/pbemd.db
+
+Exit status: 0 success (and for -h), 1 failure (the message says why),
+2 wrong usage; deliver: 75 (EX_TEMPFAIL) offer the mail again later,
+65 (EX_DATAERR) empty input.
+`
 
 func main() {
 	os.Exit(run(os.Args[1:]))
@@ -54,8 +87,12 @@ func main() {
 
 func run(args []string) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
-		usage(os.Stderr)
-		return 2
+		if len(args) == 2 && args[0] == "help" {
+			// "pbemd help CMD" is "pbemd CMD -h".
+			return run([]string{args[1], "-h"})
+		}
+		usage(os.Stdout)
+		return 0
 	}
 	for i := range commands {
 		if commands[i].name == args[0] {
@@ -73,6 +110,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 		fmt.Fprintf(w, "           pbemd %s %s\n", c.name, c.args)
 	}
+	fmt.Fprint(w, usageTail)
 }
 
 // An invocation is one run of a subcommand.
@@ -88,16 +126,40 @@ func newInvocation(cmd *command, args []string) *invocation {
 	c := &invocation{cmd: cmd, args: args, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
 	c.flags = flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	c.flags.SetOutput(c.stderr)
+	if asksHelp(args) {
+		c.flags.SetOutput(c.stdout)
+	}
 	c.flags.Usage = c.usage
 	return c
 }
 
 func (c *invocation) usage() {
-	fmt.Fprintf(c.stderr, "usage: pbemd %s %s\n\n", c.cmd.name, c.cmd.args)
+	w := c.flags.Output()
+	fmt.Fprintf(w, "usage: pbemd %s %s\n\n", c.cmd.name, c.cmd.args)
 	if c.cmd.help != "" {
-		fmt.Fprintf(c.stderr, "%s\n\n", c.cmd.help)
+		fmt.Fprintf(w, "%s\n\n", c.cmd.help)
 	}
 	c.flags.PrintDefaults()
+	if len(c.cmd.examples) > 0 {
+		fmt.Fprintln(w, "\nexamples:")
+		for _, e := range c.cmd.examples {
+			fmt.Fprintf(w, "  %s\n", e)
+		}
+	}
+}
+
+// asksHelp reports whether the arguments ask for the usage: its text then
+// goes to standard output, as asked for, and the exit status is 0.
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 // A usageError is a wrong use of a subcommand: its message, then the usage.
@@ -115,10 +177,7 @@ func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)
 // what says which, for the error when they do not.
 func (c *invocation) parse(want int, what string) ([]string, error) {
 	if err := c.flags.Parse(c.args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, exitStatus(0)
-		}
-		return nil, exitStatus(2) // the flag package has told what is wrong
+		return nil, c.parseError(err)
 	}
 	if c.flags.NArg() != want {
 		if c.flags.NArg() > want {
@@ -127,6 +186,14 @@ func (c *invocation) parse(want int, what string) ([]string, error) {
 		return nil, usageError("want " + what)
 	}
 	return c.flags.Args(), nil
+}
+
+// parseError is the error of a failed c.flags.Parse: -h is no error.
+func (c *invocation) parseError(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitStatus(0)
+	}
+	return exitStatus(2) // the flag package has told what is wrong
 }
 
 // exit runs the subcommand and returns its exit status.

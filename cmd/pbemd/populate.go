@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/config"
 )
 
 // runPopulate is "pbemd populate -data DIR -games N [-players M] [-seed S]":
@@ -24,7 +25,7 @@ func runPopulate(c *invocation) error {
 	if *players < 0 {
 		return usageError(fmt.Sprintf("-players %d: want a number of accounts, 2 or more", *players))
 	}
-	s, err := c.open(where)
+	s, err := c.open(where, config.UsesNone, false)
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,7 @@ func robotTool(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
-		fmt.Fprintf(stderr, "usage: %s\n\nThe move the robot of a level would submit in a position (default: the\nstart), chosen as pbemd serve chooses it. Game options are written as in a\nchallenge (-size=9).\n", robotUsage)
+		fmt.Fprintf(stdout, "usage: %s\n\nThe move the robot of a level would submit in a position (default: the\nstart), chosen as pbemd serve chooses it. Game options are written as in a\nchallenge (-size=9).\n\nexamples:\n  pbemd robot tanbo -size=9 -level 2\n", robotUsage)
 		return 0
 	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {

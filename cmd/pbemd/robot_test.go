@@ -87,7 +87,7 @@ func TestRobotToolRefusals(t *testing.T) {
 
 func TestRobotToolHelp(t *testing.T) {
 	code, out, errs := robotRun("-h")
-	if code != 0 || out != "" || !strings.Contains(errs, "usage: pbemd robot GAME") {
+	if code != 0 || errs != "" || !strings.Contains(out, "usage: pbemd robot GAME") {
 		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }

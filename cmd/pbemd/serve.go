@@ -26,7 +26,7 @@ func runServe(c *invocation) error {
 			return usageError("-" + err.Error())
 		}
 	}
-	cfg, err := where.loadConfig()
+	cfg, err := where.loadConfig(config.UsesAll)
 	if err != nil {
 		return err
 	}

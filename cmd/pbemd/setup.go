@@ -33,12 +33,14 @@ func (c *invocation) dataFlags(configUsage string) *dataFlags {
 
 // loadConfig is the configuration -config names, or without it the embedded
 // default's, with -data over its data directory.
-func (f *dataFlags) loadConfig() (*config.Config, error) {
+// Only the servers uses names are checked: each subcommand needs only the
+// settings it uses.
+func (f *dataFlags) loadConfig(uses config.Uses) (*config.Config, error) {
 	cfg := config.Default()
 	cfg.Address = daemon.EmbeddedAddress
 	if f.config != "" {
 		var err error
-		if cfg, err = config.Load(f.config); err != nil {
+		if cfg, err = config.LoadFor(f.config, uses); err != nil {
 			return nil, err
 		}
 	}
@@ -46,6 +48,15 @@ func (f *dataFlags) loadConfig() (*config.Config, error) {
 		cfg.Data = f.data
 	}
 	return cfg, nil
+}
+
+// sendsBy is what a subcommand that sends its mails by the configured SMTP
+// server uses, unless print writes them to stdout instead.
+func sendsBy(print bool) config.Uses {
+	if print {
+		return config.UsesNone
+	}
+	return config.UsesSMTP
 }
 
 // A setup is what the subcommands that run once work with: the
@@ -56,16 +67,26 @@ type setup struct {
 	log        *slog.Logger
 	db         *store.DB
 	svc        *pbem.Service
+	dry        bool   // a dry run: db is a copy, thrown away by Close
+	cleanup    func() // removes the copy of a dry run
 }
 
 // open loads the configuration and opens the store and the service as
 // pbemd serve does. The caller closes the setup.
-func (c *invocation) open(f *dataFlags) (*setup, error) {
-	cfg, err := f.loadConfig()
+// With dry set, it opens a copy of the store in a temporary directory
+// instead (see openDry), so nothing done is kept.
+func (c *invocation) open(f *dataFlags, uses config.Uses, dry bool) (*setup, error) {
+	if dry {
+		uses = config.UsesNone // nothing is sent
+	}
+	cfg, err := f.loadConfig(uses)
 	if err != nil {
 		return nil, err
 	}
 	log := cfg.Log.Logger(c.stderr)
+	if dry {
+		return c.openDry(cfg, log)
+	}
 	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
 		return nil, err
 	}
@@ -83,10 +104,16 @@ func (c *invocation) open(f *dataFlags) (*setup, error) {
 // serviceConfig is the service's part of a configuration.
 func serviceConfig(cfg *config.Config, log *slog.Logger) pbem.Config {
 	return pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log, PublicURL: cfg.PublicURL,
-		Limits: cfg.Limits.Service(), Mail: cfg.Limits.Mail()}
+		Limits: cfg.Limits.Service(), Mail: cfg.Limits.Mail(), ReplyAddress: cfg.ReplyAddress}
 }
 
-func (s *setup) Close() error { return s.db.Close() }
+func (s *setup) Close() error {
+	err := s.db.Close()
+	if s.cleanup != nil {
+		s.cleanup()
+	}
+	return err
+}
 
 // deliver hands the outbox mails ids on: with print to stdout as an mbox;
 // with a configuration to its SMTP server (what cannot be sent now stays
@@ -94,7 +121,7 @@ func (s *setup) Close() error { return s.db.Close() }
 // in the outbox.
 func (s *setup) deliver(c *invocation, ids []uint64, print bool) error {
 	switch {
-	case print:
+	case print || s.dry:
 		return outbox.Print(s.db, ids, c.stdout)
 	case s.configured:
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

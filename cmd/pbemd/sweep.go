@@ -5,15 +5,16 @@ import (
 	"time"
 )
 
-// runSweep is "pbemd sweep [-config FILE] [-data DIR] [-print] [-now RFC3339]":
+// runSweep is "pbemd sweep [-config FILE] [-data DIR] [-print] [-n] [-now RFC3339]":
 // the reminders and forfeits due, as the daemon sends them hourly, run by
 // hand or from cron. -now pretends another time, for tests and for catching
 // up after a stop.
 func runSweep(c *invocation) error {
 	where := c.dataFlags("mails stay in the outbox for pbemd serve; with one, they are sent")
 	print := c.flags.Bool("print", false, "write the mails to stdout as an mbox instead of queueing them")
+	dry := c.flags.Bool("n", false, "dry run: write the mails to stdout as an mbox and store nothing")
 	nowFlag := c.flags.String("now", "", "the `time` to sweep at, RFC 3339 (default: now), e.g. 2026-12-01T12:00:00Z")
-	if _, err := c.parse(0, "only the flags -config, -data, -print and -now"); err != nil {
+	if _, err := c.parse(0, "only the flags -config, -data, -print, -n and -now"); err != nil {
 		return err
 	}
 	now := time.Now()
@@ -24,7 +25,7 @@ func runSweep(c *invocation) error {
 		}
 		now = t
 	}
-	s, err := c.open(where)
+	s, err := c.open(where, sendsBy(*print), *dry)
 	if err != nil {
 		return err
 	}

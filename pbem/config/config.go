@@ -194,7 +194,11 @@ type Config struct {
 	// PublicURL is where players reach the web view, e.g.
 	// https://pbem.example.org; when set, board mails link to their board.
 	PublicURL string `yaml:"public_url"`
-	Robots    Robots `yaml:"robots"`
+	// ReplyAddress, when set, is the Reply-To of board mails to players:
+	// an address of the server's mailbox with {token} in its local part,
+	// e.g. pbem+{token}@example.org.
+	ReplyAddress string `yaml:"reply_address"`
+	Robots       Robots `yaml:"robots"`
 }
 
 // DefaultHTTP is where the web view listens unless told otherwise.
@@ -233,12 +237,16 @@ func Default() *Config {
 
 // Load reads the file at path, fills the passwords from the environment
 // and checks the result.
-func Load(path string) (*Config, error) {
+func Load(path string) (*Config, error) { return LoadFor(path, UsesAll) }
+
+// LoadFor is Load for a program that uses only some of the servers: the
+// settings of the others are neither needed nor checked.
+func LoadFor(path string, uses Uses) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	c, err := Parse(data, os.LookupEnv)
+	c, err := parseFor(data, os.LookupEnv, uses)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -248,6 +256,10 @@ func Load(path string) (*Config, error) {
 // Parse reads a configuration from YAML text. lookupEnv resolves the
 // password_env settings (os.LookupEnv outside tests).
 func Parse(data []byte, lookupEnv func(string) (string, bool)) (*Config, error) {
+	return parseFor(data, lookupEnv, UsesAll)
+}
+
+func parseFor(data []byte, lookupEnv func(string) (string, bool), uses Uses) (*Config, error) {
 	c := Default()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -262,12 +274,16 @@ func Parse(data []byte, lookupEnv func(string) (string, bool)) (*Config, error) 
 	for _, s := range []struct {
 		name string
 		srv  *Server
-	}{{"imap", &c.IMAP.Server}, {"smtp", &c.SMTP.Server}} {
+		used bool
+	}{{"imap", &c.IMAP.Server, uses&UsesIMAP != 0}, {"smtp", &c.SMTP.Server, uses&UsesSMTP != 0}} {
+		if !s.used {
+			continue
+		}
 		if err := s.srv.resolve(s.name, lookupEnv); err != nil {
 			return nil, err
 		}
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.validateFor(uses); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -307,7 +323,9 @@ func defaultPort(name string, sec mailconn.Security) int {
 }
 
 // Validate reports the first setting that is missing or unsafe.
-func (c *Config) Validate() error {
+func (c *Config) Validate() error { return c.validateFor(UsesAll) }
+
+func (c *Config) validateFor(uses Uses) error {
 	if c.Address == "" {
 		return errors.New("address is missing; set it to the mail address players write to, e.g. pbem@example.org")
 	}
@@ -317,11 +335,15 @@ func (c *Config) Validate() error {
 	if c.Data == "" {
 		return errors.New("data is empty; set it to the directory of the game data, e.g. ./pbem-data")
 	}
-	if err := c.IMAP.Server.validate("imap", true); err != nil {
-		return err
+	if uses&UsesIMAP != 0 {
+		if err := c.IMAP.Server.validate("imap", true); err != nil {
+			return err
+		}
 	}
-	if err := c.SMTP.Server.validate("smtp", false); err != nil {
-		return err
+	if uses&UsesSMTP != 0 {
+		if err := c.SMTP.Server.validate("smtp", false); err != nil {
+			return err
+		}
 	}
 	if c.IMAP.Mailbox == "" || c.IMAP.DoneFolder == "" {
 		return errors.New("imap: mailbox and done_folder must both be set")
@@ -394,6 +416,9 @@ func (c *Config) Validate() error {
 		}
 	}
 	if err := c.validateWeb(); err != nil {
+		return err
+	}
+	if err := c.validateReply(); err != nil {
 		return err
 	}
 	switch c.Log.Level {

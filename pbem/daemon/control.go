@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -15,10 +16,13 @@ import (
 )
 
 // The control socket lets "pbemd backup" copy the database of a running
-// daemon, which holds bbolt's lock so that no other process may open it. It
-// lives in the data directory as pbemd.sock with mode 0600: only the
-// daemon's own user reaches it. A client sends one line, "backup", and gets
-// "OK <size>" and a consistent copy of that many bytes, or "ERR <reason>".
+// daemon, which holds bbolt's lock so that no other process may open it,
+// and "pbemd admin" act on it. It lives in the data directory as
+// pbemd.sock with mode 0600: only the daemon's own user reaches it. A
+// client sends one line, "backup", and gets "OK <size>" and a consistent
+// copy of that many bytes, or "ERR <reason>"; or "admin" and the action's
+// words, each after a tab, and gets "OK", "ERR <reason>" or
+// "USAGE <reason>", a newline, and the action's answer (see runAdmin).
 const controlName = "pbemd.sock"
 
 // ControlPath is the control socket of the data directory dir.
@@ -27,7 +31,7 @@ func ControlPath(dir string) string { return filepath.Join(dir, controlName) }
 // serveControl answers the control socket of dir until stop is called. The
 // caller holds the database lock, so a socket file already there belongs to
 // a daemon that died and is replaced.
-func serveControl(dir string, db *store.DB, log *slog.Logger) (stop func(), err error) {
+func serveControl(dir string, db *store.DB, log *slog.Logger, admin adminFunc) (stop func(), err error) {
 	path := ControlPath(dir)
 	os.Remove(path)
 	ln, err := net.Listen("unix", path)
@@ -44,7 +48,7 @@ func serveControl(dir string, db *store.DB, log *slog.Logger) (stop func(), err 
 			if err != nil {
 				return // closed by stop
 			}
-			go answerControl(conn, db, log)
+			go answerControl(conn, db, log, admin)
 		}
 	}()
 	return func() {
@@ -53,11 +57,16 @@ func serveControl(dir string, db *store.DB, log *slog.Logger) (stop func(), err 
 	}, nil
 }
 
-func answerControl(conn net.Conn, db *store.DB, log *slog.Logger) {
+func answerControl(conn net.Conn, db *store.DB, log *slog.Logger, admin adminFunc) {
 	defer conn.Close()
 	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	line, _ := bufio.NewReader(conn).ReadString('\n')
-	switch req := strings.TrimSpace(line); req {
+	line, _ := bufio.NewReader(io.LimitReader(conn, maxControlLine)).ReadString('\n')
+	req := strings.TrimSpace(line)
+	if words, ok := strings.CutPrefix(req, "admin\t"); ok && admin != nil {
+		answerAdmin(conn, strings.Split(words, "\t"), admin)
+		return
+	}
+	switch req {
 	case "backup":
 		n, err := db.BackupSized(conn, func(size int64) error {
 			_, err := fmt.Fprintf(conn, "OK %d\n", size)
@@ -69,7 +78,7 @@ func answerControl(conn net.Conn, db *store.DB, log *slog.Logger) {
 		}
 		log.Info("backup sent over the control socket", "bytes", n)
 	default:
-		fmt.Fprintf(conn, "ERR unknown request %q; the only request is backup\n", req)
+		fmt.Fprintf(conn, "ERR unknown request %q; the requests are backup and admin\n", req)
 	}
 }
 

@@ -93,7 +93,7 @@ func controlled(t *testing.T) (dir string, db *store.DB, stop func()) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	stop, err = serveControl(dir, db, slog.New(slog.DiscardHandler))
+	stop, err = serveControl(dir, db, slog.New(slog.DiscardHandler), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -140,18 +140,23 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer db.Close()
-	stopControl, err := serveControl(cfg.Data, db, log)
-	if err != nil {
-		return err
-	}
-	defer stopControl()
 	currentDB.Store(db)
 	defer currentDB.CompareAndSwap(db, nil)
 
 	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log,
 		Limits:  cfg.Limits.Service(),
 		OnMoves: func(n int) { moves.Add(int64(n)) }, PublicURL: cfg.PublicURL,
-		RobotJoin: cfg.Robots.Join})
+		ReplyAddress: cfg.ReplyAddress, RobotJoin: cfg.Robots.Join})
+	var running atomic.Pointer[outbox.Sender] // set below; admin actions before that only queue
+	stopControl, err := serveControl(cfg.Data, db, log, adminOn(svc, db, log, func() {
+		if s := running.Load(); s != nil {
+			s.Kick()
+		}
+	}))
+	if err != nil {
+		return err
+	}
+	defer stopControl()
 	webURL, stopWeb, err := startWeb(webAddr(opts, cfg), db, cfg, log)
 	if err != nil {
 		return err
@@ -206,6 +211,7 @@ func Run(ctx context.Context, opts Options) error {
 	so.OnFailure = func() { errorsCount.Add(1) }
 	so.OnGiveUp = func() { errorsCount.Add(1); repliesFailed.Add(1) }
 	sender := outbox.New(db, transport, so)
+	running.Store(sender)
 	robots, err := startRobots(svc, cfg, sender, log)
 	if err != nil {
 		return err
@@ -215,6 +221,11 @@ func Run(ctx context.Context, opts Options) error {
 	watch.OnError = func() { errorsCount.Add(1) }
 	watch.OnReconnect = func() { reconnects.Add(1) }
 	watcher := mailbox.New(watch, handler{svc, sender})
+	if smtpT, ok := transport.(*outbox.SMTP); ok && !embedded {
+		if err := checkServers(ctx, cfg, watcher, smtpT, log); err != nil {
+			return err
+		}
+	}
 	if cfg.LMTP != "" {
 		lm, err := lmtp.Listen(lmtp.Options{Addr: cfg.LMTP, Recipients: []string{cfg.Address},
 			Domain: domainOf(cfg.Address), Logger: log.With("part", "lmtp"),
@@ -271,10 +282,13 @@ func (h handler) DeliverAll(raws [][]byte) []error {
 	return errs
 }
 
-// Quarantine answers the mail; the watcher keeps the mail itself in its
-// quarantine folder, so the store need not.
+// Quarantine answers the mail and keeps it in the store's quarantine as
+// well as the watcher's folder, so that "pbemd admin quarantine" lists,
+// releases and drops the daemon's mails as it does pbemd deliver's (the
+// store's copy has its passwords masked; the folder keeps the mail as it
+// came, for a mail client).
 func (h handler) Quarantine(raw []byte, why string) error {
-	_, err := h.svc.Quarantine(raw, why, false)
+	_, err := h.svc.Quarantine(raw, why, true)
 	h.sender.Kick()
 	return err
 }
@@ -384,10 +398,11 @@ Game data in %s; the game server's address is %s.
 
 Point a mail client at these, or send the first mail from a shell:
 
-curl -s smtp://%s --mail-from alice@localhost --mail-rcpt %s -T - <<'EOF'
+curl -s smtp://%s --mail-from alice@localhost --mail-rcpt %s -T - <<EOF
 From: alice@localhost
 To: %s
 Subject: signup alice secret
+Message-ID: <$(date +%%s.%%N)@localhost>
 
 EOF
 

@@ -5,35 +5,38 @@ import (
 )
 
 // Comment is the part of a mail body players wrote for everyone: the text
-// before the first quoted block ("> " lines), before the reply attribution
-// that introduces it ("On <date>, <name> wrote:", Apple Mail's
-// "On <date>, at <time>, <name> wrote:", Outlook's "-----Original
-// Message-----" or "From: ... Sent: ..." block) and before a signature ("-- ",
-// "--" alone, "Sent from my iPhone" and other mobile footers). Blank lines at
-// both ends and trailing spaces go; the lines are kept.
+// above and below quoted blocks ("> " lines), which go with the reply
+// attribution that introduces them ("On <date>, <name> wrote:"), up to a
+// signature ("-- ", "--" alone, "Sent from my iPhone" and other mobile
+// footers) or an earlier mail quoted whole without "> " (Outlook's
+// "-----Original Message-----" or "From: ... Sent: ..." block, an
+// attribution with no quote after it). So a top-posted and a bottom-posted
+// reply both keep what the player wrote. A blank line stands where a quote
+// was; blank lines at both ends and trailing spaces go; the lines are kept.
 func Comment(text string) string {
-	lines := strings.Split(normalizeNewlines(text), "\n")
-	lines = lines[:bodyEnd(lines)]
+	lines := ownLines(strings.Split(normalizeNewlines(text), "\n"))
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
-	for len(lines) > 0 && lines[0] == "" {
-		lines = lines[1:]
+	var out []string
+	for _, l := range lines {
+		if l == "" && (len(out) == 0 || out[len(out)-1] == "") {
+			continue
+		}
+		out = append(out, l)
 	}
-	for len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(out, "\n")
 }
 
 // CommandLines is the body of a "multiple" mail as commands: each non-empty
-// line, trimmed, before the signature. It stops where Comment stops (a quoted
-// block or its attribution also ends the commands): a quoted line is never a
-// command, and running an old board's lines would only produce errors.
+// line, trimmed, that Comment keeps: a quoted line is never a command, and
+// running an old board's lines would only produce errors.
 func CommandLines(text string) []string {
-	lines := strings.Split(normalizeNewlines(text), "\n")
 	var cmds []string
-	for _, l := range lines[:bodyEnd(lines)] {
+	for _, l := range ownLines(strings.Split(normalizeNewlines(text), "\n")) {
 		if l = strings.TrimSpace(strings.TrimPrefix(l, "\ufeff")); l != "" {
 			cmds = append(cmds, l)
 		}
@@ -41,28 +44,51 @@ func CommandLines(text string) []string {
 	return cmds
 }
 
-// bodyEnd returns the index of the first line that the writer did not write
-// for this mail: a quote, an attribution, a forwarded or original message, or
-// a signature.
-func bodyEnd(lines []string) int {
-	for i, line := range lines {
+// ownLines returns the lines the writer wrote for this mail: those above and
+// below quotes, without the quotes and their attributions, up to a
+// signature or an earlier mail quoted whole. A blank line replaces each
+// quote, so that the text on either side stays two paragraphs.
+func ownLines(lines []string) []string {
+	var own []string
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
 		t := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(t, ">"):
-			return attributionBefore(lines, i)
-		case isSignature(line):
-			return i
-		case isSeparator(t):
-			return i
+			// The attribution above the quote is no text of the writer.
+			drop := i - attributionBefore(lines, i)
+			for k := 0; k < drop && len(own) > 0; k++ {
+				own = own[:len(own)-1]
+			}
+			for i+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), ">") {
+				i++
+			}
+			own = append(own, "")
+			continue
+		case isSignature(line), isSeparator(t):
+			return own
 		case isUnderline(t) && nextIsHeaderBlock(lines, i+1):
-			return i
+			return own
 		case isHeaderBlock(lines, i):
-			return i
-		case attributionAt(lines, i):
-			return i
+			return own
+		case attributionAt(lines, i) && !quoteFollows(lines, i):
+			return own
 		}
+		own = append(own, line)
 	}
-	return len(lines)
+	return own
+}
+
+// quoteFollows reports whether the attribution starting at line i is
+// followed, within its three lines and blank lines after it, by a quote.
+func quoteFollows(lines []string, i int) bool {
+	k := i
+	for k < len(lines) && k < i+3 && !isAttributionEnd(strings.TrimSpace(lines[k])) {
+		k++
+	}
+	for k++; k < len(lines) && strings.TrimSpace(lines[k]) == ""; k++ {
+	}
+	return k < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[k]), ">")
 }
 
 // attributionEnds are the endings of attribution lines, in the languages

@@ -20,6 +20,7 @@ import (
 type Mail struct {
 	From          string    // "pbemd <pbem@example.org>" or an address
 	To            string    // one recipient address (one mail per recipient)
+	ReplyTo       string    // an address for replies; optional
 	Subject       string    // any text; line breaks become spaces
 	Body          string    // plain text, "\n" line ends
 	MessageID     string    // without brackets; required
@@ -65,6 +66,12 @@ func (m *Mail) Bytes() ([]byte, error) {
 	if err := checkMsgID("Message-ID", m.MessageID, true); err != nil {
 		return nil, err
 	}
+	replyTo := ""
+	if m.ReplyTo != "" {
+		if replyTo, err = formatAddress("Reply-To", m.ReplyTo); err != nil {
+			return nil, err
+		}
+	}
 	inReplyTo := ""
 	if ValidMsgID(m.InReplyTo) {
 		inReplyTo = m.InReplyTo
@@ -92,6 +99,9 @@ func (m *Mail) Bytes() ([]byte, error) {
 	field("Date", m.Date.Format(time.RFC1123Z))
 	field("From", from)
 	field("To", to)
+	if replyTo != "" {
+		field("Reply-To", replyTo)
+	}
 	field("Subject", encodeSubject(m.Subject))
 	field("Message-ID", "<"+m.MessageID+">")
 	if inReplyTo != "" {

@@ -24,7 +24,7 @@ func TestHTMLText(t *testing.T) {
 		name:    "nested blockquotes and uppercase tags",
 		html:    "<P>Yes.</P><BLOCKQUOTE>one<BLOCKQUOTE>two</BLOCKQUOTE>back</BLOCKQUOTE><SCRIPT>alert(1)</SCRIPT>after",
 		text:    "Yes.\n\n> one\n>> two\n> back\nafter\n",
-		comment: "Yes.",
+		comment: "Yes.\n\nafter",
 	}, {
 		name: "unclosed tag",
 		html: "Hello <b",

@@ -52,8 +52,8 @@ func TestReadMailCorpus(t *testing.T) {
 		from:     "bob@example.net",
 		fromName: "Bob Builder",
 		text:     "Am 21.11.26 um 22:31 schrieb pbemd:\n> Summary of Ultima Board 101\n>\n> It is alice's turn.\n>\n>  1. e7-e5        Black  bob\n>\n>    a b c d e f g h\n> 8 L K I W C I N R 8\n\nHa, we'll see about that. Your withdrawer looks lonely over there.\n",
-		// Bottom-posted: the comment ends at the first quote, as docs/commands.md says.
-		comment: "",
+		// Bottom-posted: the text below the quote is the comment.
+		comment: "Ha, we'll see about that. Your withdrawer looks lonely over there.",
 	}, {
 		file:     "gmail-reply.eml",
 		subject:  "Re: Ultima Board 101 carol **",

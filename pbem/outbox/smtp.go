@@ -172,7 +172,7 @@ func (s *SMTP) dial(ctx context.Context) (*smtp.Client, error) {
 		if err := c.Auth(sasl.NewPlainClient("", s.Username, s.Password)); err != nil {
 			c.Close()
 			// The error quotes the server, never our password.
-			return nil, fmt.Errorf("smtp: login as %s at %s: %w", s.Username, s.Addr, err)
+			return nil, &mailconn.LoginError{Err: fmt.Errorf("smtp: login as %s at %s: %w", s.Username, s.Addr, err)}
 		}
 	}
 	return c, nil

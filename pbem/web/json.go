@@ -18,7 +18,7 @@ type boardDoc struct {
 	Players  []playerJS `json:"players"`
 	ToMove   string     `json:"to_move"`
 	Status   string     `json:"status"` // "open", "playing" or "over"
-	Result   string     `json:"result"`
+	Result   string     `json:"result"` // a side, "draw" or "withdrawn"
 	Reason   string     `json:"reason,omitempty"`
 	AtMove   int        `json:"at_move"`
 	Moves    []moveJS   `json:"moves"`
@@ -59,7 +59,9 @@ func boardJSON(b *boardAt) boardDoc {
 	case res.Over:
 		d.Status, d.Reason = "over", res.Reason
 		d.Result = "draw"
-		if res.Winner != rules.Draw {
+		if b.rec.Withdrawn != "" {
+			d.Result = "withdrawn" // ended before a first move, unrated
+		} else if res.Winner != rules.Draw {
 			d.Result = strings.ToLower(sides[res.Winner])
 		}
 	case b.open():

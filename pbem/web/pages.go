@@ -669,7 +669,13 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 func moveRowsHTML(rows []pbem.MoveRow, at int) template.HTML {
 	var b strings.Builder
 	for _, row := range rows {
-		fmt.Fprintf(&b, `<tr><td class="num">%d.</td>`, row.Number)
+		// Numbered as the mails number them: by "#n", each move that is
+		// not the row's first with its own number, and turns by turn.
+		if row.Turn > 0 {
+			fmt.Fprintf(&b, `<tr><td class="num">Turn %d</td>`, row.Turn)
+		} else {
+			fmt.Fprintf(&b, `<tr><td class="num">%d.</td>`, row.Number)
+		}
 		for _, cell := range row.Seats {
 			b.WriteString("<td>")
 			if cell == nil {
@@ -680,6 +686,9 @@ func moveRowsHTML(rows []pbem.MoveRow, at int) template.HTML {
 					b.WriteByte(' ')
 				}
 				n := strconv.Itoa(m.Number)
+				if row.Turn > 0 || m.Number != row.Number {
+					b.WriteString("<small>" + n + ".</small> ")
+				}
 				b.WriteString(`<a href="?move=` + n + `"`)
 				if m.Number == at {
 					b.WriteString(` class="current" aria-current="step"`)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/rules/rulestool"
 	"github.com/pbemd/pbemd/store"
@@ -424,5 +426,38 @@ func TestStandingsCache(t *testing.T) {
 	b := body(t, get(t, s, "/tobit/standings"))
 	if d, c := strings.Index(b, "dave"), strings.Index(b, "carol"); d < 0 || c < d {
 		t.Errorf("after 31 seconds dave (1800) should rank above carol (1700):\n%s", b)
+	}
+}
+
+// A board withdrawn before a first move (bob declined) is "withdrawn" in
+// its JSON, not a draw, and its page says it was not rated.
+func TestWithdrawnBoard(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler)})
+	for i, subject := range []string{"signup alice secret", "signup bob secret", "tanbo challenge alice bob", "tanbo move 101 alice secret a1", "tanbo decline 101 bob secret"} {
+		from := "alice"
+		if strings.Contains(subject, "bob secret") {
+			from = "bob"
+		}
+		raw := fmt.Sprintf("From: %s@example.org\r\nTo: pbem@example.org\r\nSubject: %s\r\nMessage-ID: <w%d@client.example>\r\n\r\n\r\n", from, subject, i)
+		if err := svc.Deliver([]byte(raw)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := New(db, Options{Mail: "pbem@example.org", Rate: 1e6, Burst: 1e6})
+	var doc boardDoc
+	if err := json.NewDecoder(get(t, s, "/tanbo/101.json").Body).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Status != "over" || doc.Result != "withdrawn" {
+		t.Errorf("status %q, result %q; want over and withdrawn", doc.Status, doc.Result)
+	}
+	page, _ := io.ReadAll(get(t, s, "/tanbo/101").Body)
+	if !strings.Contains(string(page), "withdrawn, not rated") {
+		t.Errorf("the page does not say the board was withdrawn:\n%.2000s", page)
 	}
 }

@@ -99,12 +99,12 @@ func TestOptionsAmongFlags(t *testing.T) {
 
 func TestBadOption(t *testing.T) {
 	code, out, errOut := run("ultima", "-board", "-size=9", "e2-e5")
-	want := `pbemd rules: "-size=9": is not an option of Ultima; valid options of Ultima: -singleleap -pure -stalemate=loss|draw` + "\n"
+	want := `pbemd rules: "-size=9" is not an option; the options of Ultima are -singleleap -pure -stalemate=loss|draw` + "\n"
 	if code != 1 || out != "" || errOut != want {
 		t.Errorf("exit %d, stdout %q\nstderr %s\nwant %s", code, out, errOut, want)
 	}
 	code, _, errOut = run("ultima", "-stalemate=maybe")
-	if code != 1 || !strings.Contains(errOut, `"-stalemate=maybe": has no value maybe: -stalemate=loss|draw`) {
+	if code != 1 || !strings.Contains(errOut, `"-stalemate=maybe" has a value -stalemate does not take; write -stalemate=loss|draw`) {
 		t.Errorf("exit %d, stderr %s", code, errOut)
 	}
 }

@@ -128,6 +128,9 @@ func (b *board) parsePoint(text string) (int, error) {
 	if s == "" {
 		return 0, rules.Errorf(text, "no point given; a move is one point, a1 to %s, like d5", last)
 	}
+	if s == "pass" {
+		return 0, rules.Errorf(text, "Tanbo has no pass; a player with stones always has a point to play, a1 to %s", last)
+	}
 	digits := s[1:]
 	ok := s[0] >= 'a' && s[0] <= 'z' && digits != ""
 	for i := 0; i < len(digits); i++ {
@@ -160,7 +163,7 @@ func (pos *position) Board() string {
 			s.WriteByte(' ')
 			s.WriteByte(".XO"[b.cell[point(f, r)]])
 		}
-		fmt.Fprintf(&s, "  %d\n", r+1)
+		fmt.Fprintf(&s, "  %*d\n", len(strconv.Itoa(b.size)), r+1) // right-aligned
 	}
 	s.WriteString(letters + "\n")
 	fmt.Fprintf(&s, "X Black (%d %s)   O White (%d %s)\n",

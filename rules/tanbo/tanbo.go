@@ -132,7 +132,7 @@ func plural(n int, word string) string {
 const startNine = "........./.w.....b./........./........./........./........./........./.b.....w./......... b"
 
 // Help is the text of the "tanbo help" mail.
-func (game) Help() string { return help }
+func (game) Help() string { return helpText() }
 
 const help = `Tanbo (Mark Steere, 1993)
 

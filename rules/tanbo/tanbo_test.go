@@ -216,6 +216,7 @@ func TestRefusedMoves(t *testing.T) {
 		{startNine, "5d", `"5d": not a point; a move is one point, a letter and a number from a1 to i9, like d5`},
 		{startNine, "d", `"d": not a point; a move is one point, a letter and a number from a1 to i9, like d5`},
 		{startNine, "d5 e5", `"d5 e5": not a point; a move is one point, a letter and a number from a1 to i9, like d5`},
+		{startNine, "pass", `"pass": Tanbo has no pass; a player with stones always has a point to play, a1 to i9`},
 		{startNine, "d-5", `"d-5": not a point; a move is one point, a letter and a number from a1 to i9, like d5`},
 		{startNine, "j5", `"j5": j5 is off the board; points are a1 to i9`},
 		{startNine, "A10", `"A10": a10 is off the board; points are a1 to i9`},

@@ -99,7 +99,7 @@ func TestToolRefuses(t *testing.T) {
 		{[]string{"tanbo", "-position", "5/5/5/w4/bw3 w"}, 1,
 			`pbemd rules: "5/5/5/w4/bw3 w": the black root at a1 (1 stone) has no liberty; a position may not hold a bounded root` + "\n"},
 		{[]string{"tanbo", "-size=7"}, 1,
-			`pbemd rules: "-size=7": has no value 7: -size=19|13|9; valid options of Tanbo: -size=19|13|9 -swap` + "\n"},
+			`pbemd rules: "-size=7" has a value -size does not take; write -size=19|13|9` + "\n"},
 	}
 	for _, tt := range tests {
 		status, _, errOut := run(tt.args...)

@@ -27,7 +27,7 @@ func (game) Title() string           { return "Taratibu" }
 func (game) Aliases() []string       { return nil }
 func (game) Sides() [2]string        { return sideNames }
 func (game) Options() []rules.Option { return nil }
-func (game) Help() string            { return help }
+func (game) Help() string            { return helpText() }
 func (g game) Start(opts rules.Options) (rules.Position, error) {
 	return g.ParsePosition(startText, opts)
 }

@@ -93,17 +93,18 @@ func keyLine(row [7]int) string {
 const help = `Tobit (Khakas draughts)
 
 The board is five long lines (chols) crossed by four short ones; every
-line runs one point past its last crossing, giving 38 points. Pieces stand
-on the points and move along the lines only. The diagram shows the point
-numbers beside the board: 1-5 are White's endpoints, 34-38 Black's.
+line runs one point past its last crossing, giving 38 points. Pieces
+stand on the points and move along the lines only. The diagram below
+shows the point numbers beside the board (the chart "Points"): 1-5 are
+White's endpoints, 34-38 Black's.
 
 White (first to move) starts with 12 huls on points 1-12, Black with 12
 huls on 27-38.
 
 Moves: a hul (w, b) steps one point forward or sideways, never backward.
-A hul reaching the far endpoints (White 34-38, Black 1-5) becomes a tobit
-(W, B), which slides any number of empty points along a line in any
-direction.
+A hul reaching the far endpoints (White 34-38, Black 1-5) becomes a
+tobit (W, B), which slides any number of empty points along a line in
+any direction.
 
 Captures are compulsory. A hul jumps an adjacent enemy piece, forward,
 sideways or backward, to the empty point straight beyond it. A tobit
@@ -113,8 +114,8 @@ must go on capturing while it can, in the same move. You may choose any
 capture sequence (not necessarily the longest), but must finish it.
 Captured pieces leave the board at once; a piece may not turn back 180
 degrees between two jumps; a hul reaching the far endpoints while
-capturing becomes a tobit and its move ends there. A piece on an endpoint
-cannot be captured.
+capturing becomes a tobit and its move ends there. A piece on an
+endpoint cannot be captured.
 
 The game ends when the side to move has no pieces or no legal move: it
 loses. The same position with the same side to move for the third time

@@ -23,7 +23,7 @@ func (game) Title() string           { return "Tobit" }
 func (game) Aliases() []string       { return nil }
 func (game) Sides() [2]string        { return [2]string{"White", "Black"} }
 func (game) Options() []rules.Option { return nil }
-func (game) Help() string            { return help }
+func (game) Help() string            { return helpText() }
 func (game) Start(rules.Options) (rules.Position, error) {
 	return newPosition(startBoard()), nil
 }

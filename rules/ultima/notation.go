@@ -96,8 +96,8 @@ func (p *Position) parse(text string) (move, error) {
 	case pc.color() != side:
 		return move{}, rules.Errorf(text, "%s holds a %s; %s is to move", squareName(from), pieceName(pc), sideNames[side])
 	case w.letter != 0 && w.letter != letters[pc.kind()]:
-		return move{}, rules.Errorf(text, "%s holds a %s (%c), not a %s (%c)", squareName(from), kindNames[pc.kind()],
-			letters[pc.kind()], kindNames[strings.IndexByte(letters, w.letter)], w.letter)
+		return move{}, rules.Errorf(text, "%s holds %s (%c), not %s (%c)", squareName(from), withArticle(kindNames[pc.kind()]),
+			letters[pc.kind()], withArticle(kindNames[strings.IndexByte(letters, w.letter)]), w.letter)
 	}
 	frozen := b.frozen(side, p.r.pure)&bit(from) != 0
 	if w.suicide {
@@ -237,4 +237,12 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// withArticle puts "a" or "an" before a piece name: "an immobilizer".
+func withArticle(name string) string {
+	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }

@@ -66,6 +66,7 @@ func TestMalformedMoves(t *testing.T) {
 		{StartText, "e7-e5", `"e7-e5": e7 holds a black pawn; White is to move`},
 		{StartText, "Le2-e4", `"Le2-e4": e2 holds a pawn (P), not a long leaper (L)`},
 		{StartText, "Kd1-d4", `"Kd1-d4": d1 holds a withdrawer (W), not a king (K)`},
+		{StartText, "Wa1-a3", `"Wa1-a3": a1 holds an immobilizer (I), not a withdrawer (W)`},
 		{StartText, "Pe2-f3", `"Pe2-f3": no legal move from e2 to f3: a pawn moves only along ranks and files, not diagonally`},
 		{StartText, "e2-f4", `"e2-f4": no legal move from e2 to f4: f4 is not on a rank, file or diagonal through e2`},
 		{StartText, "e2-e7", `"e2-e7": no legal move from e2 to e7: e7 holds a black pawn; only the king moves onto an occupied square`},
@@ -171,9 +172,9 @@ func TestOptions(t *testing.T) {
 		{[]string{"-stalemate=draw"}, "-stalemate=draw"},
 		{[]string{"-STALEMATE=DRAW"}, "-stalemate=draw"},
 		{[]string{"-stalemate=loss"}, ""},
-		{[]string{"-stalemate=maybe"}, `"-stalemate=maybe": has no value maybe: -stalemate=loss|draw; valid options of Ultima: -singleleap -pure -stalemate=loss|draw`},
-		{[]string{"-stalemate"}, `"-stalemate": needs a value: -stalemate=loss|draw; valid options of Ultima: -singleleap -pure -stalemate=loss|draw`},
-		{[]string{"-size=9"}, `"-size=9": is not an option of Ultima; valid options of Ultima: -singleleap -pure -stalemate=loss|draw`},
+		{[]string{"-stalemate=maybe"}, `"-stalemate=maybe" has a value -stalemate does not take; write -stalemate=loss|draw`},
+		{[]string{"-stalemate"}, `"-stalemate" needs a value; write -stalemate=loss|draw`},
+		{[]string{"-size=9"}, `"-size=9" is not an option; the options of Ultima are -singleleap -pure -stalemate=loss|draw`},
 	} {
 		opts, err := rules.ParseOptions(Game, tt.words)
 		got := ""

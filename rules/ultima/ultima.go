@@ -20,7 +20,7 @@ func (game) Name() string            { return "ultima" }
 func (game) Title() string           { return "Ultima" }
 func (game) Aliases() []string       { return []string{"baroque"} }
 func (game) Sides() [2]string        { return [2]string{"White", "Black"} }
-func (game) Help() string            { return help }
+func (game) Help() string            { return helpText() }
 func (game) Options() []rules.Option { return options }
 
 var options = []rules.Option{

@@ -23,8 +23,11 @@ import (
 
 // A Server is a running Dovecot.
 type Server struct {
-	IMAPAddr string // host:port of plain IMAP
-	LMTPAddr string // host:port of LMTP
+	IMAPAddr  string // host:port of plain IMAP
+	LMTPAddr  string // host:port of LMTP
+	IMAPSAddr string // host:port of IMAP over TLS, when started by StartTLS
+
+	certFile, keyFile string // the TLS pair of StartTLS
 
 	dir  string
 	conf string
@@ -45,6 +48,18 @@ func Binary() string {
 // Start runs Dovecot with the given users (address -> password) until the
 // test ends.
 func Start(t testing.TB, users map[string]string) *Server {
+	t.Helper()
+	return start(t, users, "", "")
+}
+
+// StartTLS is Start with IMAP over TLS too (at IMAPSAddr), with the
+// certificate and key in PEM files.
+func StartTLS(t testing.TB, users map[string]string, certFile, keyFile string) *Server {
+	t.Helper()
+	return start(t, users, certFile, keyFile)
+}
+
+func start(t testing.TB, users map[string]string, certFile, keyFile string) *Server {
 	t.Helper()
 	bin := Binary()
 	if bin == "" {
@@ -75,7 +90,10 @@ func Start(t testing.TB, users map[string]string) *Server {
 	if err := os.WriteFile(filepath.Join(dir, "passwd"), []byte(passwd.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{IMAPAddr: freeAddr(t), LMTPAddr: freeAddr(t), dir: dir, t: t}
+	s := &Server{IMAPAddr: freeAddr(t), LMTPAddr: freeAddr(t), dir: dir, t: t, certFile: certFile, keyFile: keyFile}
+	if certFile != "" {
+		s.IMAPSAddr = freeAddr(t)
+	}
 	s.conf = filepath.Join(dir, "dovecot.conf")
 	if err := os.WriteFile(s.conf, []byte(s.config()), 0o644); err != nil {
 		t.Fatal(err)
@@ -115,7 +133,7 @@ listen = 127.0.0.1
 base_dir = %[1]s/run
 state_dir = %[1]s/state
 log_path = %[1]s/dovecot.log
-ssl = no
+%[7]s
 disable_plaintext_auth = no
 auth_mechanisms = plain
 %[5]s
@@ -135,7 +153,8 @@ service imap-login {
     port = %[4]s
   }
   inet_listener imaps {
-    port = 0
+    address = 127.0.0.1
+    port = %[8]s
   }
 }
 service lmtp {
@@ -155,7 +174,22 @@ service pop3-login {
     port = 0
   }
 }
-`, s.dir, mailUser, mailGroup, port(s.IMAPAddr), users, port(s.LMTPAddr))
+`, s.dir, mailUser, mailGroup, port(s.IMAPAddr), users, port(s.LMTPAddr), s.ssl(), s.imapsPort())
+}
+
+// ssl is the configuration's TLS settings: off, or the pair of StartTLS.
+func (s *Server) ssl() string {
+	if s.certFile == "" {
+		return "ssl = no"
+	}
+	return fmt.Sprintf("ssl = yes\nssl_cert = <%s\nssl_key = <%s", s.certFile, s.keyFile)
+}
+
+func (s *Server) imapsPort() string {
+	if s.IMAPSAddr == "" {
+		return "0"
+	}
+	return port(s.IMAPSAddr)
 }
 
 func (s *Server) start(bin string) {
@@ -170,7 +204,10 @@ func (s *Server) start(bin string) {
 	s.cmd = cmd
 	// Ready when both ports answer.
 	deadline := time.Now().Add(10 * time.Second)
-	for _, a := range []string{s.IMAPAddr, s.LMTPAddr} {
+	for _, a := range []string{s.IMAPAddr, s.LMTPAddr, s.IMAPSAddr} {
+		if a == "" {
+			continue
+		}
 		for {
 			c, err := net.Dial("tcp", a)
 			if err == nil {

@@ -22,6 +22,9 @@ type Pair struct {
 	Server *tls.Config // for the server side
 	Client *tls.Config // for the client side: trusts only this certificate
 	CAFile string      // the certificate in PEM, when written by New with a dir
+	// KeyFile is the private key in PEM, when written by New with a dir,
+	// for servers such as Dovecot that read the pair from files.
+	KeyFile string
 }
 
 // New makes a certificate valid for an hour. With dir not empty it also
@@ -61,6 +64,14 @@ func New(dir string) (*Pair, error) {
 		p.CAFile = filepath.Join(dir, "ca.pem")
 		data := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
 		if err := os.WriteFile(p.CAFile, data, 0o644); err != nil {
+			return nil, err
+		}
+		keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+		if err != nil {
+			return nil, err
+		}
+		p.KeyFile = filepath.Join(dir, "key.pem")
+		if err := os.WriteFile(p.KeyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}), 0o644); err != nil {
 			return nil, err
 		}
 	}

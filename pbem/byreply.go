@@ -1,0 +1,368 @@
+package pbem
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+
+	"github.com/pbemd/pbemd/pbem/mailmsg"
+	"github.com/pbemd/pbemd/rules/catalog"
+	"github.com/pbemd/pbemd/store"
+)
+
+// Play by reply: every board mail to a player of a board in play carries a
+// secret token in its Message-ID (and, when the operator configured a
+// sub-addressed ReplyAddress, in its Reply-To). A reply to that mail names
+// the token in In-Reply-To and References (or is addressed to it), and its
+// first line of the player's own is then a command for that board alone:
+// "e2-e5", "resign", "queue b7", "chat ...". The token stands for the
+// player's password for that one board; it is stored only as a hash.
+
+const (
+	// replyTokenLife is how long a board mail's token is good for: longer
+	// than the default forfeit time, so that every turn can be answered.
+	replyTokenLife = 60 * day
+	// replyAfterEnd is how long the tokens of a board that has ended still
+	// answer (a last chat); after that they are expired.
+	replyAfterEnd = 7 * day
+
+	tokenBytes    = 16 // 128 bits from crypto/rand
+	tokenIDPrefix = "pbr."
+	// ReplyTokenPlace is where the token goes in Config.ReplyAddress.
+	ReplyTokenPlace = "{token}"
+)
+
+// tokenEncoding writes tokens in lower-case base32 without padding (26
+// characters), safe in a Message-ID and in an address's local part, which
+// some servers fold to lower case.
+var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+var tokenLen = tokenEncoding.EncodedLen(tokenBytes)
+
+// mailBoard mails a board to one user. A player of a board in play gets
+// the body that says how to reply (playersBody) and a token of his own in
+// each mail; everyone else gets body.
+func (r *request) mailBoard(b *board, v *boardView, id, subject, body string, playersBody *string) error {
+	if b.rec.Over || b.open() || b.seatOf(id) < 0 {
+		return r.mailUser(id, subject, body, b.rec.Thread)
+	}
+	if *playersBody == "" {
+		pv := *v
+		pv.ByReply = true
+		text, err := renderBoardBody(&pv)
+		if err != nil {
+			return err
+		}
+		*playersBody = text
+	}
+	n := len(r.parts)
+	if err := r.mailUser(id, subject, *playersBody+b.nextCommand(id), b.rec.Thread); err != nil {
+		return err
+	}
+	if len(r.parts) == n {
+		return nil // a user who has gone
+	}
+	u, err := r.tx.User(id)
+	if err != nil {
+		return err
+	}
+	for _, p := range r.parts[n:] {
+		tok := make([]byte, tokenBytes)
+		rand.Read(tok) // never fails (crypto/rand, Go 1.24+)
+		err := r.tx.PutReplyToken(tok, &store.ReplyToken{
+			User: u.ID, Kind: b.game.Name(), Board: b.rec.Board, Move: b.next(),
+			Account: accountPrint(u), Expires: r.now.Add(replyTokenLife),
+		})
+		if err != nil {
+			return err
+		}
+		text := tokenEncoding.EncodeToString(tok)
+		p.messageID = tokenIDPrefix + text + "@" + r.s.cfg.Domain
+		if a := r.s.cfg.ReplyAddress; a != "" {
+			p.replyTo = strings.Replace(a, ReplyTokenPlace, text, 1)
+		}
+	}
+	return nil
+}
+
+// accountPrint is a fingerprint of the account's password: tokens made
+// before a change of password do not match the account any more.
+func accountPrint(u *store.User) string {
+	sum := sha256.Sum256([]byte(u.ID + "\x00" + u.PasswordHash))
+	return hex.EncodeToString(sum[:8])
+}
+
+// replyToken returns the token a mail names, or nil. Only the first
+// candidate counts, in the order In-Reply-To, References (newest first),
+// the recipients: so a mail costs at most one lookup whatever it holds.
+func (s *Service) replyToken(m *mailmsg.Incoming) []byte {
+	if tok := idToken(m.InReplyTo); tok != nil {
+		return tok
+	}
+	for i := len(m.References) - 1; i >= 0; i-- {
+		if tok := idToken(m.References[i]); tok != nil {
+			return tok
+		}
+	}
+	before, after, ok := strings.Cut(strings.ToLower(s.cfg.ReplyAddress), ReplyTokenPlace)
+	if !ok {
+		return nil
+	}
+	for _, f := range []string{"Delivered-To", "X-Original-To", "To", "Cc"} {
+		for _, v := range m.Header[f] {
+			list, err := mail.ParseAddressList(v)
+			if err != nil {
+				continue
+			}
+			for _, a := range list {
+				addr := strings.ToLower(a.Address)
+				if len(addr) == len(before)+tokenLen+len(after) && strings.HasPrefix(addr, before) && strings.HasSuffix(addr, after) {
+					if tok := decodeToken(addr[len(before) : len(before)+tokenLen]); tok != nil {
+						return tok
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// idToken returns the token of a Message-ID the server made for a board
+// mail, or nil.
+func idToken(id string) []byte {
+	local, _, ok := strings.Cut(id, "@")
+	if !ok || len(local) != len(tokenIDPrefix)+tokenLen || !strings.HasPrefix(local, tokenIDPrefix) {
+		return nil
+	}
+	return decodeToken(local[len(tokenIDPrefix):])
+}
+
+func decodeToken(s string) []byte {
+	tok, err := tokenEncoding.DecodeString(strings.ToLower(s))
+	if err != nil || len(tok) != tokenBytes {
+		return nil
+	}
+	return tok
+}
+
+// A replyCommand is the first line of a reply read as a command for one
+// board: the verb of the full command and the words after the password.
+type replyCommand struct {
+	verb string // move, resign, queue or chat
+	args []string
+}
+
+// parseReplyCommand reads the first line of a reply. It reports false when
+// the line is no command: a move is words that each hold a digit (every
+// game's notation numbers its squares or points), so that "Thanks!" is not
+// taken for one.
+func parseReplyCommand(line string) (replyCommand, bool) {
+	words := strings.Fields(line)
+	if len(words) == 0 || len(words) > 12 {
+		return replyCommand{}, false
+	}
+	first := strings.ToLower(words[0])
+	switch first {
+	case "resign":
+		return replyCommand{verb: "resign"}, len(words) == 1
+	case "propose", "draw", "accept", "reject", "undo":
+		return replyCommand{verb: "move", args: []string{first}}, len(words) == 1
+	case "queue", "qmove":
+		return replyCommand{verb: "queue", args: words[1:]}, len(words) > 1 && isMove(words[1:])
+	case "chat":
+		return replyCommand{verb: "chat", args: words[1:]}, true
+	case "move", "mvoe":
+		return replyCommand{verb: "move", args: words[1:]}, len(words) > 1 && isMove(words[1:])
+	}
+	return replyCommand{verb: "move", args: words}, isMove(words)
+}
+
+// isMove reports whether words can be a move: each holds a digit, or is
+// "resign", or Ultima's "suicide" before a square.
+func isMove(words []string) bool {
+	if len(words) == 1 && strings.EqualFold(words[0], "resign") {
+		return true
+	}
+	for i, w := range words {
+		if i == 0 && len(words) == 2 && strings.EqualFold(w, "suicide") {
+			continue
+		}
+		if !strings.ContainsAny(w, "0123456789") {
+			return false
+		}
+	}
+	return true
+}
+
+// byReply plays a reply to a board mail when it names a live token and its
+// first line is a command for the board. It reports false when the mail is
+// for the usual way, by its subject. A reply whose token is dead, or whose
+// first line is no command, while its subject is only the board mail's
+// subject, gets an answer that says how to send the command.
+func (r *request) byReply() (bool, error) {
+	tok := r.s.replyToken(r.mail)
+	if tok == nil {
+		return false, nil
+	}
+	line, comment := mailmsg.ReplyLine(r.mail.Text)
+	rc, isCmd := parseReplyCommand(line)
+	t, b, why, err := r.liveToken(tok)
+	if err != nil {
+		return false, err
+	}
+	if why == "" && isCmd {
+		return true, r.playReply(t, b, rc, comment)
+	}
+	if !replySubject(commandWords(r.mail.Subject)) {
+		return false, nil // the subject is a command of its own
+	}
+	if ok, err := r.allowSender(); !ok || err != nil {
+		return true, err
+	}
+	if why == "" {
+		why = fmt.Sprintf("its first line %q is not a command for %s board %d; write your move there (e.g. %s), or resign, propose, accept, reject, undo, queue MOVE, or chat and your message, above or below the quoted board",
+			shorten(line, 60), b.game.Title(), b.rec.Board, exampleMove(b))
+		if line == "" {
+			why = fmt.Sprintf("it holds no line of your own, only the quoted board; write your move (e.g. %s) or another command for %s board %d on its first line",
+				exampleMove(b), b.game.Title(), b.rec.Board)
+		}
+		f := fail("This reply was not played: %s. The full command works from any mail: %s move %d %s PASSWORD MOVE",
+			why, b.game.Name(), b.rec.Board, t.User)
+		f.game, f.board = b.game, b
+		return true, r.refuse(b.game.Name(), nil, f)
+	}
+	return true, r.refuse("pbemd", nil, fail("This reply answers a board mail that can no longer be answered by reply: %s. Reply to the newest board mail, or send the full command in the subject: GAME move BOARD USERID PASSWORD MOVE (e.g. ultima move 101 alice secret e2-e5)", why))
+}
+
+// liveToken looks a token up once and checks it still stands for its
+// player: why says what is wrong with it, "" when nothing.
+func (r *request) liveToken(tok []byte) (*store.ReplyToken, *board, string, error) {
+	t, err := r.tx.ReplyToken(tok)
+	if errNotFound(err) {
+		return nil, nil, "its reply token is unknown here", nil
+	}
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if !r.now.Before(t.Expires) {
+		return nil, nil, "its reply token has expired", nil
+	}
+	u, err := r.tx.User(t.User)
+	if errNotFound(err) {
+		return nil, nil, "its player has signed off", nil
+	}
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if accountPrint(u) != t.Account {
+		return nil, nil, "the password of " + u.ID + " has changed since it was sent", nil
+	}
+	if !contains(u.Addresses, r.sender()) {
+		return nil, nil, fmt.Sprintf("it comes from %s, which is not an address of %s", r.sender(), u.ID), nil
+	}
+	if _, ok := catalog.Lookup(t.Kind); !ok {
+		return nil, nil, "its game is no longer offered here", nil
+	}
+	b, err := r.loadBoard(t.Kind, t.Board)
+	if err != nil {
+		var f *failure
+		if errors.As(err, &f) {
+			return nil, nil, "its board is gone", nil
+		}
+		return nil, nil, "", err
+	}
+	if b.rec.Over && !r.now.Before(b.rec.Updated.Add(replyAfterEnd)) {
+		return nil, nil, "its game ended on " + b.rec.Updated.UTC().Format(timeFormat), nil
+	}
+	return t, b, "", nil
+}
+
+// playReply runs the reply's command as the full command would run, for
+// the token's player, without his password.
+func (r *request) playReply(t *store.ReplyToken, b *board, rc replyCommand, comment string) error {
+	if rc.verb == "chat" {
+		comment = strings.TrimSpace(strings.Join(rc.args, " ") + "\n" + comment)
+		rc.args = nil
+	}
+	words := append([]string{b.game.Name(), rc.verb, fmt.Sprint(b.rec.Board), t.User, ""}, rc.args...)
+	c := &cmd{r: r, words: words, comment: comment, game: b.game}
+	// A move with its own "#n" is checked by that number, as in the full
+	// command; any other command from a stale mail is refused.
+	numbered := rc.verb == "move" && strings.Contains(strings.Join(rc.args, " "), "#")
+	if rc.verb != "queue" && rc.verb != "chat" && !numbered && t.Move != b.next() {
+		// A stale mail: the command was meant for a board that has
+		// changed since.
+		what := strings.Join(append([]string{rc.verb}, rc.args...), " ")
+		if rc.verb == "move" {
+			what = strings.Join(rc.args, " ")
+		}
+		msg := fmt.Sprintf("Your reply answers the board mail of move #%d, but %s board %d is at move #%d now, %s's to play, so %q was not played; reply to the newest board mail",
+			t.Move, b.game.Title(), b.rec.Board, b.next(), b.toMove(), what)
+		if strings.EqualFold(b.toMove(), t.User) {
+			full := what
+			if rc.verb == "move" && !isVote(what) {
+				full = fmt.Sprintf("%s#%d", what, b.next())
+			}
+			msg += fmt.Sprintf(", or send: %s move %d %s PASSWORD %s", b.game.Name(), b.rec.Board, t.User, full)
+		}
+		return r.runAs(c, t.User, func() error {
+			if ok, err := r.allowSender(); !ok || err != nil {
+				return err
+			}
+			return r.refuse(b.game.Name(), words, &failure{game: b.game, board: b, Msg: msg})
+		})
+	}
+	return r.runAs(c, t.User, func() error { return r.runCmd(c) })
+}
+
+// isVote reports whether a move word is a vote, which takes no move number.
+func isVote(w string) bool {
+	switch strings.ToLower(w) {
+	case "propose", "draw", "accept", "reject", "undo":
+		return true
+	}
+	return false
+}
+
+// runAs runs f with the request's password checks passed for user id.
+func (r *request) runAs(c *cmd, id string, f func() error) error {
+	r.replyAs = id
+	defer func() { r.replyAs = "" }()
+	return f()
+}
+
+// replySubject reports whether subject words are only a board mail's
+// subject, as a reply repeats it ("Re: Ultima Board 101 alice"), and not a
+// command of their own ("ultima board 101 alice secret e2-e5", pbmserv's
+// way of answering a board mail).
+func replySubject(words []string) bool {
+	// Reply prefixes in other languages: "AW:", "SV:", "Antw:".
+	for len(words) > 0 && len(words[0]) <= 5 && strings.HasSuffix(words[0], ":") && !strings.EqualFold(words[0], "nag:") {
+		words = words[1:]
+	}
+	if len(words) > 0 && (strings.EqualFold(words[0], "new") || strings.EqualFold(words[0], "nag:")) {
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		return true
+	}
+	if len(words) < 3 || !strings.EqualFold(words[1], "board") {
+		return false
+	}
+	rest := strings.ToLower(strings.Join(words[3:], " "))
+	return len(words) <= 4 || strings.HasPrefix(rest, "won by ") || rest == "queued move dropped"
+}
+
+// exampleMove is a move in the board's notation, for answers: one legal
+// now.
+func exampleMove(b *board) string {
+	if legal := b.pos.Legal(); len(legal) > 0 && !b.rec.Over {
+		return legal[0]
+	}
+	return "MOVE"
+}

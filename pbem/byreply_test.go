@@ -1,0 +1,339 @@
+package pbem
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pbemd/pbemd/pbem/mailmsg"
+)
+
+// ultimaGame is a harness with alice (White) and bob on Ultima board 101,
+// and the board mails of its start.
+func ultimaGame(t *testing.T) (*harness, []reply) {
+	h := newHarness(t)
+	h.signup("alice")
+	h.signup("bob")
+	out := h.send("alice@example.org", "ultima challenge alice bob", "")
+	boardMails(t, out, "New Ultima Board 101 alice", "alice@example.org", "bob@example.org")
+	return h, out
+}
+
+// header reads a header field of a reply.
+func (r reply) header(name string) string {
+	m, err := mailmsg.ReadMail(r.Raw)
+	if err != nil {
+		panic(err)
+	}
+	return m.Header.Get(name)
+}
+
+// messageID is the reply's Message-ID without brackets.
+func (r reply) messageID() string { return strings.Trim(r.header("Message-Id"), "<>") }
+
+// mailTo returns the one reply to the address.
+func mailTo(t *testing.T, out []reply, to string) reply {
+	t.Helper()
+	for _, r := range out {
+		if r.To == to {
+			return r
+		}
+	}
+	t.Fatalf("no mail to %s in %v", to, subjects(out))
+	return reply{}
+}
+
+// answer is a reply to board mail r as a mail client writes it: the .eml
+// file from testdata/byreply with r's Message-ID and References filled in.
+func answer(t *testing.T, file string, r reply, vars ...string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "byreply", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := "<" + strings.Join(append(r.References, r.messageID()), ">\n <") + ">"
+	repl := strings.NewReplacer(append([]string{"${MESSAGE_ID}", r.messageID(), "${REFERENCES}", refs}, vars...)...)
+	return bytes.ReplaceAll([]byte(repl.Replace(string(data))), []byte("\n"), []byte("\r\n"))
+}
+
+// plainReply is a reply to board mail r from an address, with the body.
+func (h *harness) plainReply(from string, r reply, body string) []byte {
+	h.n++
+	return []byte("From: " + from + "\r\nTo: pbem@example.org\r\nSubject: Re: " + r.Subject +
+		"\r\nMessage-ID: <p" + strings.Repeat("x", h.n) + "@client.example>\r\nIn-Reply-To: <" + r.messageID() +
+		">\r\nReferences: <" + r.messageID() + ">\r\n\r\n" + strings.ReplaceAll(body, "\n", "\r\n"))
+}
+
+func moves(h *harness) []string {
+	var ms []string
+	for _, m := range h.game("ultima", 101).Moves {
+		ms = append(ms, m.Text)
+	}
+	return ms
+}
+
+// refused checks that out is one error reply to the address, quoting the
+// original, and returns it.
+func refused(t *testing.T, out []reply, to string) reply {
+	t.Helper()
+	r := one(t, out, to)
+	if !strings.HasSuffix(strings.ToLower(r.Subject), "error") || !strings.Contains(r.Body, "Original message follows:") {
+		t.Errorf("not an error reply: %q\n%s", r.Subject, r.Body)
+	}
+	return r
+}
+
+func noSecrets(t *testing.T, out []reply, secrets ...string) {
+	t.Helper()
+	for _, r := range out {
+		for _, s := range secrets {
+			if bytes.Contains(r.Raw, []byte(s)) {
+				t.Errorf("mail %q to %s holds %q", r.Subject, r.To, s)
+			}
+		}
+	}
+}
+
+// TestPlayByReply plays a game by replies as Thunderbird (bottom-posted,
+// format=flowed), Gmail (top-posted, multipart, quoted-printable) and
+// Outlook (top-posted, HTML only, quoted-printable Latin-1) write them.
+func TestPlayByReply(t *testing.T) {
+	h, out := ultimaGame(t)
+	toAlice := mailTo(t, out, "alice@example.org")
+	has(t, toAlice.Body, "Reply to this mail with your move on the first line.")
+	if !strings.HasPrefix(toAlice.messageID(), tokenIDPrefix) {
+		t.Fatalf("board mail to a player has Message-ID %q, want a reply token", toAlice.messageID())
+	}
+	if toAlice.header("Reply-To") != "" {
+		t.Errorf("Reply-To %q without a configured reply address", toAlice.header("Reply-To"))
+	}
+
+	out = h.deliver(answer(t, "thunderbird-bottom.eml", toAlice))
+	toBob := boardMails(t, out, "Ultima Board 101 bob **", "alice@example.org", "bob@example.org")
+	says(t, toBob.Body, "alice played Pe2-e5.", "alice writes: Your turn, Bob. Good luck!")
+	hasNot(t, toBob.Body, "Alice Example") // the signature is no comment
+	toBob = mailTo(t, out, "bob@example.org")
+
+	out = h.deliver(answer(t, "gmail-top.eml", toBob))
+	boardMails(t, out, "Ultima Board 101 alice **", "alice@example.org", "bob@example.org")
+	says(t, out[0].Body, "bob played Pe7-e6.", "bob writes: Careful — that pawn is lonely.")
+	hasNot(t, out[0].Body, "gmail_quote", "On Sun, Nov 22")
+	toAlice = mailTo(t, out, "alice@example.org")
+
+	out = h.deliver(answer(t, "outlook-html.eml", toAlice))
+	boardMails(t, out, "Ultima Board 101 bob **", "alice@example.org", "bob@example.org")
+	says(t, out[0].Body, "alice played Pd2-d4.", "alice writes: Schöner Zug, Bob.")
+	hasNot(t, out[0].Body, "Sent:", "Summary of Ultima Board 101\n\nbob played")
+
+	if got := strings.Join(moves(h), " "); got != "Pe2-e5 Pe7-e6 Pd2-d4" {
+		t.Errorf("moves stored: %s", got)
+	}
+	// No password was asked, and none was sent in clear; a player's
+	// token goes to him alone.
+	noSecrets(t, out, "pw-alice", "pw-bob")
+	aliceToken := toAlice.messageID()[len(tokenIDPrefix):strings.IndexByte(toAlice.messageID(), '@')]
+	noSecrets(t, []reply{mailTo(t, out, "bob@example.org")}, aliceToken)
+}
+
+// TestReplyBounds: a reply counts against the sender's limit like any
+// command, and only the first token a mail names is looked up.
+func TestReplyBounds(t *testing.T) {
+	h, out := ultimaGame(t)
+	toAlice := mailTo(t, out, "alice@example.org")
+	// A forged token in In-Reply-To hides the live one in References:
+	// one lookup a mail, whatever it names.
+	forged := tokenIDPrefix + strings.Repeat("a", tokenLen) + "@example.org"
+	raw := []byte("From: alice@example.org\r\nSubject: Re: Ultima Board 101 alice\r\nMessage-ID: <f1@client.example>\r\nIn-Reply-To: <" + forged +
+		">\r\nReferences: <" + toAlice.messageID() + "> <" + forged + ">\r\n\r\ne2-e5\r\n")
+	r := refused(t, h.deliver(raw), "alice@example.org")
+	says(t, r.Body, "its reply token is unknown here")
+
+	h.svc.limits.Mails = 5
+	for i, body := range []string{"chat one", "chat two"} {
+		h.now = h.now.Add(time.Minute)
+		out := h.deliver(h.plainReply("alice@example.org", toAlice, body))
+		if len(out) != 2 {
+			t.Fatalf("chat %d: %v", i, subjects(out))
+		}
+	}
+	// The signup, the challenge, the forged reply and the two chats spent the limit of
+	// alice@example.org; the next reply is ignored with one warning.
+	out = h.deliver(h.plainReply("alice@example.org", toAlice, "e2-e5"))
+	if r := one(t, out, "alice@example.org"); r.Subject != "pbemd: too many mails" {
+		t.Errorf("over the limit: %q", r.Subject)
+	}
+	if len(moves(h)) != 0 {
+		t.Errorf("a reply over the limit was played")
+	}
+}
+
+// TestReplyStale: a reply to a board mail that is no longer the newest is
+// refused and names the move due, except queue and chat.
+func TestReplyStale(t *testing.T) {
+	h, out := ultimaGame(t)
+	firstToBob := mailTo(t, out, "bob@example.org")
+	firstToAlice := mailTo(t, out, "alice@example.org")
+	out = h.deliver(h.plainReply("alice@example.org", firstToAlice, "e2-e5\n"))
+	boardMails(t, out, "Ultima Board 101 bob", "alice@example.org", "bob@example.org")
+
+	// Alice answers her old mail again: a double-sent or stale reply.
+	out = h.deliver(h.plainReply("alice@example.org", firstToAlice, "d2-d4\n"))
+	r := refused(t, out, "alice@example.org")
+	says(t, r.Body, `Your reply answers the board mail of move #1, but Ultima board 101 is at move #2 now, bob's to play, so "d2-d4" was not played`)
+	hasNot(t, r.Body, "d2-d4#2")
+	if r.Subject != "Ultima Board 101 Error" {
+		t.Errorf("subject %q", r.Subject)
+	}
+	for _, cmd := range []string{"resign", "propose", "undo"} {
+		r := refused(t, h.deliver(h.plainReply("bob@example.org", firstToBob, cmd)), "bob@example.org")
+		says(t, r.Body, "is at move #2 now, bob's to play, so \""+cmd+"\" was not played", "ultima move 101 bob PASSWORD "+cmd+".")
+	}
+	// A move with its own number is judged by that number.
+	r = refused(t, h.deliver(h.plainReply("bob@example.org", firstToBob, "e7-e6#3")), "bob@example.org")
+	says(t, r.Body, "e7-e6#3 was not played: the next move on Ultima board 101 is #2, not #3")
+	if h.game("ultima", 101).Over || len(moves(h)) != 1 {
+		t.Fatalf("a stale reply changed the board: %v", moves(h))
+	}
+
+	// Bob's old mail still queues and chats.
+	out = h.deliver(h.plainReply("bob@example.org", firstToBob, "chat Nice opening.\nReally."))
+	chat := boardMails(t, out, "ultima chat 101 bob", "alice@example.org", "bob@example.org")
+	says(t, chat.Body, "bob writes: Nice opening. Really.")
+	out = h.deliver(h.plainReply("bob@example.org", firstToBob, "queue e7-e6"))
+	boardMails(t, out, "Ultima Board 101 alice", "alice@example.org", "bob@example.org")
+	if got := strings.Join(moves(h), " "); got != "Pe2-e5 Pe7-e6" {
+		t.Errorf("moves: %s", got)
+	}
+}
+
+// TestReplyRefused: forged, revoked, expired and misdirected tokens play
+// nothing, and their answer says how to send the full command.
+func TestReplyRefused(t *testing.T) {
+	h, out := ultimaGame(t)
+	toAlice := mailTo(t, out, "alice@example.org")
+	toBob := mailTo(t, out, "bob@example.org")
+	howto := "send the full command in the subject: GAME move BOARD USERID PASSWORD MOVE"
+
+	forged := toAlice
+	forged.Raw = bytes.Replace(toAlice.Raw, []byte(toAlice.messageID()[4:10]), []byte("aaaaaa"), 1)
+	r := refused(t, h.deliver(h.plainReply("alice@example.org", forged, "e2-e5")), "alice@example.org")
+	says(t, r.Body, "its reply token is unknown here", howto)
+
+	// Another's token, or a mail from elsewhere, plays nothing.
+	r = refused(t, h.deliver(h.plainReply("mallory@example.org", toAlice, "e2-e5")), "mallory@example.org")
+	says(t, r.Body, "it comes from mallory@example.org, which is not an address of alice")
+	r = refused(t, h.deliver(h.plainReply("alice@example.org", toBob, "e2-e5")), "alice@example.org")
+	says(t, r.Body, "which is not an address of bob")
+
+	// A first line that is no command is answered, not played.
+	r = refused(t, h.deliver(h.plainReply("alice@example.org", toAlice, "Thanks for the game!\n\n> Summary")), "alice@example.org")
+	says(t, r.Body, `its first line "Thanks for the game!" is not a command for Ultima board 101`, "ultima move 101 alice PASSWORD MOVE")
+	r = refused(t, h.deliver(h.plainReply("alice@example.org", toAlice, "On Sun, pbemd wrote:\n> Summary\n")), "alice@example.org")
+	says(t, r.Body, "it holds no line of your own")
+	if len(moves(h)) != 0 {
+		t.Fatalf("refused replies played %v", moves(h))
+	}
+
+	// A new password revokes every token of the account.
+	one(t, h.send("alice@example.org", "change password alice pw-alice pw-alice2", ""), "alice@example.org")
+	r = refused(t, h.deliver(h.plainReply("alice@example.org", toAlice, "e2-e5")), "alice@example.org")
+	says(t, r.Body, "the password of alice has changed since it was sent")
+	noSecrets(t, []reply{r}, "pw-alice")
+
+	// Expired: sixty days later no token answers.
+	h.now = h.now.Add(replyTokenLife)
+	r = refused(t, h.deliver(h.plainReply("bob@example.org", toBob, "resign")), "bob@example.org")
+	says(t, r.Body, "its reply token has expired")
+	if len(moves(h)) != 0 || h.game("ultima", 101).Over {
+		t.Fatalf("refused replies changed the board")
+	}
+	// The sweep forgets expired tokens.
+	h.sweep()
+	if n, err := h.db.ReplyTokens(); err != nil || n != 0 {
+		t.Errorf("%d tokens left after the sweep (%v)", n, err)
+	}
+}
+
+// TestReplyKeepsFullCommands: a reply whose subject is a command of its own
+// (pbmserv's "ultima board 101 alice PASSWORD MOVE") runs it as before.
+func TestReplyKeepsFullCommands(t *testing.T) {
+	h, out := ultimaGame(t)
+	toAlice := mailTo(t, out, "alice@example.org")
+	raw := bytes.Replace(h.plainReply("alice@example.org", toAlice, "> Summary of Ultima Board 101\n"),
+		[]byte("Subject: Re: New Ultima Board 101 alice"), []byte("Subject: Re: Ultima board 101 alice pw-alice e2-e5"), 1)
+	out = h.deliver(raw)
+	boardMails(t, out, "Ultima Board 101 bob", "alice@example.org", "bob@example.org")
+	noSecrets(t, out, "pw-alice")
+
+	// Mails with no token are untouched: a plain "e2-e5" is no command.
+	r := refused(t, h.send("bob@example.org", "e7-e6", ""), "bob@example.org")
+	says(t, r.Body, `"e7-e6" is not a command`)
+}
+
+// TestReplySubaddress: with a reply address configured, board mails carry
+// the token in Reply-To, and a reply to that address plays even without
+// In-Reply-To or References.
+func TestReplySubaddress(t *testing.T) {
+	h := newHarness(t)
+	h.svc.cfg.ReplyAddress = "pbem+{token}@example.org"
+	h.signup("alice")
+	h.signup("bob")
+	out := h.send("alice@example.org", "ultima challenge alice bob", "")
+	out = h.deliver(h.plainReply("alice@example.org", mailTo(t, out, "alice@example.org"), "e2-e5"))
+	toBob := mailTo(t, out, "bob@example.org")
+	replyTo := toBob.header("Reply-To")
+	tok := strings.TrimPrefix(strings.Split(toBob.messageID(), "@")[0], tokenIDPrefix)
+	if replyTo != "pbem+"+tok+"@example.org" {
+		t.Fatalf("Reply-To %q, want the token %s of the Message-ID %s", replyTo, tok, toBob.messageID())
+	}
+	if mailTo(t, out, "alice@example.org").header("Reply-To") == replyTo {
+		t.Errorf("alice's mail has bob's Reply-To")
+	}
+	// Some servers fold the local part to upper or lower case.
+	out = h.deliver(answer(t, "webmail-subaddress.eml", toBob, "${TO}", strings.ToUpper("pbem+"+tok)+"@example.org"))
+	boardMails(t, out, "Ultima Board 101 alice **", "alice@example.org", "bob@example.org")
+	if got := strings.Join(moves(h), " "); got != "Pe2-e5 Pf7-f6" {
+		t.Errorf("moves: %s", got)
+	}
+}
+
+func TestReplyLine(t *testing.T) {
+	for _, c := range []struct{ text, line, comment string }{
+		{"e2-e5\n", "e2-e5", ""},
+		{"\n\ne2-e5\nGood luck\n\nOn Sun, Nov 22, 2026 at 12:00 PM pbemd <pbem@example.org> wrote:\n> board\n", "e2-e5", "Good luck"},
+		{"On Sun, Nov 22, 2026 at 12:00 PM pbemd\n<pbem@example.org> wrote:\n> board\n> more\n\nresign\nSorry.\n-- \nsig\n", "resign", "Sorry."},
+		{"pbemd schrieb:\n> board\n\nundo\n", "undo", ""},
+		{"> board\n> more\nchat hello\nthere\n> again\n", "chat hello", "there"},
+		{"-- \nsig\n", "", ""},
+		{"-----Original Message-----\nFrom: pbemd\ne2-e5\n", "", ""},
+		{"From: pbemd <pbem@example.org>\nSent: Sunday\n\ne2-e5", "", ""},
+		{"> only quoted\n", "", ""},
+	} {
+		line, comment := mailmsg.ReplyLine(c.text)
+		if line != c.line || comment != c.comment {
+			t.Errorf("ReplyLine(%q) = %q, %q; want %q, %q", c.text, line, comment, c.line, c.comment)
+		}
+	}
+}
+
+func TestParseReplyCommand(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		verb string
+		ok   bool
+	}{
+		{"Pe2-e5", "move", true}, {"e2-e5#3", "move", true}, {"3153 5364", "move", true},
+		{"suicide c5", "move", true}, {"move 9-16", "move", true}, {"resign", "resign", true},
+		{"Propose", "move", true}, {"queue b7", "queue", true}, {"chat hi all", "chat", true},
+		{"Thanks!", "", false}, {"resign now", "", false}, {"queue", "", false}, {"e2-e5 good luck", "", false},
+		{"", "", false}, {strings.Repeat("a1 ", 20), "", false},
+	} {
+		rc, ok := parseReplyCommand(c.line)
+		if ok != c.ok || ok && rc.verb != c.verb {
+			t.Errorf("parseReplyCommand(%q) = %q, %v; want %q, %v", c.line, rc.verb, ok, c.verb, c.ok)
+		}
+	}
+}

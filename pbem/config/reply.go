@@ -1,0 +1,28 @@
+package config
+
+import (
+	"fmt"
+	"net/mail"
+	"strings"
+
+	"github.com/pbemd/pbemd/pbem"
+)
+
+// validateReply checks reply_address: empty, or an address with the
+// placeholder {token} once in its local part, e.g. pbem+{token}@example.org.
+func (c *Config) validateReply() error {
+	a := c.ReplyAddress
+	if a == "" {
+		return nil
+	}
+	local, _, _ := strings.Cut(a, "@")
+	if strings.Count(a, pbem.ReplyTokenPlace) != 1 || !strings.Contains(local, pbem.ReplyTokenPlace) {
+		return fmt.Errorf("reply_address %q needs %s once in the part before the @, e.g. pbem+%s@example.org", a, pbem.ReplyTokenPlace, pbem.ReplyTokenPlace)
+	}
+	// A token is 26 lower-case letters and digits.
+	sample := strings.Replace(a, pbem.ReplyTokenPlace, strings.Repeat("a2", 13), 1)
+	if p, err := mail.ParseAddress(sample); err != nil || p.Address != sample {
+		return fmt.Errorf("reply_address %q is not a plain mail address with %s in it, like pbem+%s@example.org", a, pbem.ReplyTokenPlace, pbem.ReplyTokenPlace)
+	}
+	return nil
+}

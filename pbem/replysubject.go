@@ -1,0 +1,53 @@
+package pbem
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pbemd/pbemd/rules/catalog"
+)
+
+// boardMailReply answers a mail whose subject is that of a board mail,
+// "Re: Ultima Board 104 bob **" or "Re: New Tanbo Board 101 alice": a
+// reply with the subject left as it was, which holds no command. Without
+// this, "board" would be read as the alias of "move" and answered "wrong
+// number of words". It reports false when the words are no such subject.
+func (c *cmd) boardMailReply() (bool, error) {
+	words, prefixed := c.words, false
+	if len(words) > 0 && (strings.EqualFold(words[0], "new") || strings.EqualFold(words[0], "nag:")) {
+		words, prefixed = words[1:], true
+	}
+	if len(words) < 3 || !strings.EqualFold(words[1], "board") {
+		return false, nil
+	}
+	g, ok := catalog.Lookup(words[0])
+	if !ok {
+		return false, nil
+	}
+	num, err := strconv.Atoi(words[2])
+	if err != nil || num <= 0 {
+		return false, nil
+	}
+	// "ultima board 104 bob secret e2-e5" is a move: board is its alias.
+	// Board mails' subjects end in the player to move, "tie", "Error",
+	// "won by bob", "at move 5" or "queued move dropped".
+	if len(words) >= 6 && !prefixed {
+		switch strings.ToLower(words[3]) {
+		case "won", "at", "queued":
+		default:
+			return false, nil
+		}
+	}
+	c.game = g
+	next := "MOVE"
+	user := "USERID"
+	if b, err := c.r.loadBoard(g.Name(), num); err == nil && !b.rec.Over {
+		next = fmt.Sprintf("MOVE#%d", b.next())
+		if !b.open() {
+			user = b.toMove()
+		}
+	}
+	return true, c.fail("This subject is that of a board mail, with no command in it, and the body has no move on its first line. To play on %s board %d, reply to your latest board mail with just your move on the first line of the body, or write the subject as:\n  %s move %d %s PASSWORD %s\nwith your password and your move; \"%s show %d\" sends the board, and \"help tutorial\" shows a first game step by step",
+		g.Title(), num, g.Name(), num, user, next, g.Name(), num)
+}

@@ -1,0 +1,199 @@
+package pbem
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pbemd/pbemd/store"
+)
+
+// Password reset by mail: "reset userid" mails a one-time code to the
+// account's confirmed addresses (never to the sender as such: a From line
+// is easily forged, so whoever reads the code reads the account's mail);
+// "reset userid code newpassword" then sets the password. The sender of
+// the request learns only that a code was sent if the account exists.
+const (
+	// resetLife is how long a reset code works.
+	resetLife = 24 * time.Hour
+	// resetTries is how many wrong codes kill a code.
+	resetTries = 5
+	// resetRemail is how long before a new request mails a new code: the
+	// account's addresses get at most one such mail in that time.
+	resetRemail = time.Hour
+	// resetExtra is the key of the live code in store.User.Extra, so that
+	// it goes with the account: "hash sent-unix tries".
+	resetExtra = "reset"
+)
+
+// A resetCode is the one live reset code of an account.
+type resetCode struct {
+	hash  string // hashCode of the code; never the code
+	sent  time.Time
+	tries int // wrong codes sent so far
+}
+
+// liveReset returns u's reset code, or nil when it has none that lives at now.
+func liveReset(u *store.User, now time.Time) *resetCode {
+	f := strings.Fields(u.Extra[resetExtra])
+	if len(f) != 3 {
+		return nil
+	}
+	sent, err1 := strconv.ParseInt(f[1], 10, 64)
+	tries, err2 := strconv.Atoi(f[2])
+	if err1 != nil || err2 != nil {
+		return nil
+	}
+	c := &resetCode{hash: f[0], sent: time.Unix(sent, 0), tries: tries}
+	if now.Sub(c.sent) >= resetLife || c.tries >= resetTries {
+		return nil
+	}
+	return c
+}
+
+// setReset stores c as u's code, or removes u's code when c is nil.
+func setReset(u *store.User, c *resetCode) {
+	if c == nil {
+		delete(u.Extra, resetExtra)
+		return
+	}
+	if u.Extra == nil {
+		u.Extra = map[string]string{}
+	}
+	u.Extra[resetExtra] = fmt.Sprintf("%s %d %d", c.hash, c.sent.Unix(), c.tries)
+}
+
+// reset userid [code newpassword]
+func (c *cmd) reset(args []string) error {
+	switch len(args) {
+	case 1:
+		return c.resetRequest(args[0])
+	case 3:
+		return c.resetWithCode(args[0], args[1], args[2])
+	}
+	if len(args) > 1 {
+		c.r.secret(args[len(args)-1])
+	}
+	return c.usage("reset userid, then reset userid code newpassword with the code mailed to the account")
+}
+
+// resetRequest mails a new code to the account's confirmed addresses and
+// tells the sender, in words that do not say whether the account exists.
+func (c *cmd) resetRequest(id string) error {
+	c.r.outcome.user = strings.ToLower(id)
+	if err := checkUserID(id); err != nil {
+		return err
+	}
+	u, err := c.r.tx.User(id)
+	if err != nil && !errNotFound(err) {
+		return err
+	}
+	if u != nil && len(u.Addresses) > 0 {
+		if err := c.r.mailResetCode(u); err != nil {
+			return err
+		}
+	}
+	c.r.replyText(c.r.sender(), "pbemd: reset of "+strings.ToLower(id), fmt.Sprintf(
+		"If there is a user %s, a code to set a new password has been\n"+
+			"mailed to the addresses of the account (not to the address a\n"+
+			"request comes from). The code works for %d hours. Then send:\n\n"+
+			"    reset %s CODE NEWPASSWORD\n",
+		strings.ToLower(id), resetLife/time.Hour, strings.ToLower(id)))
+	return nil
+}
+
+// mailResetCode gives u a new code, the one live code (an older one dies),
+// and mails it to u's addresses; within resetRemail of the last code the
+// request mails nothing, so that strangers cannot flood the account.
+func (r *request) mailResetCode(u *store.User) error {
+	if old := liveReset(u, r.now); old != nil && r.now.Sub(old.sent) < resetRemail {
+		return nil
+	}
+	code := newCode()
+	setReset(u, &resetCode{hash: hashCode(code), sent: r.now})
+	if err := r.tx.PutUser(u); err != nil {
+		return err
+	}
+	body, err := render("reset", map[string]any{"User": u.ID, "Code": code, "Address": r.s.cfg.Address,
+		"Until": r.now.Add(resetLife).UTC().Format(timeFormat), "From": r.sender(), "Tries": resetTries})
+	if err != nil {
+		return err
+	}
+	// The code is not a secret of the request (those are masked in every
+	// mail): it is new, and only this mail holds it.
+	for _, a := range u.Addresses {
+		r.replyText(a, "pbemd: password reset code for "+u.ID, body)
+	}
+	return nil
+}
+
+// resetWithCode sets a new password with the code of a reset.
+func (c *cmd) resetWithCode(id, code, password string) error {
+	c.r.secret(code)
+	c.r.checked(password, true)
+	c.r.outcome.user = strings.ToLower(id)
+	u, err := c.r.tx.User(id)
+	if errNotFound(err) {
+		return fail("There is no user %q; check the user id in the mail with the code", id)
+	}
+	if err != nil {
+		return err
+	}
+	if err := c.r.checksLocked(u); err != nil {
+		return err
+	}
+	live := liveReset(u, c.r.now)
+	if live == nil {
+		return fail("%s has no reset code that still works: a code works for %d hours and for %d tries. Send reset %s for a new one",
+			u.ID, resetLife/time.Hour, resetTries, u.ID)
+	}
+	if hashCode(code) != live.hash {
+		live.tries++
+		if live.tries >= resetTries {
+			setReset(u, nil)
+		} else {
+			setReset(u, live)
+		}
+		if err := c.r.tx.PutUser(u); err != nil {
+			return err
+		}
+		if err := c.r.badPassword(u); err != nil {
+			return err
+		}
+		if live.tries >= resetTries {
+			return fail("That is not the reset code of %s, and %d wrong codes have killed it. Send reset %s for a new one", u.ID, resetTries, u.ID)
+		}
+		return fail("That is not the reset code of %s; %d more tries before the code dies. Copy it from the mail sent to the account", u.ID, resetTries-live.tries)
+	}
+	if err := checkPassword(password); err != nil {
+		return err
+	}
+	setReset(u, nil)
+	if err := c.r.setPassword(u, password); err != nil {
+		return err
+	}
+	return c.r.tellUser(u, "pbemd: password changed", "password", map[string]any{"User": u, "Reset": true})
+}
+
+// checksLocked is the silent failure of a code or password check of an
+// account locked by too many wrong ones, or nil when it is not locked.
+func (r *request) checksLocked(u *store.User) error {
+	if locked, err := r.passwordLocked(u); err != nil {
+		return err
+	} else if locked {
+		return &failure{Msg: "checks of " + u.ID + " are locked", silent: true}
+	}
+	return nil
+}
+
+// setPassword gives u a new password and stores u. Every change of a
+// password (change password, reset, the admin's) goes through here.
+func (r *request) setPassword(u *store.User, password string) error {
+	hash, err := r.s.hashPassword(password)
+	if err != nil {
+		return err
+	}
+	u.PasswordHash = hash
+	return r.tx.PutUser(u)
+}
