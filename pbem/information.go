@@ -189,7 +189,7 @@ func (c *cmd) all(args []string) error {
 		boards = append(boards, b)
 	}
 	if len(boards) == 0 && pg == 1 {
-		return fail("%s has no %s boards in any game; try 'all show %s all'", u.ID, filter, u.ID)
+		return fail("%s in any game; try \"all show %s all\"", noBoards(u.ID, filter, ""), u.ID)
 	}
 	if len(boards) == 0 {
 		return fail("%s has no %s boards on page %d; 'all show %s %s' shows the first page", u.ID, filter, pg, u.ID, filter)

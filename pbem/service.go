@@ -96,6 +96,9 @@ func New(db *store.DB, cfg Config) *Service {
 		hashCost:  bcrypt.DefaultCost,
 	}
 	s.NewID = func() string { return mailmsg.NewMessageID(s.cfg.Domain) }
+	if db == nil {
+		return s // a service without a store (deliver's quarantine answer)
+	}
 	if err := db.SetDeadline(deadline); err != nil {
 		// The sweep then finds no board due until the next start.
 		s.log.Error("indexing the boards' deadlines", "err", err)
