@@ -39,12 +39,13 @@ func (c *cmd) subscribeAll(args []string, on bool) error {
 }
 
 // subscribeWatchers subscribes to a new board every user who asked for
-// every board of its game, but its players.
+// every board of its game, but its players; it reads the store's index of
+// them, not every user.
 func (r *request) subscribeWatchers(rec *store.Game) error {
-	return r.tx.Users(func(u *store.User) error {
-		if contains(u.SubscribeKinds, rec.Kind) && !contains(rec.Seats, u.ID) && !contains(rec.Subscribers, u.ID) {
-			rec.Subscribers = append(rec.Subscribers, u.ID)
+	for _, id := range r.tx.SubscribeAllUsers(rec.Kind) {
+		if !contains(rec.Seats, id) && !contains(rec.Subscribers, id) {
+			rec.Subscribers = append(rec.Subscribers, id)
 		}
-		return nil
-	})
+	}
+	return nil
 }

@@ -23,6 +23,7 @@ import (
 //	due           time \0 kind \0 board, when the sweep must look at a board
 //	ratings       kind \0 rank \0 user, rated players best first
 //	notify-kinds  kind \0 user, who hears of the end of every board of a kind
+//	subscribe-kinds kind \0 user, who subscribes to every new board of a kind
 //	processed-at  time \0 mail key, to forget old mail keys in time order
 var (
 	bucketOpen        = []byte("open-boards")
@@ -30,17 +31,18 @@ var (
 	bucketDue         = []byte("due")
 	bucketRatings     = []byte("ratings")
 	bucketNotifyKinds = []byte("notify-kinds")
+	bucketSubscribers = []byte("subscribe-kinds")
 	bucketProcessedAt = []byte("processed-at")
 
 	indexBuckets = [][]byte{bucketOpen, bucketFinished, bucketDue, bucketRatings,
-		bucketNotifyKinds, bucketProcessedAt}
+		bucketNotifyKinds, bucketSubscribers, bucketProcessedAt}
 )
 
 // keyIndexes records in the meta bucket the version of the indexes built;
 // a file without it (written before them) has them built once by Open.
 var keyIndexes = []byte("indexes")
 
-const indexVersion = "1"
+const indexVersion = "2" // 2: subscribe-kinds
 
 // Seat flags: what a user's entry in the seat index says of the board.
 const (
@@ -135,6 +137,9 @@ func userEntries(u *User) []entry {
 	}
 	for _, kind := range u.NotifyKinds {
 		es = append(es, entry{bucket: bucketNotifyKinds, key: kind + "\x00" + u.ID})
+	}
+	for _, kind := range u.SubscribeKinds {
+		es = append(es, entry{bucket: bucketSubscribers, key: kind + "\x00" + u.ID})
 	}
 	return es
 }
@@ -433,10 +438,16 @@ func (tx *Tx) RatedUsers(kind string, p Page) ([]string, bool) {
 
 // NotifyUsers returns the ids of the users told of the end of every board
 // of the kind.
-func (tx *Tx) NotifyUsers(kind string) []string {
+func (tx *Tx) NotifyUsers(kind string) []string { return tx.kindUsers(bucketNotifyKinds, kind) }
+
+// SubscribeAllUsers returns the ids of the users who subscribe to every
+// new board of the kind.
+func (tx *Tx) SubscribeAllUsers(kind string) []string { return tx.kindUsers(bucketSubscribers, kind) }
+
+func (tx *Tx) kindUsers(bucket []byte, kind string) []string {
 	var ids []string
 	prefix := []byte(kind + "\x00")
-	walk(tx.index(bucketNotifyKinds), prefix, false, Page{Size: math.MaxInt}, nil, func(k, _ []byte) {
+	walk(tx.index(bucket), prefix, false, Page{Size: math.MaxInt}, nil, func(k, _ []byte) {
 		ids = append(ids, string(k[len(prefix):]))
 	})
 	return ids
