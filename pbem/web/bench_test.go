@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"sync"
 	"syscall"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -28,7 +30,13 @@ var big struct {
 // through the store's API from the games newPlayed played by mail: each
 // board is the first 40 moves (or all, when fewer) of one of them, so every
 // board replays and draws as a real one does.
+//
+// With PBEMD_BENCH_STORE naming a data file (one "pbemd populate" made,
+// say with a million games), that store is read instead, opened read-only.
 func bigStore(b *testing.B) *store.DB {
+	if path := os.Getenv("PBEMD_BENCH_STORE"); path != "" {
+		big.once.Do(func() { openBenchStore(b, path) })
+	}
 	big.once.Do(func() {
 		p := newPlayed(&onceTB{TB: b})
 		dir := (&onceTB{TB: b}).TempDir()
@@ -79,6 +87,28 @@ func bigStore(b *testing.B) *store.DB {
 		b.Fatal("the benchmark store could not be built")
 	}
 	return big.db
+}
+
+// openBenchStore opens a populated store read-only for the benchmarks:
+// every kind, and the boards up to the smallest last board of a kind.
+func openBenchStore(b *testing.B, path string) {
+	db, err := store.Open(path, &store.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cleanups = append(cleanups, func() { db.Close() })
+	db.View(func(tx *store.Tx) error {
+		for _, g := range catalog.All() {
+			if last := tx.LastBoard(g.Name()); last > 100 {
+				big.kinds = append(big.kinds, g.Name())
+				if big.per == 0 || last-100 < big.per {
+					big.per = last - 100
+				}
+			}
+		}
+		return nil
+	})
+	big.db = db
 }
 
 // BenchmarkBoardPage serves the page of a random board among benchGames:
