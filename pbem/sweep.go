@@ -38,7 +38,7 @@ func (s *Service) Sweep(now time.Time) error {
 // one transaction at a time: mail is answered while a long sweep runs.
 func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 	var ids []uint64
-	n, err := s.sweepStep(now, &ids, func(tx *store.Tx, _ *request) (int, error) {
+	_, err := s.sweepStep(now, &ids, func(tx *store.Tx, _ *request) (int, error) {
 		n, err := tx.PruneCounters(now)
 		if n > 0 {
 			s.log.Info("sweep: forgot expired limit counters", "count", n)
@@ -56,16 +56,17 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 	if err != nil {
 		return ids, err
 	}
-	for forgot := 0; ; forgot += n {
-		n, err = s.sweepStep(now, &ids, func(tx *store.Tx, _ *request) (int, error) {
+	for forgot := 0; ; {
+		n, err := s.sweepStep(now, &ids, func(tx *store.Tx, _ *request) (int, error) {
 			return tx.PruneProcessed(now.Add(-keepProcessed), 1000)
 		})
 		if err != nil {
 			return ids, err
 		}
+		forgot += n
 		if n < 1000 {
-			if forgot+n > 0 {
-				s.log.Info("sweep: forgot old mail keys", "count", forgot+n)
+			if forgot > 0 {
+				s.log.Info("sweep: forgot old mail keys", "count", forgot)
 			}
 			break
 		}

@@ -125,24 +125,6 @@ func splitFilter(args []string, def string) ([]string, string) {
 	return args, def
 }
 
-// keep reports whether a board passes a filter; user is "" for every
-// board. It reads the record only, so long lists need no replays.
-func keep(rec *store.Game, filter, user string) bool {
-	open := contains(rec.Seats, "")
-	switch filter {
-	case "active":
-		return !rec.Over
-	case "inactive":
-		return rec.Over
-	case "next":
-		// A board waiting for an opponent is nobody's turn yet.
-		return !rec.Over && !open && user != "" && strings.EqualFold(rec.Seats[rec.ToMove], user)
-	case "open":
-		return !rec.Over && open
-	}
-	return true
-}
-
 // userBoards are the page of the boards of this game where user id holds
 // a seat and which pass the filter, and whether more follow. Only the
 // boards of the page are read.

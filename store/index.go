@@ -323,7 +323,7 @@ func walk(b *bolt.Bucket, prefix []byte, back bool, p Page, match func(k, v []by
 	c := b.Cursor()
 	var k, v []byte
 	if back {
-		k, v = c.Seek(append(append([]byte(nil), prefix...), 0xff))
+		k, _ = c.Seek(append(append([]byte(nil), prefix...), 0xff))
 		if k == nil {
 			k, v = c.Last()
 		} else {

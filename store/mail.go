@@ -65,7 +65,7 @@ func (tx *Tx) PruneProcessed(before time.Time, max int) (int, error) {
 	limit := timeBytes(before)
 	var old [][]byte
 	c := byTime.Cursor()
-	for k, _ := c.First(); k != nil && len(k) >= 8 && bytes.Compare(k[:8], limit) < 0 && (max <= 0 || len(old) < max); k, _ = c.Next() {
+	for k, _ := c.First(); len(k) >= 8 && bytes.Compare(k[:8], limit) < 0 && (max <= 0 || len(old) < max); k, _ = c.Next() {
 		old = append(old, append([]byte(nil), k...))
 	}
 	// Deleting while a cursor walks the bucket can skip keys; delete after.
