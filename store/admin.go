@@ -26,21 +26,7 @@ func (tx *Tx) Notes(prefix string, fn func(key, value string) error) error {
 
 // Queue returns up to max mails of the outbox, due or waiting for a retry,
 // oldest first; a max of 0 or less means all.
-func (db *DB) Queue(max int) ([]Outgoing, error) {
-	var ms []Outgoing
-	err := db.View(func(tx *Tx) error {
-		c := tx.bucket(bucketOutbox).Cursor()
-		for k, v := c.First(); k != nil && (max <= 0 || len(ms) < max); k, v = c.Next() {
-			m, err := decodeOutgoing(v)
-			if err != nil {
-				return err
-			}
-			ms = append(ms, *m)
-		}
-		return nil
-	})
-	return ms, err
-}
+func (db *DB) Queue(max int) ([]Outgoing, error) { return db.outgoing(bucketOutbox, max) }
 
 // RetryNow makes the mail with the id due now: a mail of the outbox
 // waiting for its next try, or a failed mail, which goes back into the

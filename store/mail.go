@@ -287,9 +287,15 @@ func (db *DB) GiveUp(id uint64, at time.Time, reason string) error {
 // Failed returns up to max mails given up, oldest first; a max of 0 or
 // less means all.
 func (db *DB) Failed(max int) ([]Outgoing, error) {
+	return db.outgoing(bucketFailed, max)
+}
+
+// outgoing returns up to max mails of the bucket (the outbox or the failed
+// mail), oldest first; a max of 0 or less means all.
+func (db *DB) outgoing(bucket []byte, max int) ([]Outgoing, error) {
 	var ms []Outgoing
 	err := db.View(func(tx *Tx) error {
-		b := tx.btx.Bucket(bucketFailed)
+		b := tx.btx.Bucket(bucket)
 		if b == nil {
 			return nil
 		}
