@@ -84,33 +84,30 @@ func (c *cmd) showBoard(word string) error {
 			past.Over, past.Winner, past.EndReason = true, res.Winner, res.Reason
 		}
 		old := &board{game: b.game, rec: &past, opts: b.opts, pos: pos}
-		v, err := c.r.boardView(old, nil, fmt.Sprintf("The board as it stood after move %d of %d.", n, len(b.rec.Moves)))
-		if err != nil {
-			return err
-		}
-		v.MoveList = moveList(b.game, old.rec, 0) // show gives the whole list
-		body, err := renderBoardBody(v)
-		if err != nil {
-			return err
-		}
-		c.r.reply(c.r.sender(), fmt.Sprintf("%s Board %d at move %d", b.game.Title(), num, n), body, "auto-replied", b.rec.Thread)
-		return nil
+		return c.mailWholeBoard(old, fmt.Sprintf("%s Board %d at move %d", b.game.Title(), num, n),
+			fmt.Sprintf("The board as it stood after move %d of %d.", n, len(b.rec.Moves)))
 	}
 	return c.sendBoard(b)
 }
 
 // sendBoard mails a board to the sender only.
 func (c *cmd) sendBoard(b *board) error {
-	v, err := c.r.boardView(b, nil)
+	return c.mailWholeBoard(b, c.r.boardSubject(b, false, false))
+}
+
+// mailWholeBoard mails the board, with its whole move list (as show gives
+// it), to the sender only, in the board's thread.
+func (c *cmd) mailWholeBoard(b *board, subject string, notices ...string) error {
+	v, err := c.r.boardView(b, nil, notices...)
 	if err != nil {
 		return err
 	}
-	v.MoveList = moveList(b.game, b.rec, 0) // show gives the whole list
+	v.MoveList = moveList(b.game, b.rec, 0)
 	body, err := renderBoardBody(v)
 	if err != nil {
 		return err
 	}
-	c.r.reply(c.r.sender(), c.r.boardSubject(b, false, false), body, "auto-replied", b.rec.Thread)
+	c.r.reply(c.r.sender(), subject, body, "auto-replied", b.rec.Thread)
 	return nil
 }
 
