@@ -37,6 +37,19 @@ func (c *cmd) signup(args []string) error {
 	} else if !errNotFound(err) {
 		return err
 	}
+	// The welcome goes to an address that belonged to no one (the From may
+	// be forged): it is charged to the strangers' budget like a how-to note.
+	if _, err := c.r.tx.UserByAddress(c.r.sender()); errNotFound(err) {
+		ok, err := c.r.allowStranger(c.r.sender())
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return &failure{Msg: "signup refused: the budget of mails to strangers is spent", silent: true}
+		}
+	} else if err != nil {
+		return err
+	}
 	hash, err := c.r.s.hashPassword(password)
 	if err != nil {
 		return err

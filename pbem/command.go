@@ -197,12 +197,15 @@ func (c *cmd) usage(form string) error {
 	// The error quotes the command: a word in the form's password place
 	// is masked, as every password is.
 	for i, w := range strings.Fields(form) {
-		if w == "password" && i < len(c.words) {
+		if passwordSlot[w] && i < len(c.words) {
 			c.r.secret(c.words[i])
 		}
 	}
 	return c.fail("The command has the wrong number of words; write it as:\n  %s\n", form)
 }
+
+// passwordSlot are the words of command forms that stand for a password.
+var passwordSlot = map[string]bool{"password": true, "old": true, "new": true, "newpassword": true, "code": true}
 
 // boardNumber reads a board number, refusing anything else.
 func (c *cmd) boardNumber(word string) (int, error) {
@@ -252,11 +255,18 @@ func (c *cmd) player(boardWord, id, password string) (*board, *store.User, error
 
 // commentBy is the mail's comment as written by user id after moves moves,
 // or nil when the mail has none.
+//
+// A comment goes to every player and subscriber of the board, so it is
+// bounded as a message is (Limits.MessageBytes), cut with a note.
 func (c *cmd) commentBy(id string, moves int) *store.Comment {
 	if strings.TrimSpace(c.comment) == "" {
 		return nil
 	}
-	return &store.Comment{User: id, Text: c.comment, At: c.r.now, Move: moves}
+	text := c.comment
+	if most := c.r.s.limits.MessageBytes; len(text) > most {
+		text = shorten(text, most) + "\n[the rest of the comment was cut: at most " + strconv.Itoa(most) + " bytes]\n"
+	}
+	return &store.Comment{User: id, Text: text, At: c.r.now, Move: moves}
 }
 
 // senderID is the user id of the sender's address, or def.

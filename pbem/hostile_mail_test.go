@@ -76,3 +76,71 @@ func TestHugeWordsInCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestShowManyWords: a show with thousands of board numbers or user ids
+// shows at most ten boards, so the reply stays small.
+func TestShowManyWords(t *testing.T) {
+	h := newHarness(t)
+	h.signup("alice")
+	h.signup("bob")
+	for range 12 {
+		h.send("alice@example.org", "ultima challenge alice bob", "")
+	}
+	for _, subject := range []string{
+		"ultima show" + strings.Repeat(" 101", 10000),
+		"ultima show" + strings.Repeat(" alice", 20000),
+		"ultima show" + strings.Repeat(" 101 alice", 3000),
+	} {
+		out := h.send("nobody@evil.test", subject, "")
+		if len(out) != 1 {
+			t.Fatalf("%.30s: %d replies; want 1", subject, len(out))
+		}
+		if n := len(out[0].Raw); n > 64<<10 {
+			t.Errorf("%.30s: a reply of %d bytes; want at most ten boards' worth", subject, n)
+		}
+		h.now = h.now.Add(25 * time.Hour)
+	}
+}
+
+// TestChallengeRelaysNoStrangersText: a stranger's challenge names two
+// players but relays none of its text to them; a player's comment is cut to
+// the message bound.
+func TestChallengeRelaysNoStrangersText(t *testing.T) {
+	h := newHarness(t)
+	h.signup("alice")
+	h.signup("bob")
+	spam := strings.Repeat("buy cheap pills now\n", 13000)
+	for _, r := range h.send("spammer@evil.test", "ultima challenge alice bob", spam) {
+		if strings.Contains(r.Body, "cheap pills") {
+			t.Errorf("the mail to %s relays the stranger's text", r.To)
+		}
+	}
+	for _, r := range h.send("alice@example.org", "ultima challenge alice bob", spam) {
+		if !strings.Contains(r.Body, "cheap pills") {
+			t.Errorf("the mail to %s lost the challenger's comment", r.To)
+		}
+		if len(r.Raw) > 16<<10 {
+			t.Errorf("the mail to %s is %d bytes; want the comment cut to 8000", r.To, len(r.Raw))
+		}
+	}
+}
+
+// TestUsageErrorsMaskPasswords: a change password or reset with the wrong
+// number of words quotes the command with its passwords masked.
+func TestUsageErrorsMaskPasswords(t *testing.T) {
+	h := newHarness(t)
+	h.signup("alice")
+	for _, subject := range []string{
+		"change password alice pw-alice NewSecret1 extra",
+		"change password alice pw-alice",
+		"reset alice abcdefghjk NewSecret1 x",
+	} {
+		for _, r := range h.send("alice@example.org", subject, "") {
+			for _, pw := range []string{"pw-alice", "NewSecret1"} {
+				if strings.Contains(string(r.Raw), pw) {
+					t.Errorf("%q: the reply holds %q:\n%s", subject, pw, r.Body)
+				}
+			}
+		}
+	}
+}

@@ -113,13 +113,19 @@ func TestStrangersBudget(t *testing.T) {
 	if answered != 5 {
 		t.Errorf("20 strangers got %d how-to notes; want the budget's 5", answered)
 	}
-	// A user's answers are not strangers' mail; the budget is new each
-	// window.
-	h.signup("alice")
-	one(t, h.send("alice@example.org", "help", ""), "alice@example.org")
+	// A signup's welcome goes to an address of no one (the From may be
+	// forged): it is charged too, and dropped while the budget is spent.
+	if out := h.send("alice@example.org", "signup alice pw-alice", ""); len(out) != 0 {
+		t.Errorf("a signup with the budget spent got %v; want nothing", subjects(out))
+	}
 	// A stranger the budget left unanswered is answered in the next window.
 	h.now = h.now.Add(time.Hour)
 	one(t, h.send("s19@example.net", "hello", ""), "s19@example.net")
+	// A user's answers are not strangers' mail: more than the budget go.
+	h.signup("alice")
+	for range 10 {
+		one(t, h.send("alice@example.org", "help", ""), "alice@example.org")
+	}
 
 	// The sweep forgets counters whose window has passed.
 	if err := h.svc.Sweep(h.now.Add(25 * time.Hour)); err != nil {

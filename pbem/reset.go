@@ -72,8 +72,8 @@ func (c *cmd) reset(args []string) error {
 	case 3:
 		return c.resetWithCode(args[0], args[1], args[2])
 	}
-	if len(args) > 1 {
-		c.r.secret(args[len(args)-1])
+	for _, w := range args[1:] {
+		c.r.secret(w) // any of them may be the new password
 	}
 	return c.usage("reset userid, then reset userid code newpassword with the code mailed to the account")
 }

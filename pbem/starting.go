@@ -108,7 +108,13 @@ func (c *cmd) challenge(args []string) error {
 	if !b.open() {
 		rec.TurnSince = c.r.now
 	}
-	if err := c.r.saveAndAnnounce(b, c.commentBy(c.senderID(seats[0]), 0), notice); err != nil {
+	// The comment is the challenger's, and only a player's: a stranger's
+	// challenge relays no text to the players it names.
+	var comment *store.Comment
+	if by != "" && b.seatOf(by) >= 0 {
+		comment = c.commentBy(by, 0)
+	}
+	if err := c.r.saveAndAnnounce(b, comment, notice); err != nil {
 		return err
 	}
 	// A challenger who is not a player hears that the board exists, too.

@@ -21,15 +21,22 @@ func (c *cmd) show(args []string) error {
 	if len(words) == 0 {
 		return c.fail("Show needs a board number or a user id; write: "+form, c.game.Name(), c.game.Name())
 	}
+	// At most most boards in all, whatever the number of words: one mail
+	// costs at most ten board mails' worth of reply.
 	const most = 10
+	shown := 0
 	for _, w := range words {
+		if shown == most {
+			return c.fail("One show mail shows at most %d boards; send the rest in another mail", most)
+		}
 		if w[0] >= '0' && w[0] <= '9' || w[0] == '#' {
 			if err := c.showBoard(w); err != nil {
 				return err
 			}
+			shown++
 			continue
 		}
-		refs, more, err := c.userBoards(w, filter, store.Page{Size: most})
+		refs, more, err := c.userBoards(w, filter, store.Page{Size: most - shown})
 		if err != nil {
 			return err
 		}
@@ -40,6 +47,7 @@ func (c *cmd) show(args []string) error {
 			return c.fail("%s has more %s %s boards than the %d one mail shows; send \"%s games %s %s\" for a list",
 				w, filter, c.game.Title(), most, c.game.Name(), w, filter)
 		}
+		shown += len(refs)
 		for _, b := range refs {
 			if err := c.sendBoard(b); err != nil {
 				return err
