@@ -12,12 +12,7 @@ import (
 func TestBoardIndexes(t *testing.T) {
 	db := openTest(t)
 	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	put := func(g *Game) {
-		t.Helper()
-		if err := db.Update(func(tx *Tx) error { return tx.PutGame(g) }); err != nil {
-			t.Fatal(err)
-		}
-	}
+	put := func(g *Game) { putGame(t, db, g) }
 	g := func(board int, seats ...string) *Game {
 		return &Game{Kind: "tanbo", Board: board, Seats: seats, Updated: t0.Add(time.Duration(board) * time.Hour)}
 	}
@@ -146,12 +141,7 @@ func TestUserIndexes(t *testing.T) {
 func TestDueBoards(t *testing.T) {
 	db := openTest(t)
 	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	put := func(g *Game) {
-		t.Helper()
-		if err := db.Update(func(tx *Tx) error { return tx.PutGame(g) }); err != nil {
-			t.Fatal(err)
-		}
-	}
+	put := func(g *Game) { putGame(t, db, g) }
 	put(&Game{Kind: "tanbo", Board: 101, Seats: []string{"a", "b"}, TurnSince: t0})
 	if err := db.SetDeadline(func(g *Game) time.Time {
 		if g.Over {
@@ -205,4 +195,12 @@ func TestPruneProcessedBounded(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// putGame stores g in a transaction of its own.
+func putGame(t *testing.T, db *DB, g *Game) {
+	t.Helper()
+	if err := db.Update(func(tx *Tx) error { return tx.PutGame(g) }); err != nil {
+		t.Fatal(err)
+	}
 }

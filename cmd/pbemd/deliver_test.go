@@ -73,7 +73,15 @@ func (d *deliverer) pipe(raw []byte) (int, []mailOut) {
 // status and output.
 func runPbemd(t *testing.T, stdin []byte, args ...string) (code int, stdout, stderr []byte) {
 	t.Helper()
+	return runIn(t, "", stdin, args...)
+}
+
+// runIn runs the command line args in the directory dir ("" for the
+// test's own) with stdin, and returns its exit status and output.
+func runIn(t *testing.T, dir string, stdin []byte, args ...string) (code int, stdout, stderr []byte) {
+	t.Helper()
 	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = dir
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,16 +70,6 @@ func TestDeliverUsesTheConfig(t *testing.T) {
 // output.
 func pbemd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	cmd := exec.Command(pbemdBinary, args...)
-	cmd.Dir = t.TempDir()
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	if exit, ok := err.(*exec.ExitError); ok {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return code, out.String(), errOut.String()
+	code, out, errOut := runIn(t, t.TempDir(), []byte(stdin), append([]string{pbemdBinary}, args...)...)
+	return code, string(out), string(errOut)
 }
