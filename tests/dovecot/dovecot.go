@@ -252,8 +252,11 @@ type LMTP struct {
 }
 
 // DialLMTP opens an LMTP connection.
-func (s *Server) DialLMTP() (*LMTP, error) {
-	conn, err := net.Dial("tcp", s.LMTPAddr)
+func (s *Server) DialLMTP() (*LMTP, error) { return DialLMTPAt(s.LMTPAddr) }
+
+// DialLMTPAt opens an LMTP connection to any LMTP server (pbemd's too).
+func DialLMTPAt(addr string) (*LMTP, error) {
+	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +268,8 @@ func (s *Server) DialLMTP() (*LMTP, error) {
 	return &LMTP{c}, nil
 }
 
-// Deliver puts one mail into the INBOX of rcpt, as an MTA would.
+// Deliver hands one mail for rcpt to the server (Dovecot puts it into
+// rcpt's INBOX), as an MTA would.
 func (l *LMTP) Deliver(from, rcpt string, data []byte) error {
 	return l.c.SendMail(from, []string{rcpt}, bytes.NewReader(data))
 }
@@ -275,7 +279,13 @@ func (l *LMTP) Close() error { return l.c.Quit() }
 
 // Deliver puts one mail into the INBOX of rcpt over a new LMTP connection.
 func (s *Server) Deliver(from, rcpt string, data []byte) error {
-	l, err := s.DialLMTP()
+	return DeliverAt(s.LMTPAddr, from, rcpt, data)
+}
+
+// DeliverAt hands one mail for rcpt to any LMTP server (pbemd's too) over
+// a new connection.
+func DeliverAt(addr, from, rcpt string, data []byte) error {
+	l, err := DialLMTPAt(addr)
 	if err != nil {
 		return err
 	}

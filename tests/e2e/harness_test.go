@@ -291,7 +291,7 @@ func (w *dovecotWorld) send(t testing.TB, from, subject, msgID string) {
 		deliver = func(from string, data []byte) error { return w.dc.Deliver(from, server, data) }
 	}
 	if err := deliver(from, mailText(from, subject, msgID)); err != nil {
-		t.Fatalf("LMTP: %v", err)
+		t.Fatalf("mailing pbemd: %v", err)
 	}
 }
 
