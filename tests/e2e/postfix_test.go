@@ -13,6 +13,7 @@ import (
 	"github.com/emersion/go-smtp"
 	"github.com/pbemd/pbemd/pbem/lmtp"
 	"github.com/pbemd/pbemd/tests/postfix"
+	"github.com/pbemd/pbemd/tests/testenv"
 )
 
 // newPostfixWorld is a Dovecot world whose players mail a real Postfix,
@@ -22,7 +23,7 @@ import (
 // world, the Postfix and the LMTP address in pbemd's config.
 func newPostfixWorld(t testing.TB) (*dovecotWorld, *postfix.Server, string) {
 	t.Helper()
-	lmtpAddr := freeAddr(t)
+	lmtpAddr := testenv.FreeAddr(t)
 	main, maps := readmePostfix(t, lmtpAddr)
 	mta := postfix.Start(t, postfix.Options{Domain: domainOf(server), Main: main, Maps: maps})
 	t.Cleanup(func() {

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
+	"github.com/pbemd/pbemd/tests/testenv"
 )
 
 // Options set up a Server.
@@ -42,29 +43,15 @@ type Options struct {
 type Server struct {
 	SMTPAddr string // host:port of smtpd
 
+	bin string // the postfix program
 	dir string // etc (configuration), queue, data, maillog
 	t   testing.TB
-}
-
-// Binary returns the path of postfix, or "" when it is not installed.
-func Binary() string {
-	for _, p := range []string{"postfix", "/usr/sbin/postfix"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	return ""
 }
 
 // Start runs Postfix until the test ends.
 func Start(t testing.TB, opts Options) *Server {
 	t.Helper()
-	if Binary() == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("postfix is not installed; CI needs it (apt-get install postfix)")
-		}
-		t.Skip("postfix is not installed (apt-get install postfix); skipping")
-	}
+	bin := testenv.Program(t, "apt-get install postfix", "postfix", "/usr/sbin/postfix")
 	if os.Geteuid() != 0 {
 		// Even in CI: a CI that runs its tests as a user cannot run these.
 		t.Skip("postfix start needs root; the tests run as uid " + strconv.Itoa(os.Geteuid()) + "; skipping")
@@ -73,15 +60,9 @@ func Start(t testing.TB, opts Options) *Server {
 	if err != nil {
 		t.Fatalf("postfix is installed but its user is missing: %v", err)
 	}
-	// Not t.TempDir: Postfix's unprivileged processes must be able to
-	// walk into it, and its sockets' paths must stay short.
-	dir, err := os.MkdirTemp("", "postfix")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	s := &Server{SMTPAddr: freeAddr(t), dir: dir, t: t}
-	for _, d := range []string{"", "etc", "queue", "data"} {
+	dir := testenv.OpenDir(t, "postfix")
+	s := &Server{SMTPAddr: testenv.FreeAddr(t), bin: bin, dir: dir, t: t}
+	for _, d := range []string{"etc", "queue", "data"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -97,9 +78,9 @@ func Start(t testing.TB, opts Options) *Server {
 	s.write("master.cf", s.masterCF())
 	for name, table := range opts.Maps {
 		s.write(name, table)
-		s.run("postmap", "-c", etc, "hash:"+filepath.Join(etc, name))
+		s.run(s.tool("postmap"), "-c", etc, "hash:"+filepath.Join(etc, name))
 	}
-	s.run(Binary(), "-c", etc, "start")
+	s.run(bin, "-c", etc, "start")
 	t.Cleanup(s.stop)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -113,15 +94,6 @@ func Start(t testing.TB, opts Options) *Server {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-func freeAddr(t testing.TB) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // mainCF is the instance's own part of main.cf: its directories and
@@ -189,8 +161,11 @@ func (s *Server) run(name string, args ...string) {
 	}
 }
 
+// tool is the path of one of Postfix's commands, beside postfix.
+func (s *Server) tool(name string) string { return filepath.Join(filepath.Dir(s.bin), name) }
+
 func (s *Server) stop() {
-	exec.Command(Binary(), "-c", filepath.Join(s.dir, "etc"), "stop").Run()
+	exec.Command(s.bin, "-c", filepath.Join(s.dir, "etc"), "stop").Run()
 }
 
 // Log returns Postfix's log so far.
@@ -225,7 +200,7 @@ type Queued struct {
 // Queue lists the mails Postfix holds.
 func (s *Server) Queue() []Queued {
 	s.t.Helper()
-	out, err := exec.Command("postqueue", "-c", filepath.Join(s.dir, "etc"), "-j").Output()
+	out, err := exec.Command(s.tool("postqueue"), "-c", filepath.Join(s.dir, "etc"), "-j").Output()
 	if err != nil {
 		s.t.Fatalf("postqueue -j: %v\n%s", err, s.Log())
 	}
