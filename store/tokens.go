@@ -85,9 +85,9 @@ func (tx *Tx) ReplyToken(token []byte) (*ReplyToken, error) {
 	return &t, nil
 }
 
-// PruneReplyTokens deletes the tokens expired at now, the oldest first and at
-// most as many as most, and
-// returns how many. It reads only the expired ones.
+// PruneReplyTokens deletes the tokens expired at now, the oldest first and
+// at most as many as most, and returns how many. It reads only the expired
+// ones.
 func (tx *Tx) PruneReplyTokens(now time.Time, most int) (int, error) {
 	b, exp := tx.btx.Bucket(bucketTokens), tx.btx.Bucket(bucketTokenExpiry)
 	if b == nil || exp == nil {
