@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emersion/go-smtp"
+	"github.com/pbemd/pbemd/tests/dovecot"
+	"github.com/pbemd/pbemd/tests/testenv"
 )
 
 // BenchmarkServeScale runs pbemd serve on a large store made by "pbemd
@@ -35,7 +35,7 @@ func BenchmarkServeScale(b *testing.B) {
 	const mails = 300
 	for range b.N {
 		b.StopTimer()
-		lmtpAddr := freeAddr(b)
+		lmtpAddr := testenv.FreeAddr(b)
 		w := newDovecotWorld(b, "lmtp: "+lmtpAddr+"\n")
 		cfg, err := os.ReadFile(w.config)
 		if err != nil {
@@ -132,38 +132,16 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // lmtpSend hands one mail from a populated player to the daemon over LMTP
 // and returns when the daemon answered for it (after its commit).
 func lmtpSend(addr, subject, msgID string) (time.Time, error) {
-	var at time.Time
-	err := func() error {
-		conn, err := net.Dial("tcp", addr)
-		if err != nil {
-			return err
-		}
-		c := smtp.NewClientLMTP(conn)
-		defer c.Close()
-		if err := c.Hello("mta.scale.test"); err != nil {
-			return err
-		}
-		from := "p0000001@example.org"
-		if err := c.Mail(from, nil); err != nil {
-			return err
-		}
-		if err := c.Rcpt(server, nil); err != nil {
-			return err
-		}
-		wc, err := c.Data()
-		if err != nil {
-			return err
-		}
-		if _, err := wc.Write(mailText(from, subject, msgID)); err != nil {
-			return err
-		}
-		if _, err := wc.CloseWithLMTPResponse(); err != nil {
-			return err
-		}
-		at = time.Now()
-		return c.Quit()
-	}()
-	return at, err
+	l, err := dovecot.DialLMTPAt(addr)
+	if err != nil {
+		return time.Time{}, err
+	}
+	defer l.Close()
+	from := "p0000001@example.org"
+	if err := l.Deliver(from, server, mailText(from, subject, msgID)); err != nil {
+		return time.Time{}, err
+	}
+	return time.Now(), nil
 }
 
 // residentMemory is a process's resident set and the part of it that is
