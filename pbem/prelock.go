@@ -29,6 +29,11 @@ var noPassword = map[string]bool{
 // check under the lock stays the one that counts: a password found wrong
 // here is checked again there, and one that changed meanwhile has a new
 // hash and misses the cache.
+//
+// It also hashes ahead the new passwords of the mails' well-formed signup
+// and change password commands (the latter once the old password checks
+// out), at most maxNewPasswords a mail, so that the command under the lock
+// finds its hash made (newHash).
 func (s *Service) Preverify(db *store.DB, raws ...[]byte) {
 	var mails []*mailmsg.Incoming
 	for _, raw := range raws {
@@ -39,10 +44,6 @@ func (s *Service) Preverify(db *store.DB, raws ...[]byte) {
 	s.preverify(db, mails)
 }
 
-// It also hashes ahead the new passwords of the mails' well-formed signup
-// and change password commands (the latter once the old password checks
-// out), at most maxNewPasswords a mail, so that the command under the lock
-// finds its hash made (newHash).
 func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 	type claim struct {
 		user     *store.User
