@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -187,8 +189,21 @@ func (tx *Tx) PutGame(g *Game) error {
 			return err
 		}
 	}
-
-	return tx.reindex(tx.gameEntries(old), tx.gameEntries(g))
+	// Who plays the kind may change with the seats or the end of g.
+	was := map[string]bool{}
+	if old == nil || old.Over != g.Over || !maps.Equal(seatSet(old.Seats), seatSet(g.Seats)) {
+		var seats []string
+		if old != nil {
+			seats = old.Seats
+		}
+		for id := range seatSet(slices.Concat(seats, g.Seats)) {
+			was[id] = tx.playing(id, g.Kind)
+		}
+	}
+	if err := tx.reindex(tx.gameEntries(old), tx.gameEntries(g)); err != nil {
+		return err
+	}
+	return tx.reindexNewcomers(g.Kind, was)
 }
 
 // seatSet returns the lower-case ids of the taken seats.
