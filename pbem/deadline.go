@@ -6,9 +6,15 @@ import (
 	"github.com/pbemd/pbemd/store"
 )
 
-// sweepBatch is how many boards one transaction of the sweep handles: the
-// mail path waits for one batch at most, a few milliseconds.
-const sweepBatch = 32
+// sweepBatch is how many boards one transaction of the sweep handles, and
+// sweepMails about how many mails it makes at most (a board ends the
+// transaction once they are reached): the mail path waits for one
+// transaction at most, some milliseconds, though the end of a game may
+// mail every player who asked to hear of the ends of its kind.
+const (
+	sweepBatch = 32
+	sweepMails = 64
+)
 
 // deadline is when the sweep must next look at a board: its next reminder
 // or its forfeit, or those of its open proposal, whichever comes first; zero for a board that has none

@@ -89,6 +89,12 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 			refs := tx.DueBoards(now, store.Page{Skip: passed, Size: sweepBatch})
 			seen = len(refs)
 			for _, ref := range refs {
+				if len(r.parts) >= sweepMails {
+					// The boards left are still due: the next step
+					// finds them first.
+					seen = sweepBatch
+					break
+				}
 				replies := len(r.parts)
 				if err := r.remindBoard(ref.Kind, ref.Board); err != nil {
 					return 0, err
