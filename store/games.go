@@ -141,11 +141,25 @@ func (tx *Tx) lastBoard(kind string) int {
 
 // Game returns the board of the kind, or ErrNotFound.
 func (tx *Tx) Game(kind string, board int) (*Game, error) {
-	v := tx.bucket(bucketGames).Get(gameKey(kind, board))
+	key := gameKey(kind, board)
+	v := tx.bucket(bucketGames).Get(key)
 	if v == nil {
 		return nil, fmt.Errorf("%s board %d: %w", kind, board, ErrNotFound)
 	}
-	return decodeGame(v)
+	g, err := decodeGame(v)
+	if err == nil && tx.btx.Writable() {
+		// Before the caller changes g: these are the stored record's.
+		tx.remember(key, tx.gameEntries(g))
+	}
+	return g, err
+}
+
+// remember notes the index entries of the game stored under key.
+func (tx *Tx) remember(key []byte, es []entry) {
+	if tx.indexed == nil {
+		tx.indexed = map[string][]entry{}
+	}
+	tx.indexed[string(key)] = es
 }
 
 func decodeGame(v []byte) (*Game, error) {
@@ -171,15 +185,20 @@ func (tx *Tx) PutGame(g *Game) error {
 			return fmt.Errorf("store: %s board %d: seat %q contains a zero byte", g.Kind, g.Board, s)
 		}
 	}
-	old, err := tx.Game(g.Kind, g.Board)
-	if err != nil && !errors.Is(err, ErrNotFound) {
-		return err
+	key := gameKey(g.Kind, g.Board)
+	old, ok := tx.indexed[string(key)]
+	if !ok {
+		rec, err := tx.Game(g.Kind, g.Board)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		old = tx.gameEntries(rec)
 	}
 	data, err := json.Marshal(g)
 	if err != nil {
 		return fmt.Errorf("store: %s board %d: %w", g.Kind, g.Board, err)
 	}
-	if err := tx.bucket(bucketGames).Put(gameKey(g.Kind, g.Board), data); err != nil {
+	if err := tx.bucket(bucketGames).Put(key, data); err != nil {
 		return err
 	}
 	if g.Board > tx.lastBoard(g.Kind) {
@@ -188,7 +207,9 @@ func (tx *Tx) PutGame(g *Game) error {
 		}
 	}
 
-	return tx.reindex(tx.gameEntries(old), tx.gameEntries(g))
+	now := tx.gameEntries(g)
+	tx.remember(key, now)
+	return tx.reindex(old, now)
 }
 
 // seatSet returns the lower-case ids of the taken seats.
