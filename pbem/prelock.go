@@ -30,9 +30,15 @@ var noPassword = map[string]bool{
 // here is checked again there, and one that changed meanwhile has a new
 // hash and misses the cache.
 func (s *Service) Preverify(db *store.DB, raws ...[]byte) {
+	read := make([]*mailmsg.Incoming, len(raws))
+	eachParallel(len(raws), func(i int) {
+		if m, err := readMailSafely(s.cfg.Mail, raws[i]); err == nil {
+			read[i] = m
+		}
+	})
 	var mails []*mailmsg.Incoming
-	for _, raw := range raws {
-		if m, err := readMailSafely(s.cfg.Mail, raw); err == nil {
+	for _, m := range read {
+		if m != nil {
 			mails = append(mails, m)
 		}
 	}
@@ -45,6 +51,7 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 		password string
 	}
 	var claims []claim
+	queued := map[string]bool{} // user id, hash and password of the claims
 	err := db.View(func(tx *store.Tx) error {
 		for _, m := range mails {
 			if done, err := tx.Processed(m.Key); err != nil || done {
@@ -69,7 +76,11 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 					}
 					if k := u.ID + "\x00" + words[i+1]; !seen[k] {
 						seen[k] = true
-						claims = append(claims, claim{u, words[i+1]})
+						// Another mail of the batch may name the same.
+						if q := k + "\x00" + u.PasswordHash; !queued[q] {
+							queued[q] = true
+							claims = append(claims, claim{u, words[i+1]})
+						}
 					}
 					break
 				}
@@ -80,9 +91,11 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 	if err != nil {
 		return // the handling under the lock will meet the error too
 	}
-	for _, c := range claims {
-		s.passwords.check(c.user, c.password)
-	}
+	// bcrypt on all cores. A panic here is not the mail's end: the
+	// check under the lock, which counts, meets it again.
+	eachParallel(len(claims), func(i int) {
+		safely(func() error { s.passwords.check(claims[i].user, claims[i].password); return nil })
+	})
 }
 
 // lockedBefore reports whether u's password checks are locked by too many
