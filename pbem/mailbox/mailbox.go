@@ -76,7 +76,7 @@ type Config struct {
 	// large, crashed the handler, kept failing); created when missing;
 	// default pbemd-quarantine.
 	Quarantine string
-	Batch      int   // mails per FETCH; default 100
+	Batch      int   // mails per FETCH and commit; default 500
 	BatchBytes int64 // largest sum of mail sizes per FETCH, but at least one mail; default 10 MiB
 	MaxSize    int64 // largest mail fetched and handled; default 10 MiB
 
@@ -137,7 +137,7 @@ func New(cfg Config, h Handler) *Watcher {
 		cfg.Quarantine = "pbemd-quarantine"
 	}
 	if cfg.Batch <= 0 {
-		cfg.Batch = 100
+		cfg.Batch = 500
 	}
 	if cfg.MaxSize <= 0 {
 		cfg.MaxSize = DefaultMaxSize
