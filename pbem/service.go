@@ -175,6 +175,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 	crashed := -1 // the mail whose command panicked, if one did
 	err := s.db.Update(func(tx *store.Tx) error {
 		after, played, crashed = nil, 0, -1
+		uncommitted := newPositionCache(len(mails))
 		for k, m := range mails {
 			ids[index[k]] = nil
 			done, err := tx.Processed(m.Key)
@@ -185,7 +186,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 				after = append(after, func() { s.logMail(m, nil, "already handled (same Message-ID or content)", start) })
 				continue
 			}
-			r := &request{s: s, tx: tx, mail: m, now: now}
+			r := &request{s: s, tx: tx, mail: m, now: now, uncommitted: uncommitted}
 			if err := safely(func() error { return r.runOrRefuse(tooLarge[k]) }); err != nil {
 				if p, ok := err.(*errPanic); ok {
 					crashed = k
