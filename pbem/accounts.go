@@ -50,7 +50,7 @@ func (c *cmd) signup(args []string) error {
 	} else if err != nil {
 		return err
 	}
-	hash, err := c.r.s.hashPassword(password)
+	hash, err := c.r.newHash(password)
 	if err != nil {
 		return err
 	}
@@ -219,9 +219,25 @@ func checkPassword(p string) error {
 	return nil
 }
 
-func (s *Service) hashPassword(p string) (string, error) {
-	h, err := bcrypt.GenerateFromPassword([]byte(p), s.hashCost)
-	return string(h), err
+// maxNewPasswords bounds the bcrypt hashes one mail makes of new passwords
+// (signup, change password, reset): each costs as much as a password
+// check. The pre-lock step hashes up to as many ahead (Preverify), and a
+// mail that sets more is refused the rest.
+const maxNewPasswords = 2
+
+// newHash returns the bcrypt hash of a new password: the one Preverify
+// made ahead, out of the lock, or else one made now, at most
+// maxNewPasswords in all for a mail.
+func (r *request) newHash(password string) (string, error) {
+	if h, ok := r.s.passwords.takeHash(password); ok {
+		r.hashed++
+		return h, nil
+	}
+	if r.mail != nil && r.hashed >= maxNewPasswords {
+		return "", fail("One mail sets at most %d new passwords (signup, change password, reset); send this command in another mail", maxNewPasswords)
+	}
+	r.hashed++
+	return r.s.passwords.hash(password, r.s.hashCost)
 }
 
 // passwordCache remembers the outcome of passwords already checked against
@@ -230,30 +246,45 @@ func (s *Service) hashPassword(p string) (string, error) {
 // move in a day costs no second bcrypt, and a password checked before the
 // lock (Preverify) is not checked again under it, right or wrong. The
 // password itself is never kept.
+//
+// It also holds the hashes of new passwords made before the lock, keyed by
+// an HMAC of the password, each until it is used once: two accounts never
+// share a hash.
 type passwordCache struct {
 	mu     sync.Mutex
 	key    [32]byte
-	result map[[32]byte]bool // HMAC of user id, hash and password -> right
+	result map[[32]byte]bool   // HMAC of user id, hash and password -> right
+	ahead  map[[32]byte]string // HMAC of a new password -> its bcrypt hash
 
 	compares atomic.Int64 // bcrypt comparisons run, for tests
+	hashes   atomic.Int64 // bcrypt hashes made, for tests
 }
 
+// maxCached bounds each map of the cache; a full one starts again empty.
+const maxCached = 100000
+
 func newPasswordCache() *passwordCache {
-	c := &passwordCache{result: map[[32]byte]bool{}}
+	c := &passwordCache{result: map[[32]byte]bool{}, ahead: map[[32]byte]string{}}
 	rand.Read(c.key[:])
 	return c
 }
 
-// check reports whether password is u's, running bcrypt only for a pair not
-// seen before.
-func (c *passwordCache) check(u *store.User, password string) bool {
+// mac is the cache key of the parts.
+func (c *passwordCache) mac(parts ...string) [32]byte {
 	mac := hmac.New(sha256.New, c.key[:])
-	for _, part := range []string{u.ID, u.PasswordHash, password} {
+	for _, part := range parts {
 		mac.Write([]byte(part))
 		mac.Write([]byte{0})
 	}
 	var k [32]byte
 	copy(k[:], mac.Sum(nil))
+	return k
+}
+
+// check reports whether password is u's, running bcrypt only for a pair not
+// seen before.
+func (c *passwordCache) check(u *store.User, password string) bool {
+	k := c.mac(u.ID, u.PasswordHash, password)
 	c.mu.Lock()
 	ok, found := c.result[k]
 	c.mu.Unlock()
@@ -263,12 +294,50 @@ func (c *passwordCache) check(u *store.User, password string) bool {
 	c.compares.Add(1)
 	ok = bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) == nil
 	c.mu.Lock()
-	if len(c.result) > 100000 {
+	if len(c.result) > maxCached {
 		clear(c.result)
 	}
 	c.result[k] = ok
 	c.mu.Unlock()
 	return ok
+}
+
+// hash makes the bcrypt hash of a new password.
+func (c *passwordCache) hash(password string, cost int) (string, error) {
+	c.hashes.Add(1)
+	h, err := bcrypt.GenerateFromPassword([]byte(password), cost)
+	return string(h), err
+}
+
+// hashAhead makes and keeps the hash of a new password, unless one is kept.
+func (c *passwordCache) hashAhead(password string, cost int) {
+	k := c.mac(password)
+	c.mu.Lock()
+	_, found := c.ahead[k]
+	c.mu.Unlock()
+	if found {
+		return
+	}
+	h, err := c.hash(password, cost)
+	if err != nil {
+		return // made again under the lock, which reports the error
+	}
+	c.mu.Lock()
+	if len(c.ahead) > maxCached {
+		clear(c.ahead)
+	}
+	c.ahead[k] = h
+	c.mu.Unlock()
+}
+
+// takeHash returns, and forgets, the hash of password made ahead.
+func (c *passwordCache) takeHash(password string) (string, bool) {
+	k := c.mac(password)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h, ok := c.ahead[k]
+	delete(c.ahead, k)
+	return h, ok
 }
 
 // union is a followed by the strings of b not in a.

@@ -358,7 +358,6 @@ func TestLimitAsPbmserv(t *testing.T) {
 	if out := h.send("bob@example.org", "tanbo challenge bob alice", ""); len(out) != 2 {
 		t.Fatalf("bob's own challenge under limit 0: %v", subjects(out))
 	}
-	// (The standings list players from their first rated game on: bob has none.)
 	for i, w := range []string{"accept", "all", "inf"} {
 		one(t, h.send("bob@example.org", "tanbo limit bob pw-bob 0", ""), "bob@example.org")
 		has(t, one(t, h.send("bob@example.org", "tanbo limit bob pw-bob "+w, ""), "bob@example.org").Body,
@@ -631,7 +630,7 @@ func TestRatings(t *testing.T) {
 		"GAME standings [page N]     (or GAME ratings) in sections Established,\n                              Provisional and Inactive")
 
 	// 91 days on, who has no board in play is inactive; an open seat shows
-	// who seeks a game; frank, who has no rated game, is not listed.
+	// who seeks a game; frank, who seeks his first, is provisional at 1600.
 	h.now = h.now.Add(91 * day)
 	h.signup("frank")
 	h.send("erin@example.org", "tanbo challenge erin ?", "")
@@ -643,7 +642,8 @@ func TestRatings(t *testing.T) {
 			"\nProvisional (fewer than 20 rated games)\n"+
 			"Rank  User             Rating   Won  Lost Drawn  Active/Limit Open\n"+
 			"   1  carol             1700P     0     0     1     1/-     0\n"+
-			"   2  bob               1400P     0     2     0     1/3     0\n"+
+			"   2  frank             1600P     0     0     0     1/-     1\n"+
+			"   3  bob               1400P     0     2     0     1/3     0\n"+
 			"\nInactive (no game for 90 days)\n"+
 			"Rank  User             Rating   Won  Lost Drawn  Active/Limit Open\n"+
 			"   1  dave              1679     16    16     0     0/-     0\n"+

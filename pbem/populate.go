@@ -190,9 +190,11 @@ func (p *populator) game(r *request) error {
 	}
 	running := x < 40
 	// The last move: a running board's player to move has waited up to
-	// 25 days (reminders at 7 and 14, the forfeit at 21, fall due over
-	// the coming weeks); a finished board ended any time since it began.
-	last := p.now.Add(-p.days(25))
+	// 21 days, the forfeit time: a longer wait would have been forfeited
+	// by a running server, so the reminders at 7 and 14 and the forfeits
+	// fall due over the coming weeks, as on a live server; a finished
+	// board ended any time since it began.
+	last := p.now.Add(-p.days(21))
 	if !running {
 		last = created.Add(time.Duration(p.rng.Int64N(int64(p.now.Sub(created)) + 1)))
 	}

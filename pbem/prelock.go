@@ -29,6 +29,11 @@ var noPassword = map[string]bool{
 // check under the lock stays the one that counts: a password found wrong
 // here is checked again there, and one that changed meanwhile has a new
 // hash and misses the cache.
+//
+// It also hashes ahead the new passwords of the mails' well-formed signup
+// and change password commands (the latter once the old password checks
+// out), at most maxNewPasswords a mail, so that the command under the lock
+// finds its hash made (newHash).
 func (s *Service) Preverify(db *store.DB, raws ...[]byte) {
 	read := make([]*mailmsg.Incoming, len(raws))
 	eachParallel(len(raws), func(i int) {
@@ -52,11 +57,13 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 	}
 	var claims []claim
 	queued := map[string]bool{} // user id, hash and password of the claims
+	var news []newPassword
 	err := db.View(func(tx *store.Tx) error {
 		for _, m := range mails {
 			if done, err := tx.Processed(m.Key); err != nil || done {
 				continue // a copy of a mail handled before: nothing to check
 			}
+			news = append(news, s.newPasswords(tx, m)...)
 			seen := map[string]bool{} // user id and password
 
 			for _, words := range passwordLines(m) {
@@ -96,6 +103,52 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 	eachParallel(len(claims), func(i int) {
 		safely(func() error { s.passwords.check(claims[i].user, claims[i].password); return nil })
 	})
+	eachParallel(len(news), func(i int) {
+		n := news[i]
+		safely(func() error {
+			if n.user == nil || s.passwords.check(n.user, n.old) {
+				s.passwords.hashAhead(n.password, s.hashCost)
+			}
+			return nil
+		})
+	})
+}
+
+// A newPassword is one a command of a mail sets: signup's, or change
+// password's once old is user's password.
+type newPassword struct {
+	user     *store.User // nil for a signup
+	old      string
+	password string
+}
+
+// newPasswords returns the new passwords of the mail's well-formed signup
+// commands for a free user id and change password commands of an account
+// whose checks are not locked, at most maxNewPasswords.
+func (s *Service) newPasswords(tx *store.Tx, m *mailmsg.Incoming) []newPassword {
+	var news []newPassword
+	for _, words := range mailCommands(m, 2*maxNewPasswords) {
+		if len(news) == maxNewPasswords {
+			break
+		}
+		switch {
+		case len(words) >= 3 && strings.EqualFold(words[0], "signup"):
+			if checkUserID(words[1]) != nil || checkPassword(words[2]) != nil {
+				continue
+			}
+			if _, err := tx.User(words[1]); errNotFound(err) {
+				news = append(news, newPassword{password: words[2]})
+			}
+		case len(words) == 5 && strings.EqualFold(words[0], "change") && strings.EqualFold(words[1], "password"):
+			if checkPassword(words[4]) != nil {
+				continue
+			}
+			if u, err := tx.User(words[2]); err == nil && !s.lockedBefore(tx, u) {
+				news = append(news, newPassword{user: u, old: words[3], password: words[4]})
+			}
+		}
+	}
+	return news
 }
 
 // lockedBefore reports whether u's password checks are locked by too many
@@ -109,16 +162,22 @@ func (s *Service) lockedBefore(tx *store.Tx, u *store.User) bool {
 // passwordLines returns the command lines of the mail that may name a user
 // and a password: the Subject's, or a multiple mail's body lines.
 func passwordLines(m *mailmsg.Incoming) [][]string {
-	words := commandWords(m.Subject)
-	if len(words) == 0 || noPassword[strings.ToLower(words[0])] {
+	if words := commandWords(m.Subject); len(words) == 0 || noPassword[strings.ToLower(words[0])] {
 		return nil
 	}
-	if !strings.EqualFold(words[0], "multiple") {
+	return mailCommands(m, 2*maxPreverified)
+}
+
+// mailCommands returns the words of the mail's commands: the Subject's, or
+// the first most body lines of a multiple mail.
+func mailCommands(m *mailmsg.Incoming, most int) [][]string {
+	words := commandWords(m.Subject)
+	if len(words) == 0 || !strings.EqualFold(words[0], "multiple") {
 		return [][]string{words}
 	}
 	var lines [][]string
 	for _, l := range mailmsg.CommandLines(m.Text) {
-		if len(lines) == 2*maxPreverified {
+		if len(lines) == most {
 			break
 		}
 		lines = append(lines, commandWords(l))

@@ -3,6 +3,7 @@ package pbem
 import (
 	"fmt"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 )
@@ -118,4 +119,55 @@ func TestPreverifyLockedAndWrong(t *testing.T) {
 	if n := svc.passwords.compares.Load() - before; n != 0 {
 		t.Errorf("%d bcrypt runs before the lock for an account whose checks are locked; want 0", n)
 	}
+}
+
+// The new password of a signup or a change password is hashed before the
+// write lock, so the command under the lock makes no bcrypt hash; a
+// stranger's mail of many signups costs at most maxNewPasswords hashes,
+// the rest of its signups are refused.
+func TestNewPasswordsHashedAhead(t *testing.T) {
+	h := newHarness(t)
+	n := func() int64 { return h.svc.passwords.hashes.Load() }
+	// Before the lock: the hash waits, made ahead, for the signup.
+	raw := h.mail("alice@example.org", "signup alice pw-alice", "")
+	h.svc.mu.Lock() // the write path's lock: hashing ahead must not need it
+	h.svc.Preverify(h.db, raw)
+	h.svc.mu.Unlock()
+	if n() != 1 {
+		t.Fatalf("%d hashes before the lock; want 1", n())
+	}
+	if r := one(t, h.deliver(raw), "alice@example.org"); r.Subject != "pbemd: welcome alice" {
+		t.Fatalf("signup: %q", r.Subject)
+	}
+	if n() != 1 {
+		t.Errorf("%d hashes after the signup; want 1, made ahead", n())
+	}
+	// The new password works, the old one not.
+	has(t, one(t, h.send("alice@example.org", "change password alice pw-alice New-pw-1", ""), "alice@example.org").Body, "changed")
+	if n() != 2 {
+		t.Errorf("%d hashes after a change of password; want 2", n())
+	}
+	has(t, one(t, h.send("alice@example.org", "vacation alice New-pw-1 0", ""), "alice@example.org").Subject, "vacation")
+	errorReply(t, h.send("alice@example.org", "vacation alice pw-alice 0", ""), "alice@example.org",
+		"The password for alice is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset alice' and a code comes to the account's addresses.")
+	// A wrong old password: no hash.
+	h.send("alice@example.org", "change password alice wrong-pw Other-pw-2", "")
+	if n() != 2 {
+		t.Errorf("%d hashes after a change with a wrong password; want 2", n())
+	}
+
+	// A stranger's mail of ten signups: two hashes, two accounts.
+	var body strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&body, "signup user%d pass-%d\n", i, i)
+	}
+	before := n()
+	out := h.send("stranger@example.org", "multiple", body.String())
+	if got := n() - before; got != maxNewPasswords {
+		t.Errorf("%d hashes for ten signups; want %d", got, maxNewPasswords)
+	}
+	r := one(t, out, "stranger@example.org")
+	has(t, r.Body, "1 of 10: pbemd: welcome user0", "2 of 10: pbemd: welcome user1", "3 of 10: signup error", "10 of 10: signup error")
+	says(t, r.Body, "One mail sets at most 2 new passwords (signup, change password, reset); send this command in another mail.")
+	hasNot(t, r.Body, "welcome user2", "pass-")
 }

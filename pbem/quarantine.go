@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"mime"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -234,11 +235,16 @@ func (s *Service) Failed(raw []byte, cause error, max int) (quarantined bool, id
 }
 
 // maskStored returns the raw mail with the words its commands name as
-// passwords shown as ******** (where the raw text holds them as they are,
-// not in an encoded body), so that a mail kept for the administrator keeps
-// no one's password. A password is the word after a known user id (and,
-// for "change password", the one after that too) or signup's second word.
-// At most the first 20 command lines are read, 16 words each.
+// passwords shown as ******** , so that a mail kept for the administrator
+// keeps no one's password. A password is the word after a known user id
+// (and, for "change password", the one after that too) or signup's second
+// word. At most the first 20 command lines are read, 16 words each.
+//
+// Where the raw text holds them as they are, the mail is kept as it came
+// with them masked. Where they are encoded (a quoted-printable or base64
+// body, an encoded Subject), masking the raw bytes would miss them: the
+// mail is kept as read instead, its header fields that name it and its
+// decoded Subject and text, masked (see decodedCopy).
 func (s *Service) maskStored(tx *store.Tx, raw []byte) []byte {
 	m, err := readMailSafely(s.cfg.Mail, raw)
 	if err != nil {
@@ -268,11 +274,34 @@ func (s *Service) maskStored(tx *store.Tx, raw []byte) []byte {
 			break
 		}
 	}
-	text := string(raw)
-	for _, w := range secrets {
-		if len(w) >= minPassword {
-			text = maskWord(text, w)
+	mask := func(text string) string {
+		for _, w := range secrets {
+			if len(w) >= minPassword {
+				text = maskWord(text, w)
+			}
+		}
+		return text
+	}
+	kept := []byte(mask(string(raw)))
+	if k, err := readMailSafely(s.cfg.Mail, kept); err == nil && mask(k.Subject) == k.Subject && mask(k.Text) == k.Text {
+		return kept
+	}
+	return decodedCopy(m, mask)
+}
+
+// decodedCopy is the mail m as it was read, a plain text mail: the header
+// fields that name the mail and thread it, its decoded Subject and text,
+// all passed through mask, and a note that it was decoded.
+func decodedCopy(m *mailmsg.Incoming, mask func(string) string) []byte {
+	var b strings.Builder
+	for _, name := range []string{"Date", "From", "To", "Cc", "Message-Id", "In-Reply-To", "References"} {
+		for _, v := range m.Header[name] {
+			fmt.Fprintf(&b, "%s: %s\r\n", name, mask(v))
 		}
 	}
-	return []byte(text)
+	fmt.Fprintf(&b, "Subject: %s\r\n", mime.QEncoding.Encode("utf-8", mask(m.Subject)))
+	b.WriteString("X-Pbemd-Quarantine: decoded by pbemd, passwords masked\r\n")
+	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n")
+	b.WriteString(strings.ReplaceAll(mask(m.Text), "\n", "\r\n"))
+	return []byte(b.String())
 }

@@ -1,8 +1,12 @@
 package pbem
 
 import (
+	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/pbemd/pbemd/pbem/mailmsg"
 )
 
 // crashOn adds a command "crash" that panics, as a bug in a command would,
@@ -150,5 +154,52 @@ func TestQuarantineKeepsNoPassword(t *testing.T) {
 	}
 	if !strings.Contains(kept, "ultima move 101 bob ******** e2-e4") {
 		t.Errorf("the kept mail lost what is not a password:\n%s", kept)
+	}
+}
+
+// A mail whose body (or Subject) is encoded, quoted-printable or base64,
+// holds its passwords encoded: the kept copy is the mail as read, decoded,
+// with them masked, and still reads as the commands it held.
+func TestQuarantineKeepsNoEncodedPassword(t *testing.T) {
+	h := newHarness(t)
+	h.signup("bob")
+	text := "ultima move 101 bob pw-bob e2-e4\nchange password bob pw-bob New-Secret-9\nsignup carol Carol-Pass-1 caf\u00e9@example.org\n"
+	// As mail clients write it: a soft line break and escapes, here inside
+	// the passwords.
+	qp := "ultima move 101 bob pw=2Dbob e2-e4\nchange password bob pw-b=\nob New-Sec=\nret-9\nsignup carol =43arol-Pass-1 caf=C3=A9@example.org\n"
+	b64 := base64.StdEncoding.EncodeToString([]byte(text))
+	for i, c := range []struct{ name, subject, encoding, body string }{
+		{"quoted-printable", "multiple", "quoted-printable", qp},
+		{"base64", "multiple", "base64", b64},
+		{"encoded subject", "=?utf-8?b?" + base64.StdEncoding.EncodeToString([]byte("ultima move 101 bob pw-bob e2-e4")) + "?=", "7bit", "a comment"},
+	} {
+		raw := fmt.Sprintf("From: bob@example.org\r\nTo: pbem@example.org\r\nSubject: %s\r\nMessage-ID: <enc%d@client.example>\r\n"+
+			"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: %s\r\n\r\n%s\r\n",
+			c.subject, i, c.encoding, strings.ReplaceAll(c.body, "\n", "\r\n"))
+		if _, err := h.svc.Quarantine([]byte(raw), "the command crashed the server", true); err != nil {
+			t.Fatal(err)
+		}
+		list, err := h.db.Quarantined()
+		if err != nil || len(list) != i+1 {
+			t.Fatalf("%s: quarantine: %v, %d mails; want %d", c.name, err, len(list), i+1)
+		}
+		kept := list[i].Data
+		m, err := mailmsg.ReadMail(kept)
+		if err != nil {
+			t.Fatalf("%s: the kept mail cannot be read: %v\n%s", c.name, err, kept)
+		}
+		for _, pw := range []string{"pw-bob", "New-Secret-9", "Carol-Pass-1"} {
+			if strings.Contains(m.Subject+m.Text+string(kept), pw) {
+				t.Errorf("%s: the kept mail holds the password %q:\n%s", c.name, pw, kept)
+			}
+		}
+		if m.From != "bob@example.org" || m.MessageID != fmt.Sprintf("enc%d@client.example", i) {
+			t.Errorf("%s: the kept mail is from %q, id %q", c.name, m.From, m.MessageID)
+		}
+		if i < 2 {
+			has(t, m.Text, "ultima move 101 bob ******** e2-e4\nchange password bob ******** ********\nsignup carol ******** caf\u00e9@example.org\n")
+		} else if m.Subject != "ultima move 101 bob ******** e2-e4" || m.Text != "a comment\n" {
+			t.Errorf("%s: kept %q, %q", c.name, m.Subject, m.Text)
+		}
 	}
 }

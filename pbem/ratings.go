@@ -27,7 +27,7 @@ import (
 // an average of 1720 to provisional ratings; that is left out here, so
 // every figure can be checked by hand.
 const (
-	startRating      = 1600
+	startRating      = store.StartRating // where the standings list who has no rated game
 	provisionalGames = 20
 	kFactor          = 32
 )

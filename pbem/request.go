@@ -25,6 +25,7 @@ type request struct {
 	line    string            // the line of a multiple mail being run
 	after   []func()          // run once the transaction has committed
 	played  int               // game moves played, for Config.OnMoves
+	hashed  int               // new password hashes used, at most maxNewPasswords a mail
 	replyAs string            // the player a reply's token stands for (byreply.go): his password is not asked
 	robot   string            // the robot a robot command acts for (robots.go)
 	outcome outcome           // for the mail's log line

@@ -190,7 +190,7 @@ func (r *request) checksLocked(u *store.User) error {
 // setPassword gives u a new password and stores u. Every change of a
 // password (change password, reset, the admin's) goes through here.
 func (r *request) setPassword(u *store.User, password string) error {
-	hash, err := r.s.hashPassword(password)
+	hash, err := r.newHash(password)
 	if err != nil {
 		return err
 	}

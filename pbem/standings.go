@@ -20,9 +20,10 @@ const inactiveAfter = 90 * day
 //
 // The standings come a page at a time from the store's rating index, the
 // best first: a page reads its 50 players and no other, and splits them into
-// the sections, ranked within each section of the page. Only players with a
-// rated game of the kind are in the index: one who plays or seeks a first
-// game is not listed until it ends.
+// the sections, ranked within each section of the page. A player who plays
+// or seeks a first game of the kind is in the index at the start rating
+// (the store keeps him there while he holds a seat on a board not over),
+// so he is listed among the provisional with no game counted.
 func (c *cmd) standings(args []string) error {
 	args, pg, err := splitPage(args)
 	if err != nil {

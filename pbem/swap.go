@@ -62,7 +62,12 @@ func (c *cmd) swap(args []string) error {
 	first := b.rec.Seats[0]
 	b.rec.Seats[0], b.rec.Seats[1] = b.rec.Seats[1], b.rec.Seats[0]
 	b.rec.Swapped = u.ID
-	b.rec.Vote = nil // a proposal was made by the other seat's player
+	// An open proposal was made for the sides as they were: it lapses.
+	var lapsed string
+	if v := b.rec.Vote; v != nil {
+		lapsed = fmt.Sprintf("%s's proposal of %s lapses with the swap.", v.User, voteWhat(v))
+	}
+	b.rec.Vote = nil
 	queued := b.rec.Queue
 	b.rec.Queue = nil // planned for the other side
 	b.rec.Updated = c.r.now
@@ -70,7 +75,11 @@ func (c *cmd) swap(args []string) error {
 	b.keepPosition()
 	notice := fmt.Sprintf("%s swapped: %s now plays %s, with the first move, and %s plays %s.",
 		u.ID, u.ID, sides[0], first, sides[1])
-	if err := c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)), notice); err != nil {
+	notices := []string{notice}
+	if lapsed != "" {
+		notices = append(notices, lapsed)
+	}
+	if err := c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)), notices...); err != nil {
 		return err
 	}
 	return c.r.tellDropped(b, queued, "the swap")

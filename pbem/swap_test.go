@@ -52,3 +52,24 @@ func TestSwap(t *testing.T) {
 	has(t, one(t, h.send("x@example.org", "help commands", ""), "x@example.org").Body, "GAME move board userid password swap")
 	has(t, one(t, h.send("x@example.org", "tanbo help", ""), "x@example.org").Body, "-swap")
 }
+
+// A proposal open when the sides are swapped was made for the sides as
+// they were: the swap mail tells both players it lapses, and no mail
+// shows it open after.
+func TestSwapLapsesProposal(t *testing.T) {
+	h := newHarness(t)
+	h.signup("alice")
+	h.signup("bob")
+	h.send("alice@example.org", "tanbo challenge alice bob -size=9 -swap", "")
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
+	r := boardMails(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice draw", ""), "Tanbo Board 101 bob", "alice@example.org", "bob@example.org")
+	says(t, r.Body, "Open proposal: alice proposes a draw")
+	out := h.send("bob@example.org", "tanbo move 101 bob pw-bob swap", "")
+	boardMails(t, out, "Tanbo Board 101 alice", "bob@example.org", "alice@example.org")
+	for _, r := range out {
+		says(t, r.Body, "bob swapped: bob now plays Black", "alice's proposal of a draw lapses with the swap.")
+		hasNot(t, r.Body, "Open proposal")
+	}
+	errorReply(t, h.send("bob@example.org", "tanbo move 101 bob pw-bob accept", ""), "bob@example.org",
+		"There is no open proposal on Tanbo board 101 to accept: no draw or undo has been proposed there.")
+}

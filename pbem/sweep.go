@@ -14,6 +14,10 @@ import (
 // replays by their "#n" and by the turn order.
 const keepProcessed = 90 * 24 * time.Hour
 
+// pruneBatch is the most records one transaction of the sweep reads to
+// forget old ones, so that it holds the mail path for milliseconds.
+const pruneBatch = 1000
+
 // Default days without a move before a reminder and before a forfeit; a
 // board's --nagtime and --forfeittime override them.
 const (
@@ -38,37 +42,44 @@ func (s *Service) Sweep(now time.Time) error {
 // one transaction at a time: mail is answered while a long sweep runs.
 func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 	var ids []uint64
-	_, err := s.sweepStep(now, &ids, func(tx *store.Tx, _ *request) (int, error) {
-		n, err := tx.PruneCounters(now)
-		if n > 0 {
-			s.log.Info("sweep: forgot expired limit counters", "count", n)
-		}
-		if err != nil {
-			return 0, err
-		}
-		if n, err := tx.PruneReplyTokens(now); err != nil {
-			return 0, err
-		} else if n > 0 {
-			s.log.Info("sweep: forgot expired reply tokens", "count", n)
-		}
-		return 0, nil
-	})
-	if err != nil {
-		return ids, err
-	}
-	for forgot := 0; ; {
-		n, err := s.sweepStep(now, &ids, func(tx *store.Tx, _ *request) (int, error) {
-			return tx.PruneProcessed(now.Add(-keepProcessed), 1000)
+	// Expired limit counters, reply tokens and old mail keys go a part
+	// at a time: a flood of senders can leave millions of counters.
+	counters, after := 0, ""
+	for {
+		n, err := s.sweepStep(now, &ids, func(tx *store.Tx, _ *request) (n int, err error) {
+			after, n, err = tx.PruneCounters(now, after, pruneBatch)
+			return n, err
 		})
 		if err != nil {
 			return ids, err
 		}
-		forgot += n
-		if n < 1000 {
-			if forgot > 0 {
-				s.log.Info("sweep: forgot old mail keys", "count", forgot)
-			}
+		if counters += n; after == "" {
 			break
+		}
+	}
+	if counters > 0 {
+		s.log.Info("sweep: forgot expired limit counters", "count", counters)
+	}
+	prune := []struct {
+		what string
+		fn   func(*store.Tx) (int, error)
+	}{
+		{"expired reply tokens", func(tx *store.Tx) (int, error) { return tx.PruneReplyTokens(now, pruneBatch) }},
+		{"old mail keys", func(tx *store.Tx) (int, error) { return tx.PruneProcessed(now.Add(-keepProcessed), pruneBatch) }},
+	}
+	for _, p := range prune {
+		for forgot := 0; ; {
+			n, err := s.sweepStep(now, &ids, func(tx *store.Tx, _ *request) (int, error) { return p.fn(tx) })
+			if err != nil {
+				return ids, err
+			}
+			forgot += n
+			if n < pruneBatch {
+				if forgot > 0 {
+					s.log.Info("sweep: forgot "+p.what, "count", forgot)
+				}
+				break
+			}
 		}
 	}
 	// Boards due that stay due (their player is away) are passed over.

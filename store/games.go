@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -148,18 +150,34 @@ func (tx *Tx) Game(kind string, board int) (*Game, error) {
 	}
 	g, err := decodeGame(v)
 	if err == nil && tx.btx.Writable() {
-		// Before the caller changes g: these are the stored record's.
-		tx.remember(key, tx.gameEntries(g))
+		// Before the caller changes g: this is the stored record.
+		tx.remember(key, tx.stored(g))
 	}
 	return g, err
 }
 
-// remember notes the index entries of the game stored under key.
-func (tx *Tx) remember(key []byte, es []entry) {
-	if tx.indexed == nil {
-		tx.indexed = map[string][]entry{}
+// storedGame is what PutGame needs to know of the record it replaces.
+type storedGame struct {
+	exists  bool
+	over    bool
+	seats   []string
+	entries []entry // in the indexes (index.go)
+}
+
+// stored returns what PutGame needs to know of g once stored; g may be nil.
+func (tx *Tx) stored(g *Game) storedGame {
+	if g == nil {
+		return storedGame{}
 	}
-	tx.indexed[string(key)] = es
+	return storedGame{exists: true, over: g.Over, seats: slices.Clone(g.Seats), entries: tx.gameEntries(g)}
+}
+
+// remember notes what PutGame needs to know of the game stored under key.
+func (tx *Tx) remember(key []byte, g storedGame) {
+	if tx.indexed == nil {
+		tx.indexed = map[string]storedGame{}
+	}
+	tx.indexed[string(key)] = g
 }
 
 func decodeGame(v []byte) (*Game, error) {
@@ -192,7 +210,7 @@ func (tx *Tx) PutGame(g *Game) error {
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
-		old = tx.gameEntries(rec)
+		old = tx.stored(rec)
 	}
 	data, err := json.Marshal(g)
 	if err != nil {
@@ -206,10 +224,19 @@ func (tx *Tx) PutGame(g *Game) error {
 			return err
 		}
 	}
-
-	now := tx.gameEntries(g)
+	// Who plays the kind may change with the seats or the end of g.
+	was := map[string]bool{}
+	if !old.exists || old.over != g.Over || !maps.Equal(seatSet(old.seats), seatSet(g.Seats)) {
+		for id := range seatSet(slices.Concat(old.seats, g.Seats)) {
+			was[id] = tx.playing(id, g.Kind)
+		}
+	}
+	now := tx.stored(g)
 	tx.remember(key, now)
-	return tx.reindex(old, now)
+	if err := tx.reindex(old.entries, now.entries); err != nil {
+		return err
+	}
+	return tx.reindexNewcomers(g.Kind, was)
 }
 
 // seatSet returns the lower-case ids of the taken seats.

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"math"
 	"strings"
 	"time"
@@ -21,7 +22,9 @@ import (
 //	open-boards   kind \0 board, running boards with an open seat
 //	finished      kind \0 end time \0 board, boards over, by when they ended
 //	due           time \0 kind \0 board, when the sweep must look at a board
-//	ratings       kind \0 rank \0 user, rated players best first
+//	playing       user \0 kind \0 board, the seats of boards not over
+//	ratings       kind \0 rank \0 user, rated players best first, and at
+//	              the start rating those who play or seek a first game
 //	notify-kinds  kind \0 user, who hears of the end of every board of a kind
 //	subscribe-kinds kind \0 user, who subscribes to every new board of a kind
 //	processed-at  time \0 mail key, to forget old mail keys in time order
@@ -29,12 +32,13 @@ var (
 	bucketOpen        = []byte("open-boards")
 	bucketFinished    = []byte("finished")
 	bucketDue         = []byte("due")
+	bucketPlaying     = []byte("playing")
 	bucketRatings     = []byte("ratings")
 	bucketNotifyKinds = []byte("notify-kinds")
 	bucketSubscribers = []byte("subscribe-kinds")
 	bucketProcessedAt = []byte("processed-at")
 
-	indexBuckets = [][]byte{bucketOpen, bucketFinished, bucketDue, bucketRatings,
+	indexBuckets = [][]byte{bucketOpen, bucketFinished, bucketDue, bucketPlaying, bucketRatings,
 		bucketNotifyKinds, bucketSubscribers, bucketProcessedAt}
 )
 
@@ -42,7 +46,7 @@ var (
 // a file without it (written before them) has them built once by Open.
 var keyIndexes = []byte("indexes")
 
-const indexVersion = "2" // 2: subscribe-kinds
+const indexVersion = "3" // 2: subscribe-kinds; 3: playing, and newcomers in ratings
 
 // Seat flags: what a user's entry in the seat index says of the board.
 const (
@@ -107,6 +111,11 @@ func (tx *Tx) gameEntries(g *Game) []entry {
 	for _, s := range g.Seats {
 		open = open || s == ""
 	}
+	if !g.Over {
+		for u := range seatSet(g.Seats) {
+			es = append(es, entry{bucket: bucketPlaying, key: string(seatKey(u, g.Kind, g.Board))})
+		}
+	}
 	switch {
 	case g.Over:
 		end := append(append([]byte(g.Kind+"\x00"), timeBytes(g.Updated)...), 0)
@@ -124,8 +133,15 @@ func (tx *Tx) gameEntries(g *Game) []entry {
 	return es
 }
 
-// userEntries are the index entries of u; a nil u has none.
-func userEntries(u *User) []entry {
+// StartRating is the rating of a player with no rated game of a kind,
+// the rating he is listed at while he plays or seeks his first game.
+const StartRating = 1600
+
+// userEntries are the index entries of u; a nil u has none. His entry in
+// the rating index of a kind is at his rating once he has a rated game of
+// it, at StartRating while he holds a seat on a board of it not over (read
+// from the playing index), and absent else.
+func (tx *Tx) userEntries(u *User) []entry {
 	if u == nil {
 		return nil
 	}
@@ -135,6 +151,11 @@ func userEntries(u *User) []entry {
 			es = append(es, entry{bucket: bucketRatings, key: string(ratingKey(kind, r.Rating, u.ID))})
 		}
 	}
+	for _, kind := range tx.playingKinds(u.ID) {
+		if e, ok := tx.newcomerEntry(u, kind); ok {
+			es = append(es, e)
+		}
+	}
 	for _, kind := range u.NotifyKinds {
 		es = append(es, entry{bucket: bucketNotifyKinds, key: kind + "\x00" + u.ID})
 	}
@@ -142,6 +163,79 @@ func userEntries(u *User) []entry {
 		es = append(es, entry{bucket: bucketSubscribers, key: kind + "\x00" + u.ID})
 	}
 	return es
+}
+
+// newcomerEntry is the rating index entry of u in kind at StartRating,
+// when he has no rated game of the kind and plays it.
+func (tx *Tx) newcomerEntry(u *User, kind string) (entry, bool) {
+	if r := u.Ratings[kind]; r != nil && r.Games > 0 || !tx.playing(u.ID, kind) {
+		return entry{}, false
+	}
+	return entry{bucket: bucketRatings, key: string(ratingKey(kind, StartRating, u.ID))}, true
+}
+
+// playing reports whether the user holds a seat on a board of kind not
+// over. It reads one key of the playing index.
+func (tx *Tx) playing(user, kind string) bool {
+	b := tx.index(bucketPlaying)
+	if b == nil {
+		return false
+	}
+	prefix := []byte(strings.ToLower(user) + "\x00" + kind + "\x00")
+	k, _ := b.Cursor().Seek(prefix)
+	return bytes.HasPrefix(k, prefix)
+}
+
+// playingKinds returns the kinds of the boards not over where the user
+// holds a seat, reading one key of the playing index per kind.
+func (tx *Tx) playingKinds(user string) []string {
+	b := tx.index(bucketPlaying)
+	if b == nil {
+		return nil
+	}
+	prefix := []byte(strings.ToLower(user) + "\x00")
+	var kinds []string
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); bytes.HasPrefix(k, prefix); {
+		kind, _, ok := bytes.Cut(k[len(prefix):], []byte{0})
+		if !ok {
+			break
+		}
+		kinds = append(kinds, string(kind))
+		// Past every board of this kind: the kind and a byte above 0.
+		k, _ = c.Seek(append(append(append([]byte(nil), prefix...), kind...), 1))
+	}
+	return kinds
+}
+
+// reindexNewcomers keeps the rating index of a kind after a board of it
+// changed players or ended: a player with no rated game of the kind is
+// listed while he plays it. was has the ids of the board's players before
+// and after, each with whether he played the kind before.
+func (tx *Tx) reindexNewcomers(kind string, was map[string]bool) error {
+	for id, before := range was {
+		if tx.playing(id, kind) == before {
+			continue
+		}
+		u, err := tx.User(id)
+		if errors.Is(err, ErrNotFound) {
+			continue // a seat of a user who has gone
+		}
+		if err != nil {
+			return err
+		}
+		var old, now []entry
+		e := entry{bucket: bucketRatings, key: string(ratingKey(kind, StartRating, u.ID))}
+		if _, ok := tx.newcomerEntry(u, kind); ok {
+			now = append(now, e)
+		} else if r := u.Ratings[kind]; r == nil || r.Games == 0 {
+			old = append(old, e)
+		}
+		if err := tx.reindex(old, now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ratingKey sorts the best rating first: the rating's bits, inverted.
@@ -218,7 +312,8 @@ func (tx *Tx) buildIndexes() error {
 	if err != nil {
 		return err
 	}
-	err = tx.Users(func(u *User) error { return tx.reindex(nil, userEntries(u)) })
+	// After the boards: a user's entries read the playing index.
+	err = tx.Users(func(u *User) error { return tx.reindex(nil, tx.userEntries(u)) })
 	if err != nil {
 		return err
 	}
@@ -426,7 +521,9 @@ func (tx *Tx) ActiveCount(user, kind string) int {
 }
 
 // RatedUsers returns the ids of the page of the players rated in the kind,
-// the best first, and whether more follow. It reads the rating index only.
+// the best first, and whether more follow; those who play or seek a first
+// game of it come among them at StartRating. It reads the rating index
+// only.
 func (tx *Tx) RatedUsers(kind string, p Page) ([]string, bool) {
 	var ids []string
 	prefix := []byte(kind + "\x00")

@@ -1,9 +1,12 @@
 package store
 
 import (
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // The indexes follow every change of a board in the same transaction: a
@@ -134,6 +137,80 @@ func TestUserIndexes(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// A player with no rated game of a kind is in its rating index at the
+// start rating while he holds a seat on a board of it not over, an open
+// one too; a file from before that has him added at the next open.
+func TestNewcomersInRatings(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	db, err := Open(path, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { db.Close() }()
+	ann := &User{ID: "ann", Ratings: map[string]*Rating{"tanbo": {Rating: 1800, Games: 3}}}
+	eve := &User{ID: "eve", Ratings: map[string]*Rating{"tanbo": {Rating: 1500, Games: 2}}}
+	update(t, db, func(tx *Tx) error {
+		for _, u := range []*User{ann, eve, {ID: "cy"}, {ID: "dee"}} {
+			if err := tx.PutUser(u); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	listed := func(want ...string) {
+		t.Helper()
+		db.View(func(tx *Tx) error {
+			if got, _ := tx.RatedUsers("tanbo", Page{0, 10}); !reflect.DeepEqual(got, want) {
+				t.Errorf("tanbo standings %v; want %v", got, want)
+			}
+			return nil
+		})
+	}
+	listed("ann", "eve")
+	putGame(t, db, &Game{Kind: "tanbo", Board: 101, Seats: []string{"Cy", ""}}) // cy seeks a game
+	listed("ann", "cy", "eve")
+	putGame(t, db, &Game{Kind: "tanbo", Board: 102, Seats: []string{"dee", "cy"}})
+	putGame(t, db, &Game{Kind: "tobit", Board: 101, Seats: []string{"dee", "ann"}})
+	listed("ann", "cy", "dee", "eve")
+	putGame(t, db, &Game{Kind: "tanbo", Board: 101, Seats: []string{"Cy", ""}, Over: true})
+	listed("ann", "cy", "dee", "eve") // cy still plays 102
+	// Rebuilt from the boards and users on the next open.
+	err = db.bolt.Update(func(btx *bolt.Tx) error {
+		if err := btx.Bucket(bucketMeta).Put(keyIndexes, []byte("2")); err != nil {
+			return err
+		}
+		if err := btx.DeleteBucket(bucketRatings); err != nil {
+			return err
+		}
+		return btx.DeleteBucket(bucketPlaying)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if db, err = Open(path, &Options{NoSync: true}); err != nil {
+		t.Fatal(err)
+	}
+	listed("ann", "cy", "dee", "eve")
+	// 102 ends and is rated: cy at his rating, dee, who lost it, at his.
+	update(t, db, func(tx *Tx) error {
+		if err := tx.PutUser(&User{ID: "cy", Ratings: map[string]*Rating{"tanbo": {Rating: 1700, Games: 1}}}); err != nil {
+			return err
+		}
+		if err := tx.PutUser(&User{ID: "dee", Ratings: map[string]*Rating{"tanbo": {Rating: 1400, Games: 1}}}); err != nil {
+			return err
+		}
+		return tx.PutGame(&Game{Kind: "tanbo", Board: 102, Seats: []string{"dee", "cy"}, Over: true})
+	})
+	listed("ann", "cy", "eve", "dee")
+	// A newcomer whose only board is withdrawn unrated leaves the list.
+	update(t, db, func(tx *Tx) error { return tx.PutUser(&User{ID: "fay"}) })
+	putGame(t, db, &Game{Kind: "tanbo", Board: 103, Seats: []string{"", "fay"}})
+	listed("ann", "cy", "fay", "eve", "dee")
+	putGame(t, db, &Game{Kind: "tanbo", Board: 103, Seats: []string{"", "fay"}, Over: true})
+	listed("ann", "cy", "eve", "dee")
 }
 
 // The deadline index holds what the function SetDeadline gives, follows

@@ -73,24 +73,36 @@ func (tx *Tx) PutCounter(key string, c Counter) error {
 	return b.Put(counterKey(key), data)
 }
 
-// PruneCounters deletes the counters expired at now and returns how many.
-func (tx *Tx) PruneCounters(now time.Time) (int, error) {
+// PruneCounters deletes the counters expired at now among at most most
+// counters from the key after on ("" for the first), so that one
+// transaction reads a bounded part of a bucket a flood of senders can
+// fill. It returns how many it deleted and the key to go on after, or ""
+// when it reached the end.
+func (tx *Tx) PruneCounters(now time.Time, after string, most int) (next string, n int, err error) {
 	b := tx.btx.Bucket(bucketLimits)
 	if b == nil {
-		return 0, nil
+		return "", 0, nil
 	}
 	var old [][]byte
-	err := b.ForEach(func(k, v []byte) error {
-		var c Counter
-		if json.Unmarshal(v, &c) != nil || !c.Expires.After(now) {
+	c := b.Cursor()
+	k, v := c.First()
+	if after != "" {
+		if k, v = c.Seek([]byte(after)); k != nil && string(k) == after {
+			k, v = c.Next()
+		}
+	}
+	for read := 0; k != nil && read < most; k, v = c.Next() {
+		read++
+		next = string(k)
+		var ctr Counter
+		if json.Unmarshal(v, &ctr) != nil || !ctr.Expires.After(now) {
 			old = append(old, append([]byte(nil), k...))
 		}
-		return nil
-	})
-	if err != nil {
-		return 0, err
 	}
-	return len(old), deleteKeys(b, old)
+	if k == nil {
+		next = ""
+	}
+	return next, len(old), deleteKeys(b, old)
 }
 
 // deleteKeys deletes keys after a walk: deleting while a cursor walks a

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -45,8 +46,8 @@ func TestCounters(t *testing.T) {
 		if c, err := tx.Counter(long); err != nil || c.Count != 5 || !c.Warned || !c.Start.Equal(now) {
 			t.Errorf("long key: %+v, %v", c, err)
 		}
-		n, err := tx.PruneCounters(now)
-		if err != nil || n != 1 {
+		next, n, err := tx.PruneCounters(now, "", 100)
+		if err != nil || n != 1 || next != "" {
 			t.Errorf("pruned %d, %v; want the one expired", n, err)
 		}
 		if c, _ := tx.Counter("old"); c.Count != 0 {
@@ -78,7 +79,7 @@ func TestCountersOnOldFile(t *testing.T) {
 		if err != nil || c.Count != 0 {
 			t.Errorf("counter on a file without the bucket: %+v, %v", c, err)
 		}
-		n, err := tx.PruneCounters(time.Now())
+		_, n, err := tx.PruneCounters(time.Now(), "", 100)
 		if err != nil || n != 0 {
 			t.Errorf("prune on a file without the bucket: %d, %v", n, err)
 		}
@@ -87,4 +88,55 @@ func TestCountersOnOldFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// The sweep prunes counters a part at a time: each call reads at most its
+// bound, and going on from the key it returns reaches every counter once.
+func TestPruneCountersInParts(t *testing.T) {
+	db := openTest(t)
+	now := time.Now()
+	update(t, db, func(tx *Tx) error {
+		for i := range 250 {
+			c := Counter{Count: 1, Start: now, Expires: now.Add(time.Hour)}
+			if i%2 == 0 {
+				c.Expires = now.Add(-time.Minute)
+			}
+			if err := tx.PutCounter(fmt.Sprintf("sender:%03d@example.org", i), c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	pruned, calls := 0, 0
+	for after := ""; ; {
+		var n int
+		update(t, db, func(tx *Tx) error {
+			var err error
+			after, n, err = tx.PruneCounters(now, after, 100)
+			return err
+		})
+		calls++
+		if n > 100 {
+			t.Fatalf("one call pruned %d counters; want at most its bound of 100", n)
+		}
+		pruned += n
+		if after == "" {
+			break
+		}
+	}
+	if pruned != 125 || calls != 3 {
+		t.Errorf("pruned %d counters in %d calls; want 125 in 3", pruned, calls)
+	}
+	update(t, db, func(tx *Tx) error {
+		for i := range 250 {
+			c, err := tx.Counter(fmt.Sprintf("sender:%03d@example.org", i))
+			if err != nil {
+				return err
+			}
+			if live := i%2 == 1; live != (c.Count == 1) {
+				t.Errorf("counter %d: %+v after pruning; live %v", i, c, live)
+			}
+		}
+		return nil
+	})
 }

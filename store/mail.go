@@ -251,13 +251,20 @@ func (db *DB) Defer(id uint64, failed, next time.Time, reason string) error {
 }
 
 // The failed mail: mails given up, moved out of the outbox and kept under
-// the same keys for an operator to read. The bucket is made by the first
-// give-up, so that files from before it open unchanged.
+// the same keys for an operator to read, the last KeepFailed of them. The
+// bucket is made by the first give-up, so that files from before it open
+// unchanged.
 var bucketFailed = []byte("failed")
 
+// KeepFailed is how many mails given up are kept, as many as "pbemd admin
+// outbox list" shows: beyond it the oldest go, so that a long outage of
+// the mail server or a run of bad addresses cannot fill the disk.
+const KeepFailed = 1000
+
 // GiveUp moves the mail with the id from the outbox to the failed mail,
-// counting the attempt and keeping the reason and the time. It returns
-// ErrNotFound when the mail is no longer in the outbox.
+// counting the attempt and keeping the reason and the time, and drops the
+// oldest failed mails beyond KeepFailed. It returns ErrNotFound when the
+// mail is no longer in the outbox.
 func (db *DB) GiveUp(id uint64, at time.Time, reason string) error {
 	return db.Update(func(tx *Tx) error {
 		m, err := tx.Outgoing(id)
@@ -277,11 +284,29 @@ func (db *DB) GiveUp(id uint64, at time.Time, reason string) error {
 		if err := putOutgoing(failed, m); err != nil {
 			return err
 		}
+		if err := trimFailed(failed); err != nil {
+			return err
+		}
 		if err := tx.forgetRetry(id); err != nil {
 			return err
 		}
 		return tx.bucket(bucketOutbox).Delete(outKey(id))
 	})
+}
+
+// trimFailed drops the oldest failed mails (the smallest ids) beyond
+// KeepFailed. It reads keys only, from the newest back: at most
+// KeepFailed and those it drops.
+func trimFailed(b *bolt.Bucket) error {
+	var old [][]byte
+	c := b.Cursor()
+	n := 0
+	for k, _ := c.Last(); k != nil; k, _ = c.Prev() {
+		if n++; n > KeepFailed {
+			old = append(old, append([]byte(nil), k...))
+		}
+	}
+	return deleteKeys(b, old) // after the walk: deleting under a cursor skips keys
 }
 
 // Failed returns up to max mails given up, oldest first; a max of 0 or

@@ -289,6 +289,36 @@ func pendingIDs(db *DB, t *testing.T, now time.Time, after uint64, max int) []ui
 	return ids
 }
 
+// The failed mail keeps the last KeepFailed mails given up: the oldest
+// go first.
+func TestFailedBounded(t *testing.T) {
+	db := openTest(t)
+	t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	var ids []uint64
+	update(t, db, func(tx *Tx) error {
+		for range KeepFailed + 3 {
+			m := &Outgoing{From: "pbem@x.test", To: []string{"a@x.test"}, Data: []byte("Subject: hi\r\n\r\n"), Queued: t0}
+			if err := tx.Enqueue(m); err != nil {
+				return err
+			}
+			ids = append(ids, m.ID)
+		}
+		return nil
+	})
+	for i, id := range ids {
+		if err := db.GiveUp(id, t0.Add(time.Duration(i)*time.Minute), "550 no such user"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, _ := db.FailedLen(); n != KeepFailed {
+		t.Errorf("FailedLen = %d; want %d", n, KeepFailed)
+	}
+	failed, err := db.Failed(0)
+	if err != nil || len(failed) != KeepFailed || failed[0].ID != ids[3] || failed[len(failed)-1].ID != ids[len(ids)-1] {
+		t.Fatalf("Failed: %d mails, %v; want the last %d", len(failed), err, KeepFailed)
+	}
+}
+
 // A mail given up leaves the outbox for the failed mail, with its reason,
 // and stays there for an operator; Mails reads the outbox by ID.
 func TestGiveUp(t *testing.T) {

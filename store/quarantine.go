@@ -22,8 +22,9 @@ type Quarantined struct {
 	From string `json:",omitempty"`
 	At   time.Time
 	Why  string // for the administrator: the error, which may name files
-	// Data is the whole mail as it arrived, the only copy once deliver
-	// has exited 0: it may hold a password, as the mailbox would.
+	// Data is the whole mail, the only copy once deliver has exited 0:
+	// as it arrived, or as read and decoded, with the passwords its
+	// commands name masked (pbem's Quarantine).
 	Data []byte
 }
 

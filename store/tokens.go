@@ -85,9 +85,10 @@ func (tx *Tx) ReplyToken(token []byte) (*ReplyToken, error) {
 	return &t, nil
 }
 
-// PruneReplyTokens deletes the tokens expired at now and returns how many.
-// It reads only the expired ones.
-func (tx *Tx) PruneReplyTokens(now time.Time) (int, error) {
+// PruneReplyTokens deletes the tokens expired at now, the oldest first and
+// at most as many as most, and returns how many. It reads only the expired
+// ones.
+func (tx *Tx) PruneReplyTokens(now time.Time, most int) (int, error) {
 	b, exp := tx.btx.Bucket(bucketTokens), tx.btx.Bucket(bucketTokenExpiry)
 	if b == nil || exp == nil {
 		return 0, nil
@@ -95,7 +96,7 @@ func (tx *Tx) PruneReplyTokens(now time.Time) (int, error) {
 	end := binary.BigEndian.AppendUint64(nil, uint64(max(now.Unix(), 0)))
 	var old [][]byte
 	c := exp.Cursor()
-	for k, _ := c.First(); k != nil && string(k[:8]) <= string(end); k, _ = c.Next() {
+	for k, _ := c.First(); k != nil && string(k[:8]) <= string(end) && len(old) < most; k, _ = c.Next() {
 		old = append(old, append([]byte(nil), k...))
 	}
 	for _, k := range old {

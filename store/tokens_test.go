@@ -43,7 +43,7 @@ func TestReplyTokens(t *testing.T) {
 		if _, err := tx.ReplyToken(bytes.Repeat([]byte{3}, 16)); !errors.Is(err, ErrNotFound) {
 			t.Errorf("a forged token: %v, want ErrNotFound", err)
 		}
-		n, err := tx.PruneReplyTokens(now)
+		n, err := tx.PruneReplyTokens(now, 100)
 		if n != 1 || err != nil {
 			t.Errorf("PruneReplyTokens = %d, %v; want the one expired", n, err)
 		}

@@ -129,7 +129,7 @@ func (tx *Tx) PutUser(u *User) error {
 			return err
 		}
 	}
-	return tx.reindex(userEntries(old), userEntries(u))
+	return tx.reindex(tx.userEntries(old), tx.userEntries(u))
 }
 
 // DeleteUser removes the user and its addresses from the index. It returns
@@ -145,7 +145,7 @@ func (tx *Tx) DeleteUser(id string) error {
 			return err
 		}
 	}
-	if err := tx.reindex(userEntries(u), nil); err != nil {
+	if err := tx.reindex(tx.userEntries(u), nil); err != nil {
 		return err
 	}
 	return tx.bucket(bucketUsers).Delete([]byte(u.ID))

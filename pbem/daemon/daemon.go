@@ -242,6 +242,7 @@ func Run(ctx context.Context, opts Options) error {
 	wg.Go(func() { sender.Run(ctx) })
 	wg.Go(func() { watcher.Run(ctx) })
 	wg.Go(func() { robots.Run(ctx) })
+	wg.Go(func() { releaseLoop(ctx, db, memoryCheck, mappedBudget, log) })
 	if sw, ok := any(svc).(sweeper); ok {
 		wg.Go(func() { sweepLoop(ctx, sw, cfg.SweepInterval, sender, log) })
 	}

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/emersion/go-smtp"
 )
@@ -46,6 +47,13 @@ type Options struct {
 	Queue int
 	// Batch is the most mails one transaction commits. Default 256.
 	Batch int
+	// Memory is the most bytes of mail held at once, read and not yet
+	// committed; a mail that would pass it gets 451 (busy). Default
+	// 64 MiB, and never below MaxBytes.
+	Memory int64
+	// Conns is the most sessions at once; a further connection waits to
+	// be accepted. Default 64.
+	Conns int
 	// Domain is the name the server greets with; default "localhost".
 	Domain string
 	Logger *slog.Logger
@@ -63,6 +71,9 @@ type Server struct {
 	jobs chan job
 	wg   sync.WaitGroup
 	log  *slog.Logger
+
+	mu     sync.Mutex
+	memory int64 // bytes of mail that may still be held (Options.Memory)
 }
 
 type job struct {
@@ -81,6 +92,13 @@ func Listen(opts Options, svc Deliverer) (*Server, error) {
 	if opts.Batch <= 0 {
 		opts.Batch = 256
 	}
+	if opts.Memory <= 0 {
+		opts.Memory = 64 << 20
+	}
+	opts.Memory = max(opts.Memory, opts.MaxBytes)
+	if opts.Conns <= 0 {
+		opts.Conns = 64
+	}
 	if opts.Domain == "" {
 		opts.Domain = "localhost"
 	}
@@ -96,17 +114,22 @@ func Listen(opts Options, svc Deliverer) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lmtp: %w", err)
 	}
-	s := &Server{opts: opts, svc: svc, ln: ln, jobs: make(chan job, opts.Queue), log: opts.Logger}
+	s := &Server{opts: opts, svc: svc, ln: ln, jobs: make(chan job, opts.Queue), log: opts.Logger,
+		memory: opts.Memory}
 	s.srv = smtp.NewServer(backend{s})
 	s.srv.LMTP = true
 	s.srv.Domain = opts.Domain
 	s.srv.MaxMessageBytes = opts.MaxBytes
 	s.srv.MaxRecipients = 10
+	// An MTA that stops talking frees its session: RFC 5321 gives a
+	// client 5 minutes for a command and 3 for each block of data.
+	s.srv.ReadTimeout = 5 * time.Minute
+	s.srv.WriteTimeout = time.Minute
 	s.wg.Add(2)
 	go func() { defer s.wg.Done(); s.commit() }()
 	go func() {
 		defer s.wg.Done()
-		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, smtp.ErrServerClosed) {
+		if err := s.srv.Serve(limitConns(ln, opts.Conns)); err != nil && !errors.Is(err, smtp.ErrServerClosed) {
 			s.log.Error("lmtp: serve", "err", err)
 		}
 	}()
@@ -165,6 +188,81 @@ func (s *Server) commit() {
 	}
 }
 
+// read reads a mail, holding its bytes against the server's memory as it
+// goes: when the mail would pass what is left, reading stops with 451 and
+// the MTA tries again later. It returns the bytes held, to release once
+// the mail is committed or refused.
+func (s *Server) read(r io.Reader) (raw []byte, held int64, err error) {
+	var buf []byte
+	for {
+		if len(buf) == cap(buf) {
+			size := max(2*held, 32<<10) // doubling, as append would
+			if !s.hold(size - held) {
+				return nil, held, errBusy
+			}
+			// Not append: it would round the capacity up past what is held.
+			buf = append(make([]byte, 0, size), buf...)
+			held = size
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, held, nil
+		}
+		if err != nil {
+			return nil, held, err
+		}
+	}
+}
+
+func (s *Server) hold(n int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n > s.memory {
+		return false
+	}
+	s.memory -= n
+	return true
+}
+
+func (s *Server) release(n int64) {
+	s.mu.Lock()
+	s.memory += n
+	s.mu.Unlock()
+}
+
+// limitConns lets at most n connections of ln be open at once; Accept
+// waits for one to close.
+func limitConns(ln net.Listener, n int) net.Listener {
+	return &connLimit{Listener: ln, slots: make(chan struct{}, n)}
+}
+
+type connLimit struct {
+	net.Listener
+	slots chan struct{}
+}
+
+func (l *connLimit) Accept() (net.Conn, error) {
+	l.slots <- struct{}{}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.slots
+		return nil, err
+	}
+	return &limitedConn{Conn: c, free: func() { <-l.slots }}, nil
+}
+
+type limitedConn struct {
+	net.Conn
+	once sync.Once
+	free func()
+}
+
+func (c *limitedConn) Close() error {
+	c.once.Do(c.free)
+	return c.Conn.Close()
+}
+
 // Errors the MTA reads. A 4xx keeps the mail in its queue for a retry.
 var (
 	errBusy = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 2},
@@ -204,7 +302,8 @@ func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 // Data reads the mail and answers only after its commit. Every recipient
 // is the service itself, so one answer holds for all.
 func (se *session) Data(r io.Reader) (err error) {
-	raw, err := io.ReadAll(r)
+	raw, held, err := se.s.read(r)
+	defer se.s.release(held)
 	if err != nil {
 		return err
 	}

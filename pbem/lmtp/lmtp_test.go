@@ -1,6 +1,7 @@
 package lmtp
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -205,5 +206,72 @@ func TestBusy(t *testing.T) {
 	defer r.mu.Unlock()
 	if fmt.Sprint(r.stored) != "[one two]" {
 		t.Errorf("stored %v; want [one two]", r.stored)
+	}
+}
+
+// The mails read and not yet committed are bounded in bytes: while the
+// store is busy, a mail that would pass the bound gets 451 and the MTA
+// keeps it, however many connections bring mail.
+func TestMemoryBound(t *testing.T) {
+	r := &recorder{hold: make(chan struct{}), entered: make(chan struct{}, 10)}
+	s := start(t, r, Options{Memory: 1 << 20, MaxBytes: 1 << 20, Batch: 1})
+	big := strings.Repeat(strings.Repeat("x", 98)+"\r\n", 6<<10) // 600 KiB
+	first := make(chan error)
+	go func() { first <- send(t, s.Addr(), "pbem@example.org", "one\r\n\r\n"+big) }()
+	select {
+	case <-r.entered: // "one" holds 600 KiB and more while its commit waits
+	case err := <-first:
+		t.Fatalf("a mail within the memory bound: %v", err)
+	}
+	if err := send(t, s.Addr(), "pbem@example.org", "two\r\n\r\n"+big); code(err) != 451 {
+		t.Errorf("a mail past the memory bound: %v; want 451", err)
+	}
+	close(r.hold)
+	if err := <-first; err != nil {
+		t.Errorf("the mail within the bound: %v", err)
+	}
+	// Once the first is committed its bytes are free again.
+	if err := send(t, s.Addr(), "pbem@example.org", "three\r\n\r\n"+big); err != nil {
+		t.Errorf("a mail after the memory was freed: %v", err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if got := fmt.Sprint(r.stored); got != "[one three]" {
+		t.Errorf("stored %s; want [one three]", got)
+	}
+}
+
+// At most Conns sessions are served at once: another connection waits
+// until one ends, and is then served.
+func TestConnectionBound(t *testing.T) {
+	r := &recorder{}
+	s := start(t, r, Options{Conns: 2})
+	var idle []net.Conn
+	for range 2 {
+		c, err := net.Dial("tcp", s.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := bufio.NewReader(c).ReadString('\n'); err != nil {
+			t.Fatalf("no greeting for a session within the bound: %v", err)
+		}
+		idle = append(idle, c)
+	}
+	third, err := net.Dial("tcp", s.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer third.Close()
+	third.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+	br := bufio.NewReader(third)
+	if line, err := br.ReadString('\n'); err == nil {
+		t.Fatalf("a third session was greeted (%q) while two are open; want it to wait", line)
+	}
+	idle[0].Close()
+	third.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if line, err := br.ReadString('\n'); err != nil || !strings.HasPrefix(line, "220") {
+		t.Errorf("the waiting session after one closed: %q, %v; want its 220 greeting", line, err)
 	}
 }

@@ -25,7 +25,7 @@
 // A reply given up is moved from the outbox to the store's failed mail
 // with the reason (store.DB.Failed lists them), logged at level ERROR and
 // counted; it is never silently dropped. A game server has nobody to
-// bounce to.
+// bounce to. The store keeps the last store.KeepFailed of them.
 package outbox
 
 import (

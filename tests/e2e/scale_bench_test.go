@@ -1,0 +1,187 @@
+package e2e
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+)
+
+// BenchmarkServeScale runs pbemd serve on a large store made by "pbemd
+// populate" (its data directory in PBEMD_SCALE_DATA; the benchmark writes
+// to it: run it on a copy) with Dovecot for IMAP, an SMTP sink for the
+// replies and mail handed over by LMTP, one mail at a time, as a quiet
+// server gets it. It reports the time from starting serve to the first
+// mail committed and to its reply sent, then for 300 mails of reading
+// commands (show, games, history, standings, all show, list) the time from
+// handing the mail over to its commit and to its reply at the sink, and
+// the daemon's resident memory (all of it, and the part that is not file
+// pages). PBEMD_SCALE_PLAYERS is the store's number of players (populate
+// -players; default 300, as for -games 3000). Run with -benchtime=1x.
+func BenchmarkServeScale(b *testing.B) {
+	data := os.Getenv("PBEMD_SCALE_DATA")
+	if data == "" {
+		b.Skip("PBEMD_SCALE_DATA is not set: make a store with pbemd populate and point it at a copy")
+	}
+	const mails = 300
+	for range b.N {
+		b.StopTimer()
+		lmtpAddr := freeAddr(b)
+		w := newDovecotWorld(b, "lmtp: "+lmtpAddr+"\n")
+		cfg, err := os.ReadFile(w.config)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cfg = regexp.MustCompile(`(?m)^data: .*$`).ReplaceAll(cfg, []byte("data: "+filepath.Clean(data)))
+		if err := os.WriteFile(w.config, cfg, 0o600); err != nil {
+			b.Fatal(err)
+		}
+		// The players of the store (populate's default: one for every 10
+		// games) and so the boards of each of the four kinds.
+		players := 300
+		if v := os.Getenv("PBEMD_SCALE_PLAYERS"); v != "" {
+			if players, err = strconv.Atoi(v); err != nil {
+				b.Fatalf("PBEMD_SCALE_PLAYERS: %v", err)
+			}
+		}
+		boards := players * 10 / 4
+		rng := rand.New(rand.NewPCG(1, 2))
+		seen := len(w.sink.Messages())
+
+		start := time.Now()
+		p := startPbemd(b, []string{"PBEMD_IMAP_PASSWORD=" + serverPass}, "serve", "-config", w.config)
+		var first time.Duration
+		for i := 0; ; i++ {
+			if at, err := lmtpSend(lmtpAddr, "tanbo show 101", fmt.Sprintf("first%d@scale.test", i)); err == nil {
+				first = at.Sub(start)
+				break
+			}
+			if time.Since(start) > time.Minute {
+				b.Fatalf("no mail taken in a minute:\n%s", p.Output())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		msgs := w.sink.Wait(seen+1, time.Minute)
+		if len(msgs) <= seen {
+			b.Fatal("no reply to the first mail")
+		}
+		firstReply := msgs[seen].At.Sub(start)
+		seen = len(msgs)
+		rssFirst, anonFirst := residentMemory(b, p.cmd.Process.Pid)
+
+		commands := []func() string{
+			func() string { return fmt.Sprintf("%s show %d", kinds[rng.IntN(4)], 101+rng.IntN(boards)) },
+			func() string { return kinds[rng.IntN(4)] + " games" },
+			func() string { return fmt.Sprintf("%s games p%07d", kinds[rng.IntN(4)], rng.IntN(players)) },
+			func() string { return kinds[rng.IntN(4)] + " history" },
+			func() string { return kinds[rng.IntN(4)] + " standings" },
+			func() string { return fmt.Sprintf("all show p%07d", rng.IntN(players)) },
+			func() string { return "list" },
+		}
+		var committed, replied []time.Duration
+		b.StartTimer()
+		for i := range mails {
+			subject := commands[i%len(commands)]()
+			t0 := time.Now()
+			at, err := lmtpSend(lmtpAddr, subject, fmt.Sprintf("scale%d@scale.test", i))
+			if err != nil {
+				b.Fatalf("mail %q: %v", subject, err)
+			}
+			committed = append(committed, at.Sub(t0))
+			msgs := w.sink.Wait(seen+1, time.Minute)
+			if len(msgs) <= seen {
+				b.Fatalf("no reply to %q", subject)
+			}
+			replied = append(replied, msgs[len(msgs)-1].At.Sub(t0))
+			seen = len(msgs)
+		}
+		b.StopTimer()
+		rssLast, anonLast := residentMemory(b, p.cmd.Process.Pid)
+		p.stop()
+
+		b.ReportMetric(first.Seconds(), "first-commit-s")
+		b.ReportMetric(firstReply.Seconds(), "first-reply-s")
+		for _, m := range []struct {
+			name  string
+			times []time.Duration
+		}{{"commit", committed}, {"reply", replied}} {
+			slices.Sort(m.times)
+			b.ReportMetric(ms(m.times[len(m.times)/2]), m.name+"-p50-ms")
+			b.ReportMetric(ms(m.times[len(m.times)*99/100]), m.name+"-p99-ms")
+		}
+		b.ReportMetric(float64(rssFirst)/(1<<20), "RSS-first-MiB")
+		b.ReportMetric(float64(anonFirst)/(1<<20), "anon-first-MiB")
+		b.ReportMetric(float64(rssLast)/(1<<20), "RSS-last-MiB")
+		b.ReportMetric(float64(anonLast)/(1<<20), "anon-last-MiB")
+	}
+}
+
+var kinds = []string{"tanbo", "ultima", "taratibu", "tobit"}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// lmtpSend hands one mail from a populated player to the daemon over LMTP
+// and returns when the daemon answered for it (after its commit).
+func lmtpSend(addr, subject, msgID string) (time.Time, error) {
+	var at time.Time
+	err := func() error {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			return err
+		}
+		c := smtp.NewClientLMTP(conn)
+		defer c.Close()
+		if err := c.Hello("mta.scale.test"); err != nil {
+			return err
+		}
+		from := "p0000001@example.org"
+		if err := c.Mail(from, nil); err != nil {
+			return err
+		}
+		if err := c.Rcpt(server, nil); err != nil {
+			return err
+		}
+		wc, err := c.Data()
+		if err != nil {
+			return err
+		}
+		if _, err := wc.Write(mailText(from, subject, msgID)); err != nil {
+			return err
+		}
+		if _, err := wc.CloseWithLMTPResponse(); err != nil {
+			return err
+		}
+		at = time.Now()
+		return c.Quit()
+	}()
+	return at, err
+}
+
+// residentMemory is a process's resident set and the part of it that is
+// not file pages (RssAnon), in bytes.
+func residentMemory(b *testing.B, pid int) (rss, anon int64) {
+	out, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for line := range strings.Lines(string(out)) {
+		name, v, _ := strings.Cut(line, ":")
+		kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		switch name {
+		case "VmRSS":
+			rss = kb << 10
+		case "RssAnon":
+			anon = kb << 10
+		}
+	}
+	return rss, anon
+}
