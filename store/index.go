@@ -3,7 +3,9 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -299,8 +301,11 @@ func (tx *Tx) buildIndexes() error {
 		}
 	}
 	meta := tx.bucket(bucketMeta)
-	if string(meta.Get(keyIndexes)) == indexVersion {
+	switch string(meta.Get(keyIndexes)) {
+	case indexVersion:
 		return nil
+	case "2":
+		return nil // upgraded by upgradeIndexes, a part at a time
 	}
 	err := tx.bucket(bucketGames).ForEach(func(k, v []byte) error {
 		g, err := decodeGame(v)
@@ -325,6 +330,82 @@ func (tx *Tx) buildIndexes() error {
 		return err
 	}
 	return meta.Put(keyIndexes, []byte(indexVersion))
+}
+
+// upgradeIndexes adds to the indexes of a file of index version 2 what
+// version 3 has: the playing index, read from the seat index's flags, and
+// the players of a first game in the rating index. It works in
+// transactions of upgradeBatch keys, so that a store of a million boards
+// upgrades in bounded memory and some minutes; an upgrade cut short is
+// done again from the start on the next open.
+func (db *DB) upgradeIndexes() error {
+	var version string
+	db.bolt.View(func(btx *bolt.Tx) error {
+		version = string(btx.Bucket(bucketMeta).Get(keyIndexes))
+		return nil
+	})
+	if version != "2" {
+		return nil
+	}
+	err := db.eachKey(bucketSeats, func(tx *Tx, k, v []byte) error {
+		if seatState(v).Over {
+			return nil
+		}
+		return tx.index(bucketPlaying).Put(k, nil)
+	})
+	if err != nil {
+		return err
+	}
+	// After the boards: a user's entries read the playing index.
+	err = db.eachKey(bucketUsers, func(tx *Tx, k, v []byte) error {
+		u := new(User)
+		if err := json.Unmarshal(v, u); err != nil {
+			return fmt.Errorf("store: user %q: %w", k, err)
+		}
+		return tx.reindex(nil, tx.userEntries(u))
+	})
+	if err != nil {
+		return err
+	}
+	return db.bolt.Update(func(btx *bolt.Tx) error {
+		return btx.Bucket(bucketMeta).Put(keyIndexes, []byte(indexVersion))
+	})
+}
+
+// upgradeBatch is how many keys one transaction of an index upgrade reads.
+var upgradeBatch = 10000
+
+// eachKey calls fn with every key of the bucket, upgradeBatch keys a
+// transaction. fn must not change the bucket it is given.
+func (db *DB) eachKey(bucket []byte, fn func(tx *Tx, k, v []byte) error) error {
+	var after []byte
+	for done := false; !done; {
+		err := db.Update(func(tx *Tx) error {
+			c := tx.bucket(bucket).Cursor()
+			k, v := c.First()
+			if after != nil {
+				if k, v = c.Seek(after); bytes.Equal(k, after) {
+					k, v = c.Next()
+				}
+			}
+			for n := 0; n < upgradeBatch; n++ {
+				if k == nil {
+					done = true
+					return nil
+				}
+				if err := fn(tx, k, v); err != nil {
+					return err
+				}
+				after = append(after[:0], k...)
+				k, v = c.Next()
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SetDeadline tells the store when the periodic sweep must next look at a

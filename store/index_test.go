@@ -281,3 +281,56 @@ func putGame(t *testing.T, db *DB, g *Game) {
 		t.Fatal(err)
 	}
 }
+
+// An upgrade from index version 2 runs a part at a time, and one cut short
+// (the new index there, the version not yet written) is done on the next
+// open.
+func TestUpgradeIndexesInParts(t *testing.T) {
+	defer func(n int) { upgradeBatch = n }(upgradeBatch)
+	upgradeBatch = 2
+	db := openTest(t)
+	path := db.Path()
+	for i, pair := range [][]string{{"ann", "bo"}, {"cy", ""}, {"dee", "eve"}, {"fay", "gus"}} {
+		putGame(t, db, &Game{Kind: "tanbo", Board: 101 + i, Seats: pair})
+	}
+	putGame(t, db, &Game{Kind: "tanbo", Board: 105, Seats: []string{"hal", "ann"}, Over: true})
+	for _, id := range []string{"ann", "bo", "cy", "dee", "eve", "fay", "gus", "hal"} {
+		update(t, db, func(tx *Tx) error { return tx.PutUser(&User{ID: id}) })
+	}
+	// As version 2 left it, with the playing index begun and empty.
+	err := db.bolt.Update(func(btx *bolt.Tx) error {
+		if err := btx.Bucket(bucketMeta).Put(keyIndexes, []byte("2")); err != nil {
+			return err
+		}
+		if err := btx.DeleteBucket(bucketPlaying); err != nil {
+			return err
+		}
+		if _, err := btx.CreateBucket(bucketPlaying); err != nil {
+			return err
+		}
+		var newcomers [][]byte
+		btx.Bucket(bucketRatings).ForEach(func(k, _ []byte) error {
+			newcomers = append(newcomers, append([]byte(nil), k...))
+			return nil
+		})
+		return deleteKeys(btx.Bucket(bucketRatings), newcomers)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if db, err = Open(path, &Options{NoSync: true}); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.View(func(tx *Tx) error {
+		got, _ := tx.RatedUsers("tanbo", Page{0, 20})
+		if want := []string{"ann", "bo", "cy", "dee", "eve", "fay", "gus"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("tanbo standings after the upgrade %v; want %v (hal's only board is over)", got, want)
+		}
+		if v := tx.bucket(bucketMeta).Get(keyIndexes); string(v) != indexVersion {
+			t.Errorf("index version %q after the upgrade; want %q", v, indexVersion)
+		}
+		return nil
+	})
+}

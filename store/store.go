@@ -135,9 +135,15 @@ func Open(path string, opts *Options) (*DB, error) {
 		// "pbemd deliver" opens the store once per mail.
 		err := bdb.View(func(btx *bolt.Tx) error { return db.checkSchema(btx, false) })
 		if o.ReadOnly || err == nil && hasBuckets(bdb, laterBuckets) && hasBuckets(bdb, indexBuckets) {
+			if err != nil || o.ReadOnly {
+				return err
+			}
+			return db.upgradeIndexes() // one cut short before
+		}
+		if err := bdb.Update(func(btx *bolt.Tx) error { return db.checkSchema(btx, true) }); err != nil {
 			return err
 		}
-		return bdb.Update(func(btx *bolt.Tx) error { return db.checkSchema(btx, true) })
+		return db.upgradeIndexes()
 	})
 	if err != nil {
 		bdb.Close()

@@ -140,6 +140,11 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer db.Close()
+	// From the start: opening a large store reads pages of it.
+	memCtx, stopMem := context.WithCancel(ctx)
+	memDone := make(chan struct{})
+	go func() { defer close(memDone); releaseLoop(memCtx, db, memoryCheck, mappedBudget, log) }()
+	defer func() { stopMem(); <-memDone }()
 	currentDB.Store(db)
 	defer currentDB.CompareAndSwap(db, nil)
 
@@ -242,7 +247,6 @@ func Run(ctx context.Context, opts Options) error {
 	wg.Go(func() { sender.Run(ctx) })
 	wg.Go(func() { watcher.Run(ctx) })
 	wg.Go(func() { robots.Run(ctx) })
-	wg.Go(func() { releaseLoop(ctx, db, memoryCheck, mappedBudget, log) })
 	if sw, ok := any(svc).(sweeper); ok {
 		wg.Go(func() { sweepLoop(ctx, sw, cfg.SweepInterval, sender, log) })
 	}

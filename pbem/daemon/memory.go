@@ -18,8 +18,8 @@ import (
 // resident memory and, above mappedBudget, releases the store's pages (they
 // stay in the kernel's cache; the next read maps them again cheaply).
 const (
-	memoryCheck  = time.Second
-	mappedBudget = 64 << 20
+	memoryCheck  = 20 * time.Millisecond
+	mappedBudget = 48 << 20
 )
 
 // releaseLoop looks at the daemon's file-backed resident memory every
@@ -28,16 +28,16 @@ func releaseLoop(ctx context.Context, db *store.DB, every time.Duration, budget 
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
+		// At once too: opening a large store reads pages of it.
+		if residentFileBytes() > budget {
+			if err := db.ReleasePages(); err != nil {
+				log.Warn("releasing the store's mapped pages", "err", err)
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-		}
-		if residentFileBytes() <= budget {
-			continue
-		}
-		if err := db.ReleasePages(); err != nil {
-			log.Warn("releasing the store's mapped pages", "err", err)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
+	"github.com/pbemd/pbemd/tests/testenv"
 )
 
 // A Server is a running Dovecot.
@@ -29,20 +30,11 @@ type Server struct {
 
 	certFile, keyFile string // the TLS pair of StartTLS
 
+	bin  string // the dovecot program
 	dir  string
 	conf string
 	cmd  *exec.Cmd
 	t    testing.TB
-}
-
-// Binary returns the path of dovecot, or "" when it is not installed.
-func Binary() string {
-	for _, p := range []string{"dovecot", "/usr/sbin/dovecot"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	return ""
 }
 
 // Start runs Dovecot with the given users (address -> password) until the
@@ -61,23 +53,8 @@ func StartTLS(t testing.TB, users map[string]string, certFile, keyFile string) *
 
 func start(t testing.TB, users map[string]string, certFile, keyFile string) *Server {
 	t.Helper()
-	bin := Binary()
-	if bin == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("dovecot is not installed; CI needs it (apt-get install dovecot-imapd dovecot-lmtpd)")
-		}
-		t.Skip("dovecot is not installed (apt-get install dovecot-imapd dovecot-lmtpd); skipping")
-	}
-	// Not t.TempDir: Dovecot's unprivileged processes must be able to
-	// walk into it, and its sockets' paths must stay short.
-	dir, err := os.MkdirTemp("", "dovecot")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin := testenv.Program(t, "apt-get install dovecot-imapd dovecot-lmtpd", "dovecot", "/usr/sbin/dovecot")
+	dir := testenv.OpenDir(t, "dovecot")
 	home := filepath.Join(dir, "home")
 	if err := os.Mkdir(home, 0o777); err != nil {
 		t.Fatal(err)
@@ -90,26 +67,17 @@ func start(t testing.TB, users map[string]string, certFile, keyFile string) *Ser
 	if err := os.WriteFile(filepath.Join(dir, "passwd"), []byte(passwd.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{IMAPAddr: freeAddr(t), LMTPAddr: freeAddr(t), dir: dir, t: t, certFile: certFile, keyFile: keyFile}
+	s := &Server{IMAPAddr: testenv.FreeAddr(t), LMTPAddr: testenv.FreeAddr(t), bin: bin, dir: dir, t: t, certFile: certFile, keyFile: keyFile}
 	if certFile != "" {
-		s.IMAPSAddr = freeAddr(t)
+		s.IMAPSAddr = testenv.FreeAddr(t)
 	}
 	s.conf = filepath.Join(dir, "dovecot.conf")
 	if err := os.WriteFile(s.conf, []byte(s.config()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s.start(bin)
+	s.start()
 	t.Cleanup(s.Kill)
 	return s
-}
-
-func freeAddr(t testing.TB) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 func port(addr string) string {
@@ -192,9 +160,9 @@ func (s *Server) imapsPort() string {
 	return port(s.IMAPSAddr)
 }
 
-func (s *Server) start(bin string) {
+func (s *Server) start() {
 	s.t.Helper()
-	cmd := exec.Command(bin, "-F", "-c", s.conf)
+	cmd := exec.Command(s.bin, "-F", "-c", s.conf)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -237,7 +205,7 @@ func (s *Server) Kill() {
 func (s *Server) Restart() {
 	s.t.Helper()
 	s.Kill()
-	s.start(Binary())
+	s.start()
 }
 
 // Log returns Dovecot's log so far.
@@ -252,8 +220,11 @@ type LMTP struct {
 }
 
 // DialLMTP opens an LMTP connection.
-func (s *Server) DialLMTP() (*LMTP, error) {
-	conn, err := net.Dial("tcp", s.LMTPAddr)
+func (s *Server) DialLMTP() (*LMTP, error) { return DialLMTPAt(s.LMTPAddr) }
+
+// DialLMTPAt opens an LMTP connection to any LMTP server (pbemd's too).
+func DialLMTPAt(addr string) (*LMTP, error) {
+	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +236,8 @@ func (s *Server) DialLMTP() (*LMTP, error) {
 	return &LMTP{c}, nil
 }
 
-// Deliver puts one mail into the INBOX of rcpt, as an MTA would.
+// Deliver hands one mail for rcpt to the server (Dovecot puts it into
+// rcpt's INBOX), as an MTA would.
 func (l *LMTP) Deliver(from, rcpt string, data []byte) error {
 	return l.c.SendMail(from, []string{rcpt}, bytes.NewReader(data))
 }
@@ -275,7 +247,13 @@ func (l *LMTP) Close() error { return l.c.Quit() }
 
 // Deliver puts one mail into the INBOX of rcpt over a new LMTP connection.
 func (s *Server) Deliver(from, rcpt string, data []byte) error {
-	l, err := s.DialLMTP()
+	return DeliverAt(s.LMTPAddr, from, rcpt, data)
+}
+
+// DeliverAt hands one mail for rcpt to any LMTP server (pbemd's too) over
+// a new connection.
+func DeliverAt(addr, from, rcpt string, data []byte) error {
+	l, err := DialLMTPAt(addr)
 	if err != nil {
 		return err
 	}

@@ -29,6 +29,7 @@ import (
 	"github.com/pbemd/pbemd/tests/dovecot"
 	"github.com/pbemd/pbemd/tests/imaptest"
 	"github.com/pbemd/pbemd/tests/smtpsink"
+	"github.com/pbemd/pbemd/tests/testenv"
 )
 
 var pbemdBinary string
@@ -167,15 +168,6 @@ func counters(t testing.TB, metrics string) map[string]int {
 	return vars.Pbemd
 }
 
-func freeAddr(t testing.TB) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // A reply is one mail from pbemd as a player receives it.
 type reply struct {
 	To, Subject, InReplyTo, Body string
@@ -232,7 +224,7 @@ func newDovecotWorld(t testing.TB, extra string) *dovecotWorld {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sink.Close() })
-	w := &dovecotWorld{dc: dc, sink: sink, data: filepath.Join(t.TempDir(), "data"), metrics: freeAddr(t)}
+	w := &dovecotWorld{dc: dc, sink: sink, data: filepath.Join(t.TempDir(), "data"), metrics: testenv.FreeAddr(t)}
 	imapHost, imapPort, _ := net.SplitHostPort(dc.IMAPAddr)
 	_, smtpPort, _ := net.SplitHostPort(sink.Addr)
 	w.config = filepath.Join(t.TempDir(), "pbemd.yaml")
@@ -291,7 +283,7 @@ func (w *dovecotWorld) send(t testing.TB, from, subject, msgID string) {
 		deliver = func(from string, data []byte) error { return w.dc.Deliver(from, server, data) }
 	}
 	if err := deliver(from, mailText(from, subject, msgID)); err != nil {
-		t.Fatalf("LMTP: %v", err)
+		t.Fatalf("mailing pbemd: %v", err)
 	}
 }
 

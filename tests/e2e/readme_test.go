@@ -16,15 +16,15 @@ import (
 	"github.com/pbemd/pbemd/tests/smtpsink"
 )
 
-// readmeRecipes returns the shell blocks of README.md that follow a
-// "<!-- recipe: NAME -->" line, by name.
-func readmeRecipes(t *testing.T, root string) map[string]string {
+// readmeRecipes returns the blocks of README.md (shell, or configuration
+// lines) that follow a "<!-- recipe: NAME -->" line, by name.
+func readmeRecipes(t testing.TB, root string) map[string]string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	re := regexp.MustCompile("(?s)<!-- recipe: (\\w+) -->\n```sh\n(.*?)```\n")
+	re := regexp.MustCompile("(?s)<!-- recipe: (\\w+) -->\n```\\w*\n(.*?)```\n")
 	recipes := map[string]string{}
 	for _, m := range re.FindAllStringSubmatch(string(data), -1) {
 		recipes[m[1]] = m[2]

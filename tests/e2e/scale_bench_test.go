@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emersion/go-smtp"
+	"github.com/pbemd/pbemd/tests/dovecot"
+	"github.com/pbemd/pbemd/tests/testenv"
 )
 
 // BenchmarkServeScale runs pbemd serve on a large store made by "pbemd
@@ -25,7 +25,7 @@ import (
 // commands (show, games, history, standings, all show, list) the time from
 // handing the mail over to its commit and to its reply at the sink, and
 // the daemon's resident memory (all of it, and the part that is not file
-// pages). PBEMD_SCALE_PLAYERS is the store's number of players (populate
+// pages) at the first reply, after the last and at its largest between. PBEMD_SCALE_PLAYERS is the store's number of players (populate
 // -players; default 300, as for -games 3000). Run with -benchtime=1x.
 func BenchmarkServeScale(b *testing.B) {
 	data := os.Getenv("PBEMD_SCALE_DATA")
@@ -35,7 +35,7 @@ func BenchmarkServeScale(b *testing.B) {
 	const mails = 300
 	for range b.N {
 		b.StopTimer()
-		lmtpAddr := freeAddr(b)
+		lmtpAddr := testenv.FreeAddr(b)
 		w := newDovecotWorld(b, "lmtp: "+lmtpAddr+"\n")
 		cfg, err := os.ReadFile(w.config)
 		if err != nil {
@@ -55,13 +55,17 @@ func BenchmarkServeScale(b *testing.B) {
 		}
 		boards := players * 10 / 4
 		rng := rand.New(rand.NewPCG(1, 2))
+		// The store keeps the keys of mails handled: ids new to it.
+		run := time.Now().UnixNano()
 		seen := len(w.sink.Messages())
 
 		start := time.Now()
 		p := startPbemd(b, []string{"PBEMD_IMAP_PASSWORD=" + serverPass}, "serve", "-config", w.config)
 		var first time.Duration
+		var firstID string
 		for i := 0; ; i++ {
-			if at, err := lmtpSend(lmtpAddr, "tanbo show 101", fmt.Sprintf("first%d@scale.test", i)); err == nil {
+			firstID = fmt.Sprintf("first%d.%d@scale.test", i, run)
+			if at, err := lmtpSend(lmtpAddr, "tanbo show 101", firstID); err == nil {
 				first = at.Sub(start)
 				break
 			}
@@ -70,13 +74,12 @@ func BenchmarkServeScale(b *testing.B) {
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
-		msgs := w.sink.Wait(seen+1, time.Minute)
-		if len(msgs) <= seen {
+		at, ok := replyTo(b, w, &seen, firstID)
+		if !ok {
 			b.Fatal("no reply to the first mail")
 		}
-		firstReply := msgs[seen].At.Sub(start)
-		seen = len(msgs)
-		rssFirst, anonFirst := residentMemory(b, p.cmd.Process.Pid)
+		firstReply := at.Sub(start)
+		rssFirst, anonFirst := residentMemory(p.cmd.Process.Pid)
 
 		commands := []func() string{
 			func() string { return fmt.Sprintf("%s show %d", kinds[rng.IntN(4)], 101+rng.IntN(boards)) },
@@ -87,25 +90,44 @@ func BenchmarkServeScale(b *testing.B) {
 			func() string { return fmt.Sprintf("all show p%07d", rng.IntN(players)) },
 			func() string { return "list" },
 		}
+		// The largest resident set while the mails are handled, read
+		// every 10 ms.
+		var peak int64
+		stopSampling := make(chan struct{})
+		sampled := make(chan struct{})
+		go func() {
+			defer close(sampled)
+			for {
+				rss, _ := residentMemory(p.cmd.Process.Pid)
+				peak = max(peak, rss)
+				select {
+				case <-stopSampling:
+					return
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+		}()
 		var committed, replied []time.Duration
 		b.StartTimer()
 		for i := range mails {
 			subject := commands[i%len(commands)]()
 			t0 := time.Now()
-			at, err := lmtpSend(lmtpAddr, subject, fmt.Sprintf("scale%d@scale.test", i))
+			id := fmt.Sprintf("scale%d.%d@scale.test", i, run)
+			at, err := lmtpSend(lmtpAddr, subject, id)
 			if err != nil {
 				b.Fatalf("mail %q: %v", subject, err)
 			}
 			committed = append(committed, at.Sub(t0))
-			msgs := w.sink.Wait(seen+1, time.Minute)
-			if len(msgs) <= seen {
+			at, ok := replyTo(b, w, &seen, id)
+			if !ok {
 				b.Fatalf("no reply to %q", subject)
 			}
-			replied = append(replied, msgs[len(msgs)-1].At.Sub(t0))
-			seen = len(msgs)
+			replied = append(replied, at.Sub(t0))
 		}
 		b.StopTimer()
-		rssLast, anonLast := residentMemory(b, p.cmd.Process.Pid)
+		close(stopSampling)
+		<-sampled
+		rssLast, anonLast := residentMemory(p.cmd.Process.Pid)
 		p.stop()
 
 		b.ReportMetric(first.Seconds(), "first-commit-s")
@@ -122,7 +144,25 @@ func BenchmarkServeScale(b *testing.B) {
 		b.ReportMetric(float64(anonFirst)/(1<<20), "anon-first-MiB")
 		b.ReportMetric(float64(rssLast)/(1<<20), "RSS-last-MiB")
 		b.ReportMetric(float64(anonLast)/(1<<20), "anon-last-MiB")
+		b.ReportMetric(float64(peak)/(1<<20), "RSS-peak-MiB")
 	}
+}
+
+// replyTo waits up to a minute for the reply to the mail msgID among the
+// sink's messages from *seen on (the sweep's mails may come between), and
+// returns when it arrived.
+func replyTo(b *testing.B, w *dovecotWorld, seen *int, msgID string) (time.Time, bool) {
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		msgs := w.sink.Wait(*seen+1, time.Until(deadline))
+		for ; *seen < len(msgs); *seen++ {
+			if parseReply(b, msgs[*seen].Data).InReplyTo == msgID {
+				*seen++
+				return msgs[*seen-1].At, true
+			}
+		}
+	}
+	return time.Time{}, false
 }
 
 var kinds = []string{"tanbo", "ultima", "taratibu", "tobit"}
@@ -132,46 +172,24 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // lmtpSend hands one mail from a populated player to the daemon over LMTP
 // and returns when the daemon answered for it (after its commit).
 func lmtpSend(addr, subject, msgID string) (time.Time, error) {
-	var at time.Time
-	err := func() error {
-		conn, err := net.Dial("tcp", addr)
-		if err != nil {
-			return err
-		}
-		c := smtp.NewClientLMTP(conn)
-		defer c.Close()
-		if err := c.Hello("mta.scale.test"); err != nil {
-			return err
-		}
-		from := "p0000001@example.org"
-		if err := c.Mail(from, nil); err != nil {
-			return err
-		}
-		if err := c.Rcpt(server, nil); err != nil {
-			return err
-		}
-		wc, err := c.Data()
-		if err != nil {
-			return err
-		}
-		if _, err := wc.Write(mailText(from, subject, msgID)); err != nil {
-			return err
-		}
-		if _, err := wc.CloseWithLMTPResponse(); err != nil {
-			return err
-		}
-		at = time.Now()
-		return c.Quit()
-	}()
-	return at, err
+	l, err := dovecot.DialLMTPAt(addr)
+	if err != nil {
+		return time.Time{}, err
+	}
+	defer l.Close()
+	from := "p0000001@example.org"
+	if err := l.Deliver(from, server, mailText(from, subject, msgID)); err != nil {
+		return time.Time{}, err
+	}
+	return time.Now(), nil
 }
 
 // residentMemory is a process's resident set and the part of it that is
-// not file pages (RssAnon), in bytes.
-func residentMemory(b *testing.B, pid int) (rss, anon int64) {
+// not file pages (RssAnon), in bytes; zero when it cannot be read.
+func residentMemory(pid int) (rss, anon int64) {
 	out, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		b.Fatal(err)
+		return 0, 0
 	}
 	for line := range strings.Lines(string(out)) {
 		name, v, _ := strings.Cut(line, ":")

@@ -1,0 +1,181 @@
+package e2e
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+	"github.com/pbemd/pbemd/pbem/lmtp"
+	"github.com/pbemd/pbemd/tests/postfix"
+	"github.com/pbemd/pbemd/tests/testenv"
+)
+
+// newPostfixWorld is a Dovecot world whose players mail a real Postfix,
+// which hands the server's mail to pbemd's LMTP listener by the lines the
+// README gives operators. pbemd still watches its (empty) Dovecot
+// mailbox, as it always does; replies go to the sink. It returns the
+// world, the Postfix and the LMTP address in pbemd's config.
+func newPostfixWorld(t testing.TB) (*dovecotWorld, *postfix.Server, string) {
+	t.Helper()
+	lmtpAddr := testenv.FreeAddr(t)
+	main, maps := readmePostfix(t, lmtpAddr)
+	mta := postfix.Start(t, postfix.Options{Domain: domainOf(server), Main: main, Maps: maps})
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("Postfix's log:\n%s", mta.Log())
+		}
+	})
+	w := newDovecotWorld(t, "lmtp: "+lmtpAddr+"\n")
+	w.deliver = func(from string, data []byte) error { return mta.Send(from, []string{server}, data) }
+	return w, mta, lmtpAddr
+}
+
+func domainOf(addr string) string {
+	_, d, _ := strings.Cut(addr, "@")
+	return d
+}
+
+// readmePostfix returns the README's Postfix lines for LMTP, for this
+// test's domain and LMTP address: the main.cf lines, and the lookup
+// tables by file name.
+func readmePostfix(t testing.TB, lmtpAddr string) (string, map[string]string) {
+	t.Helper()
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := readmeRecipes(t, repo)["postfix"]
+	if block == "" {
+		t.Fatal(`README.md has no recipe "postfix"`)
+	}
+	block = strings.NewReplacer("example.org", domainOf(server), "127.0.0.1:2424", lmtpAddr).Replace(block)
+	// Each part begins with a comment naming its file: "# /etc/postfix/NAME".
+	var main strings.Builder
+	maps := map[string]string{}
+	file := ""
+	for line := range strings.Lines(block) {
+		if name, ok := strings.CutPrefix(line, "# /etc/postfix/"); ok {
+			file, _, _ = strings.Cut(strings.TrimSpace(name), " ")
+			continue
+		}
+		switch {
+		case strings.TrimSpace(line) == "":
+		case file == "main.cf":
+			main.WriteString(line)
+		case file != "":
+			maps[file] += line
+		default:
+			t.Fatalf("README's Postfix lines: %q comes before the name of its file", line)
+		}
+	}
+	if main.Len() == 0 || len(maps) == 0 {
+		t.Fatalf("README's Postfix lines have no main.cf part or no table:\n%s", block)
+	}
+	return main.String(), maps
+}
+
+// TestPostfixLMTP plays a short game by mail through Postfix: each mail
+// reaches pbemd over LMTP, is played and answered, and Postfix keeps
+// nothing. An address of the domain that is not the server's is refused
+// at once rather than bounced later.
+func TestPostfixLMTP(t *testing.T) {
+	w, mta, _ := newPostfixWorld(t)
+	p := w.start(t)
+	steps := shortGame(t, 4)
+	play(t, w, steps)
+
+	waitUntil(t, "the counters", 5*time.Second, func() bool {
+		c := counters(t, w.metrics)
+		return c["mails_in"] == len(steps) && c["outbox_length"] == 0
+	})
+	for _, folder := range []string{"INBOX", "pbem-done"} {
+		if msgs := w.mailbox(t, folder); len(msgs) != 0 {
+			t.Errorf("the IMAP folder %s holds %d mails; all should have come by LMTP", folder, len(msgs))
+		}
+	}
+	if q := mta.Queue(); len(q) != 0 {
+		t.Errorf("Postfix still holds %d mails: %v", len(q), postfix.Reasons(q))
+	}
+	err := mta.Send(player("alice"), []string{"stranger@" + domainOf(server)}, mailText(player("alice"), "help", "stranger@e2e.test"))
+	var se *smtp.SMTPError
+	if !errors.As(err, &se) || se.Code != 550 {
+		t.Errorf("Postfix answered a mail for another address of the domain with %v; want 550", err)
+	}
+	p.stop()
+}
+
+// TestPostfixKeepsMail: a move mailed while pbemd is stopped waits in
+// Postfix's queue; so it does while pbemd's LMTP answers 452 (its disk is
+// full); once pbemd is back Postfix hands it over by itself, and it is
+// played once: both players get its board, and the game goes on.
+func TestPostfixKeepsMail(t *testing.T) {
+	w, mta, lmtpAddr := newPostfixWorld(t)
+	p := w.start(t)
+	steps := shortGame(t, 4)
+	kept := []byte("Subject: " + steps[3].subject + "\r\n") // the first move
+	viaPostfix := w.deliver
+	w.deliver = func(from string, data []byte) error {
+		if !bytes.Contains(data, kept) {
+			return viaPostfix(from, data)
+		}
+		p.stop()
+		if err := viaPostfix(from, data); err != nil {
+			return err
+		}
+		waitDeferred(t, mta, "Connection refused")
+		full, err := lmtp.Listen(lmtp.Options{Addr: lmtpAddr, Recipients: []string{server},
+			Logger: slog.New(slog.DiscardHandler)}, fullStore{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitDeferred(t, mta, "452 4.3.1")
+		full.Close()
+		p = w.start(t)
+		return nil
+	}
+	play(t, w, steps)
+
+	waitUntil(t, "Postfix's queue to empty", 10*time.Second, func() bool { return len(mta.Queue()) == 0 })
+	p.stop()
+	var moves []string
+	for _, s := range steps {
+		if f := strings.Fields(s.subject); len(f) == 6 && f[1] == "move" && f[4] == "secret" {
+			moves = append(moves, f[5])
+		}
+	}
+	checkMoves(t, w, map[int][]string{101: moves})
+}
+
+// waitDeferred waits until Postfix holds a mail deferred for a reason
+// containing want.
+func waitDeferred(t testing.TB, mta *postfix.Server, want string) {
+	t.Helper()
+	waitUntil(t, "Postfix to defer the mail with "+want, 30*time.Second, func() bool {
+		for _, r := range postfix.Reasons(mta.Queue()) {
+			if strings.Contains(r, want) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// fullStore stands in for pbemd's store on a full disk: pbemd's LMTP
+// listener then answers 452.
+type fullStore struct{}
+
+func (fullStore) Deliver([]byte) error { return syscall.ENOSPC }
+
+func (fullStore) DeliverAll(raws [][]byte) []error {
+	errs := make([]error, len(raws))
+	for i := range errs {
+		errs[i] = syscall.ENOSPC
+	}
+	return errs
+}
