@@ -57,10 +57,13 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 }
 
 // cacheAfterCommit remembers the board's position once the transaction has
-// committed; a rolled-back change must not be remembered.
+// committed; a rolled-back change must not be remembered. Until then the
+// later mails of the same batch (the same transaction) find it among the
+// positions not yet committed, instead of replaying the whole game.
 func (r *request) cacheAfterCommit(b *board) {
 	rec, pos := b.rec, b.pos.Clone()
-	r.after = append(r.after, func() { r.s.positions.put(rec, pos) })
+	r.uncommitted.keep(rec, pos)
+	r.after = append(r.after, func() { r.s.positions.keep(rec, pos) })
 }
 
 // audience is every user who gets a board's mails: players, then subscribers.

@@ -44,6 +44,9 @@ func (r *request) loadBoard(kind string, num int) (*board, error) {
 		return nil, fmt.Errorf("%s board %d: stored options: %w", g.Name(), num, err)
 	}
 	b := &board{game: g, rec: rec, opts: opts}
+	if b.pos = r.uncommitted.get(rec); b.pos != nil {
+		return b, nil
+	}
 	if b.pos = r.s.positions.get(rec); b.pos != nil {
 		return b, nil
 	}
@@ -156,8 +159,11 @@ func newPositionCache(max int) *positionCache {
 func cacheKey(rec *store.Game) string { return fmt.Sprintf("%s/%d", rec.Kind, rec.Board) }
 
 // get returns a copy of the cached position of rec, or nil when the cache
-// holds none for its current move count and position.
+// holds none for its current move count and position, or is nil.
 func (c *positionCache) get(rec *store.Game) rules.Position {
+	if c == nil {
+		return nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	it, ok := c.items[cacheKey(rec)]
@@ -167,11 +173,18 @@ func (c *positionCache) get(rec *store.Game) rules.Position {
 	return it.pos.Clone()
 }
 
-func (c *positionCache) put(rec *store.Game, pos rules.Position) {
+func (c *positionCache) put(rec *store.Game, pos rules.Position) { c.keep(rec, pos.Clone()) }
+
+// keep is put of a position no one changes any more: several caches may
+// hold it, as get hands out copies.
+func (c *positionCache) keep(rec *store.Game, pos rules.Position) {
+	if c == nil {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.items) >= c.max {
 		clear(c.items) // crude, but a replay is cheap and misses are rare
 	}
-	c.items[cacheKey(rec)] = cachedPosition{moves: len(rec.Moves), text: pos.String(), pos: pos.Clone()}
+	c.items[cacheKey(rec)] = cachedPosition{moves: len(rec.Moves), text: pos.String(), pos: pos}
 }

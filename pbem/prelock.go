@@ -35,9 +35,15 @@ var noPassword = map[string]bool{
 // out), at most maxNewPasswords a mail, so that the command under the lock
 // finds its hash made (newHash).
 func (s *Service) Preverify(db *store.DB, raws ...[]byte) {
+	read := make([]*mailmsg.Incoming, len(raws))
+	eachParallel(len(raws), func(i int) {
+		if m, err := readMailSafely(s.cfg.Mail, raws[i]); err == nil {
+			read[i] = m
+		}
+	})
 	var mails []*mailmsg.Incoming
-	for _, raw := range raws {
-		if m, err := readMailSafely(s.cfg.Mail, raw); err == nil {
+	for _, m := range read {
+		if m != nil {
 			mails = append(mails, m)
 		}
 	}
@@ -50,6 +56,7 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 		password string
 	}
 	var claims []claim
+	queued := map[string]bool{} // user id, hash and password of the claims
 	var news []newPassword
 	err := db.View(func(tx *store.Tx) error {
 		for _, m := range mails {
@@ -76,7 +83,11 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 					}
 					if k := u.ID + "\x00" + words[i+1]; !seen[k] {
 						seen[k] = true
-						claims = append(claims, claim{u, words[i+1]})
+						// Another mail of the batch may name the same.
+						if q := k + "\x00" + u.PasswordHash; !queued[q] {
+							queued[q] = true
+							claims = append(claims, claim{u, words[i+1]})
+						}
 					}
 					break
 				}
@@ -87,14 +98,20 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 	if err != nil {
 		return // the handling under the lock will meet the error too
 	}
-	for _, c := range claims {
-		s.passwords.check(c.user, c.password)
-	}
-	for _, n := range news {
-		if n.user == nil || s.passwords.check(n.user, n.old) {
-			s.passwords.hashAhead(n.password, s.hashCost)
-		}
-	}
+	// bcrypt on all cores. A panic here is not the mail's end: the
+	// check under the lock, which counts, meets it again.
+	eachParallel(len(claims), func(i int) {
+		safely(func() error { s.passwords.check(claims[i].user, claims[i].password); return nil })
+	})
+	eachParallel(len(news), func(i int) {
+		n := news[i]
+		safely(func() error {
+			if n.user == nil || s.passwords.check(n.user, n.old) {
+				s.passwords.hashAhead(n.password, s.hashCost)
+			}
+			return nil
+		})
+	})
 }
 
 // A newPassword is one a command of a mail sets: signup's, or change

@@ -53,6 +53,31 @@ func TestPreverifySkipsHandledMail(t *testing.T) {
 	}
 }
 
+// The mails of a batch are checked ahead together, on all cores, and a
+// pair that several of them name costs one bcrypt.
+func TestPreverifyBatch(t *testing.T) {
+	h := newHarness(t)
+	for _, id := range []string{"alice", "bob", "carol"} {
+		h.signup(id)
+	}
+	svc := New(h.db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler)})
+	var raws [][]byte
+	for i := range 10 {
+		raws = append(raws, h.mail("alice@example.org", fmt.Sprintf("vacation alice pw-alice %d", i), ""))
+	}
+	raws = append(raws,
+		h.mail("bob@example.org", "vacation bob pw-bob 0", ""),
+		h.mail("carol@example.org", "vacation carol wrong 0", ""),
+		h.mail("carol@example.org", "vacation carol wrong 1", ""))
+	svc.Preverify(h.db, raws...)
+	if n := svc.passwords.compares.Load(); n != 3 {
+		t.Errorf("%d bcrypt comparisons for 3 distinct pairs; want 3", n)
+	}
+	if n := rightPasswords(svc.passwords); n != 2 {
+		t.Errorf("%d passwords remembered as right; want 2", n)
+	}
+}
+
 // rightPasswords counts the passwords the cache remembers as right.
 func rightPasswords(c *passwordCache) int {
 	c.mu.Lock()

@@ -29,6 +29,10 @@ type request struct {
 	replyAs string            // the player a reply's token stands for (byreply.go): his password is not asked
 	robot   string            // the robot a robot command acts for (robots.go)
 	outcome outcome           // for the mail's log line
+
+	// uncommitted holds the positions of the boards the transaction
+	// changed, for the next mail of its batch; nil outside a batch.
+	uncommitted *positionCache
 }
 
 // A failure is a command refused: the sender gets an error reply, and nothing

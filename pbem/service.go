@@ -139,12 +139,17 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 	start := time.Now()
 	ids := make([][]uint64, len(raws))
 	errs := make([]error, len(raws))
+	// Read every mail first, on all cores; a parser's panic fails its
+	// mail alone.
+	read := make([]*mailmsg.Incoming, len(raws))
+	readErrs := make([]error, len(raws))
+	eachParallel(len(raws), func(i int) { read[i], readErrs[i] = readMailSafely(s.cfg.Mail, raws[i]) })
 	var mails []*mailmsg.Incoming
 	var index []int // index[k] is the position in raws of mails[k]
 	// tooLarge[k] says why mails[k] was not read, or is nil.
 	var tooLarge []*mailmsg.TooLargeError
-	for i, raw := range raws {
-		m, err := readMailSafely(s.cfg.Mail, raw)
+	for i, m := range read {
+		err := readErrs[i]
 		var big *mailmsg.TooLargeError
 		if err != nil && !errors.As(err, &big) {
 			errs[i] = permanent(fmt.Errorf("reading mail: %w", err))
@@ -170,6 +175,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 	crashed := -1 // the mail whose command panicked, if one did
 	err := s.db.Update(func(tx *store.Tx) error {
 		after, played, crashed = nil, 0, -1
+		uncommitted := newPositionCache(len(mails))
 		for k, m := range mails {
 			ids[index[k]] = nil
 			done, err := tx.Processed(m.Key)
@@ -180,7 +186,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 				after = append(after, func() { s.logMail(m, nil, "already handled (same Message-ID or content)", start) })
 				continue
 			}
-			r := &request{s: s, tx: tx, mail: m, now: now}
+			r := &request{s: s, tx: tx, mail: m, now: now, uncommitted: uncommitted}
 			if err := safely(func() error { return r.runOrRefuse(tooLarge[k]) }); err != nil {
 				if p, ok := err.(*errPanic); ok {
 					crashed = k

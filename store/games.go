@@ -143,11 +143,41 @@ func (tx *Tx) lastBoard(kind string) int {
 
 // Game returns the board of the kind, or ErrNotFound.
 func (tx *Tx) Game(kind string, board int) (*Game, error) {
-	v := tx.bucket(bucketGames).Get(gameKey(kind, board))
+	key := gameKey(kind, board)
+	v := tx.bucket(bucketGames).Get(key)
 	if v == nil {
 		return nil, fmt.Errorf("%s board %d: %w", kind, board, ErrNotFound)
 	}
-	return decodeGame(v)
+	g, err := decodeGame(v)
+	if err == nil && tx.btx.Writable() {
+		// Before the caller changes g: this is the stored record.
+		tx.remember(key, tx.stored(g))
+	}
+	return g, err
+}
+
+// storedGame is what PutGame needs to know of the record it replaces.
+type storedGame struct {
+	exists  bool
+	over    bool
+	seats   []string
+	entries []entry // in the indexes (index.go)
+}
+
+// stored returns what PutGame needs to know of g once stored; g may be nil.
+func (tx *Tx) stored(g *Game) storedGame {
+	if g == nil {
+		return storedGame{}
+	}
+	return storedGame{exists: true, over: g.Over, seats: slices.Clone(g.Seats), entries: tx.gameEntries(g)}
+}
+
+// remember notes what PutGame needs to know of the game stored under key.
+func (tx *Tx) remember(key []byte, g storedGame) {
+	if tx.indexed == nil {
+		tx.indexed = map[string]storedGame{}
+	}
+	tx.indexed[string(key)] = g
 }
 
 func decodeGame(v []byte) (*Game, error) {
@@ -173,15 +203,20 @@ func (tx *Tx) PutGame(g *Game) error {
 			return fmt.Errorf("store: %s board %d: seat %q contains a zero byte", g.Kind, g.Board, s)
 		}
 	}
-	old, err := tx.Game(g.Kind, g.Board)
-	if err != nil && !errors.Is(err, ErrNotFound) {
-		return err
+	key := gameKey(g.Kind, g.Board)
+	old, ok := tx.indexed[string(key)]
+	if !ok {
+		rec, err := tx.Game(g.Kind, g.Board)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		old = tx.stored(rec)
 	}
 	data, err := json.Marshal(g)
 	if err != nil {
 		return fmt.Errorf("store: %s board %d: %w", g.Kind, g.Board, err)
 	}
-	if err := tx.bucket(bucketGames).Put(gameKey(g.Kind, g.Board), data); err != nil {
+	if err := tx.bucket(bucketGames).Put(key, data); err != nil {
 		return err
 	}
 	if g.Board > tx.lastBoard(g.Kind) {
@@ -191,16 +226,14 @@ func (tx *Tx) PutGame(g *Game) error {
 	}
 	// Who plays the kind may change with the seats or the end of g.
 	was := map[string]bool{}
-	if old == nil || old.Over != g.Over || !maps.Equal(seatSet(old.Seats), seatSet(g.Seats)) {
-		var seats []string
-		if old != nil {
-			seats = old.Seats
-		}
-		for id := range seatSet(slices.Concat(seats, g.Seats)) {
+	if !old.exists || old.over != g.Over || !maps.Equal(seatSet(old.seats), seatSet(g.Seats)) {
+		for id := range seatSet(slices.Concat(old.seats, g.Seats)) {
 			was[id] = tx.playing(id, g.Kind)
 		}
 	}
-	if err := tx.reindex(tx.gameEntries(old), tx.gameEntries(g)); err != nil {
+	now := tx.stored(g)
+	tx.remember(key, now)
+	if err := tx.reindex(old.entries, now.entries); err != nil {
 		return err
 	}
 	return tx.reindexNewcomers(g.Kind, was)

@@ -303,6 +303,11 @@ func (db *DB) Path() string { return db.path }
 type Tx struct {
 	btx *bolt.Tx
 	due func(*Game) time.Time
+	// indexed holds, in a read-write transaction, what PutGame needs to
+	// know of the games as stored now (their index entries, seats, end),
+	// by game key, for the games read or written in it: PutGame of a game
+	// just read then need not decode its old record a second time.
+	indexed map[string]storedGame
 }
 
 // Update runs fn in a read-write transaction and commits it when fn

@@ -76,7 +76,7 @@ type Config struct {
 	// large, crashed the handler, kept failing); created when missing;
 	// default pbemd-quarantine.
 	Quarantine string
-	Batch      int   // mails per FETCH; default 100
+	Batch      int   // mails per FETCH and commit; default 500
 	BatchBytes int64 // largest sum of mail sizes per FETCH, but at least one mail; default 10 MiB
 	MaxSize    int64 // largest mail fetched and handled; default 10 MiB
 
@@ -137,7 +137,7 @@ func New(cfg Config, h Handler) *Watcher {
 		cfg.Quarantine = "pbemd-quarantine"
 	}
 	if cfg.Batch <= 0 {
-		cfg.Batch = 100
+		cfg.Batch = 500
 	}
 	if cfg.MaxSize <= 0 {
 		cfg.MaxSize = DefaultMaxSize
@@ -232,16 +232,25 @@ func (w *Watcher) session(ctx context.Context) (established bool, err error) {
 			return true, err
 		}
 		if len(uids) > 0 {
-			n := min(len(uids), w.cfg.Batch)
-			wait, err := w.process(ctx, c, uids[:n], attempts)
-			if err != nil {
-				return true, err
-			}
-			if wait > 0 {
-				select {
-				case <-ctx.Done():
-				case <-time.After(wait):
+			// Work through all the mail found before searching again:
+			// a search costs the server time for every mail in the
+			// mailbox (go-imap's reads each one), so searching once a
+			// batch would make a backlog cost its square.
+			for len(uids) > 0 && ctx.Err() == nil {
+				taken, wait, err := w.process(ctx, c, uids[:min(len(uids), w.cfg.Batch)], attempts)
+				if err != nil {
+					return true, err
 				}
+				if wait > 0 {
+					select {
+					case <-ctx.Done():
+					case <-time.After(wait):
+					}
+				}
+				if taken == 0 || wait > 0 {
+					break // search again: a mail that failed comes first
+				}
+				uids = uids[taken:]
 			}
 			continue
 		}
@@ -346,26 +355,30 @@ var (
 		Partial: &imap.SectionPartial{Offset: 0, Size: 256 << 10}}
 )
 
-// process hands the mails to the Handler in order, as many as the batch's
-// byte bound allows, all in one commit, and marks the handled ones done.
-// When the batch fails, its mails are tried one at a time: a mail that
-// fails temporarily ends the batch there, so later mail never overtakes
-// earlier mail, and process returns how long to wait before it is tried
-// again. A mail that fails for good, or too often, is quarantined.
-func (w *Watcher) process(ctx context.Context, c *imapclient.Client, uids []imap.UID, attempts map[imap.UID]int) (time.Duration, error) {
+// process hands the first of the mails to the Handler in order, as many
+// as the batch's byte bound allows, all in one commit, marks the handled
+// ones done, and returns how many of uids it is done with: none when one
+// of them is to be tried again, for the mail after it must wait. When the batch fails,
+// its mails are tried one at a time: a mail that fails temporarily ends
+// the batch there, so later mail never overtakes earlier mail, and process
+// returns how long to wait before it is tried again. A mail that fails for
+// good, or too often, is quarantined.
+func (w *Watcher) process(ctx context.Context, c *imapclient.Client, uids []imap.UID, attempts map[imap.UID]int) (taken int, wait time.Duration, err error) {
 	uids, sizes, err := w.pick(c, uids)
 	if err != nil || len(uids) == 0 {
-		return 0, err
+		return len(uids), 0, err
 	}
 	if size := sizes[uids[0]]; size > w.cfg.MaxSize {
-		return w.tooLarge(c, uids[0], size)
+		wait, err := w.tooLarge(c, uids[0], size)
+		return 1, wait, err
 	}
+	taken = len(uids)
 	msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{
 		UID:         true,
 		BodySection: []*imap.FetchItemBodySection{bodySection},
 	}).Collect()
 	if err != nil {
-		return 0, fmt.Errorf("fetch mail: %w", err)
+		return 0, 0, fmt.Errorf("fetch mail: %w", err)
 	}
 	slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
 	var raws [][]byte
@@ -377,11 +390,10 @@ func (w *Watcher) process(ctx context.Context, c *imapclient.Client, uids []imap
 		}
 	}
 	if len(raws) == 0 || ctx.Err() != nil {
-		return 0, nil
+		return taken, 0, nil
 	}
 	errs := w.deliverAll(raws)
 	var done, bad []imap.UID
-	var wait time.Duration
 	stopped := false // a mail failed temporarily: later mail waits its turn
 	batchFailed := false
 	for i, raw := range raws {
@@ -424,12 +436,15 @@ func (w *Watcher) process(ctx context.Context, c *imapclient.Client, uids []imap
 		stopped = true
 	}
 	if err := w.moveTo(c, done, w.cfg.Done); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if err := w.moveTo(c, bad, w.cfg.Quarantine); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return wait, nil
+	if stopped {
+		taken = 0
+	}
+	return taken, wait, nil
 }
 
 // pick returns the first of uids that one fetch may hold: at most

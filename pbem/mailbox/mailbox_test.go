@@ -154,7 +154,7 @@ func (r *recorder) waitFor(t *testing.T, n int) []string {
 	return r.Subjects()
 }
 
-func startServer(t *testing.T) *devmail.Server {
+func startServer(t testing.TB) *devmail.Server {
 	t.Helper()
 	s, err := devmail.Start(devmail.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0"})
 	if err != nil {
@@ -171,7 +171,7 @@ func mail(s *devmail.Server, subject string) error {
 	return s.Deliver("alice@localhost", []string{box}, []byte(data))
 }
 
-func watch(t *testing.T, cfg Config, h Handler) (stop func()) {
+func watch(t testing.TB, cfg Config, h Handler) (stop func()) {
 	t.Helper()
 	cfg.Username, cfg.Password, cfg.Security = box, pass, mailconn.Plain
 	cfg.Logger = quiet

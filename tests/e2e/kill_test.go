@@ -66,19 +66,23 @@ func backlog(t testing.TB, w *dovecotWorld, boards, perBoard int) ([]moveMail, m
 	return mails, want
 }
 
-// deliverAll puts the mails into the server's INBOX over one LMTP
-// connection.
+// deliverAll puts the mails into the server's INBOX: over one LMTP
+// connection to Dovecot, or through w.deliver when set.
 func deliverAll(t testing.TB, w *dovecotWorld, mails []moveMail) {
 	t.Helper()
-	l, err := w.dc.DialLMTP()
-	if err != nil {
-		t.Fatal(err)
+	deliver := w.deliver
+	if deliver == nil {
+		l, err := w.dc.DialLMTP()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		deliver = func(from string, data []byte) error { return l.Deliver(from, server, data) }
 	}
-	defer l.Close()
 	name := game(t).Name()
 	for _, m := range mails {
 		subject := fmt.Sprintf("%s move %d %s secret %s", name, m.board, m.player, m.move)
-		if err := l.Deliver(player(m.player), server, mailText(player(m.player), subject, m.msgID)); err != nil {
+		if err := deliver(player(m.player), mailText(player(m.player), subject, m.msgID)); err != nil {
 			t.Fatal(err)
 		}
 	}
