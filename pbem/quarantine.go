@@ -282,11 +282,31 @@ func (s *Service) maskStored(tx *store.Tx, raw []byte) []byte {
 		}
 		return text
 	}
-	kept := []byte(mask(string(raw)))
-	if k, err := readMailSafely(s.cfg.Mail, kept); err == nil && mask(k.Subject) == k.Subject && mask(k.Text) == k.Text {
-		return kept
+	if plainMail(m, raw) {
+		kept := []byte(mask(string(raw)))
+		if k, err := readMailSafely(s.cfg.Mail, kept); err == nil && mask(k.Subject) == k.Subject && mask(k.Text) == k.Text {
+			return kept
+		}
 	}
 	return decodedCopy(m, mask)
+}
+
+// plainMail reports whether the mail's bytes are its text: one part,
+// neither base64 nor quoted-printable, no encoded word in its header. Only
+// such a mail is kept as it came, masked; in any other a password may be
+// encoded (in a part the commands were not read from, as the HTML half of
+// a multipart/alternative) where masking the bytes cannot find it.
+func plainMail(m *mailmsg.Incoming, raw []byte) bool {
+	header, _, _ := bytes.Cut(raw, []byte("\r\n\r\n"))
+	if bytes.Contains(header, []byte("=?")) {
+		return false
+	}
+	ct := strings.ToLower(m.Header.Get("Content-Type"))
+	switch strings.ToLower(strings.TrimSpace(m.Header.Get("Content-Transfer-Encoding"))) {
+	case "", "7bit", "8bit", "binary":
+		return !strings.HasPrefix(ct, "multipart/") && !strings.HasPrefix(ct, "message/")
+	}
+	return false
 }
 
 // decodedCopy is the mail m as it was read, a plain text mail: the header

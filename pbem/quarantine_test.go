@@ -203,3 +203,26 @@ func TestQuarantineKeepsNoEncodedPassword(t *testing.T) {
 		}
 	}
 }
+
+// A multipart/alternative mail, as most clients send: a plain part that
+// masks cleanly and an HTML part, base64, with the same password. The kept
+// copy must hold the password in no form.
+func TestQuarantineKeepsNoPasswordInAnotherPart(t *testing.T) {
+	h := newHarness(t)
+	h.signup("bob")
+	html := base64.StdEncoding.EncodeToString([]byte("<p>change password bob pw-bob New-Secret-9</p>"))
+	raw := "From: bob@example.org\r\nTo: pbem@example.org\r\nSubject: multiple\r\nMessage-ID: <alt@client.example>\r\n" +
+		"MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n" +
+		"--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nchange password bob pw-bob New-Secret-9\r\n" +
+		"--b\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n" + html + "\r\n--b--\r\n"
+	if _, err := h.svc.Quarantine([]byte(raw), "crashed", true); err != nil {
+		t.Fatal(err)
+	}
+	list, err := h.db.Quarantined()
+	if err != nil || len(list) != 1 {
+		t.Fatalf("quarantine: %v, %d", err, len(list))
+	}
+	if strings.Contains(string(list[0].Data), html) {
+		t.Errorf("the kept mail holds New-Secret-9 base64-encoded in its HTML part:\n%s", list[0].Data)
+	}
+}
