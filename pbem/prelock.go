@@ -13,6 +13,10 @@ import (
 // where the limits apply.
 const maxPreverified = 3
 
+// maxHashesAhead bounds the new passwords one batch of mails hashes before
+// the lock (see preverify).
+const maxHashesAhead = 4
+
 // noPassword are the command words whose commands take no password: their
 // user ids are not followed by one, so they are not checked ahead.
 var noPassword = map[string]bool{
@@ -98,6 +102,10 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 	if err != nil {
 		return // the handling under the lock will meet the error too
 	}
+	// New passwords are a stranger's to name (a signup needs no account),
+	// and no limit of his is counted yet: a batch hashes a few ahead, and
+	// the rest are hashed under the lock, where the limits apply.
+	news = news[:min(len(news), maxHashesAhead)]
 	// bcrypt on all cores. A panic here is not the mail's end: the
 	// check under the lock, which counts, meets it again.
 	eachParallel(len(claims), func(i int) {

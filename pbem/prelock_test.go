@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pbemd/pbemd/store"
 )
 
 // Preverify checks the passwords a mail's commands name before the write
@@ -170,4 +172,36 @@ func TestNewPasswordsHashedAhead(t *testing.T) {
 	has(t, r.Body, "1 of 10: pbemd: welcome user0", "2 of 10: pbemd: welcome user1", "3 of 10: signup error", "10 of 10: signup error")
 	says(t, r.Body, "One mail sets at most 2 new passwords (signup, change password, reset); send this command in another mail.")
 	hasNot(t, r.Body, "welcome user2", "pass-")
+}
+
+// A batch of strangers' signup mails, as a flood brings them, hashes at
+// most maxHashesAhead new passwords before the lock, where no limit is
+// counted yet; the signups still work, hashed under the lock.
+func TestHashesAheadBoundedPerBatch(t *testing.T) {
+	h := newHarness(t)
+	var raws [][]byte
+	for i := range 10 {
+		raws = append(raws, h.mail(fmt.Sprintf("s%d@example.org", i), "multiple",
+			fmt.Sprintf("signup new%da pass-%da\nsignup new%db pass-%db\n", i, i, i, i)))
+	}
+	before := h.svc.passwords.hashes.Load()
+	h.svc.Preverify(h.db, raws...)
+	if got := h.svc.passwords.hashes.Load() - before; got != maxHashesAhead {
+		t.Errorf("%d new passwords hashed before the lock for 20 signups; want %d", got, maxHashesAhead)
+	}
+	for i, err := range h.svc.DeliverAll(raws) {
+		if err != nil {
+			t.Fatalf("mail %d: %v", i, err)
+		}
+	}
+	h.db.View(func(tx *store.Tx) error {
+		for i := range 10 {
+			for _, x := range []string{"a", "b"} {
+				if _, err := tx.User(fmt.Sprintf("new%d%s", i, x)); err != nil {
+					t.Errorf("account new%d%s: %v", i, x, err)
+				}
+			}
+		}
+		return nil
+	})
 }
