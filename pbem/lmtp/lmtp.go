@@ -49,11 +49,15 @@ type Options struct {
 	Batch int
 	// Memory is the most bytes of mail held at once, read and not yet
 	// committed; a mail that would pass it gets 451 (busy). Default
-	// 64 MiB, and never below MaxBytes.
+	// 64 MiB, and never below MaxBytes (and a byte).
 	Memory int64
 	// Conns is the most sessions at once; a further connection waits to
 	// be accepted. Default 64.
 	Conns int
+	// Session is the longest a session lasts, far more than an MTA needs
+	// for the mails of one connection, so that sessions kept alive with
+	// NOOPs cannot hold every slot. Default 15 minutes.
+	Session time.Duration
 	// Domain is the name the server greets with; default "localhost".
 	Domain string
 	Logger *slog.Logger
@@ -95,9 +99,12 @@ func Listen(opts Options, svc Deliverer) (*Server, error) {
 	if opts.Memory <= 0 {
 		opts.Memory = 64 << 20
 	}
-	opts.Memory = max(opts.Memory, opts.MaxBytes)
+	opts.Memory = max(opts.Memory, opts.MaxBytes+1)
 	if opts.Conns <= 0 {
 		opts.Conns = 64
+	}
+	if opts.Session <= 0 {
+		opts.Session = 15 * time.Minute
 	}
 	if opts.Domain == "" {
 		opts.Domain = "localhost"
@@ -122,14 +129,16 @@ func Listen(opts Options, svc Deliverer) (*Server, error) {
 	s.srv.MaxMessageBytes = opts.MaxBytes
 	s.srv.MaxRecipients = 10
 	// An MTA that stops talking frees its session: RFC 5321 gives a
-	// client 5 minutes for a command and 3 for each block of data.
+	// client 5 minutes for a command, and go-smtp reads a whole mail's
+	// data within one such wait. A session ends after opts.Session all
+	// the same (see limitedConn).
 	s.srv.ReadTimeout = 5 * time.Minute
 	s.srv.WriteTimeout = time.Minute
 	s.wg.Add(2)
 	go func() { defer s.wg.Done(); s.commit() }()
 	go func() {
 		defer s.wg.Done()
-		if err := s.srv.Serve(limitConns(ln, opts.Conns)); err != nil && !errors.Is(err, smtp.ErrServerClosed) {
+		if err := s.srv.Serve(limitConns(ln, opts.Conns, opts.Session)); err != nil && !errors.Is(err, smtp.ErrServerClosed) {
 			s.log.Error("lmtp: serve", "err", err)
 		}
 	}()
@@ -143,6 +152,9 @@ func (s *Server) Addr() net.Addr { return s.ln.Addr() }
 // returns once every session has ended.
 func (s *Server) Close() error {
 	err := s.srv.Close()
+	// go-smtp closes the listener only once Serve has begun: a Close
+	// right after Listen must close it itself.
+	s.ln.Close()
 	close(s.jobs)
 	s.wg.Wait()
 	return err
@@ -196,7 +208,12 @@ func (s *Server) read(r io.Reader) (raw []byte, held int64, err error) {
 	var buf []byte
 	for {
 		if len(buf) == cap(buf) {
-			size := max(2*held, 32<<10) // doubling, as append would
+			// Doubling, as append would, up to a byte past the most a
+			// mail may have (go-smtp refuses a larger one as it reads).
+			size := min(max(2*held, 32<<10), s.opts.MaxBytes+1)
+			if size <= held {
+				return nil, held, errTooLarge
+			}
 			if !s.hold(size - held) {
 				return nil, held, errBusy
 			}
@@ -231,15 +248,16 @@ func (s *Server) release(n int64) {
 	s.mu.Unlock()
 }
 
-// limitConns lets at most n connections of ln be open at once; Accept
-// waits for one to close.
-func limitConns(ln net.Listener, n int) net.Listener {
-	return &connLimit{Listener: ln, slots: make(chan struct{}, n)}
+// limitConns lets at most n connections of ln be open at once, each for
+// at most d; Accept waits for one to close.
+func limitConns(ln net.Listener, n int, d time.Duration) net.Listener {
+	return &connLimit{Listener: ln, slots: make(chan struct{}, n), session: d}
 }
 
 type connLimit struct {
 	net.Listener
-	slots chan struct{}
+	slots   chan struct{}
+	session time.Duration
 }
 
 func (l *connLimit) Accept() (net.Conn, error) {
@@ -249,14 +267,25 @@ func (l *connLimit) Accept() (net.Conn, error) {
 		<-l.slots
 		return nil, err
 	}
-	return &limitedConn{Conn: c, free: func() { <-l.slots }}, nil
+	return &limitedConn{Conn: c, free: func() { <-l.slots }, end: time.Now().Add(l.session)}, nil
 }
 
 type limitedConn struct {
 	net.Conn
 	once sync.Once
 	free func()
+	end  time.Time
 }
+
+// Read ends a session that has lasted its longest, between mails or in one.
+func (c *limitedConn) Read(p []byte) (int, error) {
+	if time.Now().After(c.end) {
+		return 0, errSessionOver
+	}
+	return c.Conn.Read(p)
+}
+
+var errSessionOver = errors.New("lmtp: the session has lasted its longest")
 
 func (c *limitedConn) Close() error {
 	c.once.Do(c.free)
@@ -271,6 +300,8 @@ var (
 		Message: "The game store is out of disk space; try again later"}
 	errStore = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},
 		Message: "The mail could not be stored now; try again later"}
+	errTooLarge = &smtp.SMTPError{Code: 552, EnhancedCode: smtp.EnhancedCode{5, 3, 4},
+		Message: "The mail is larger than this server takes"}
 	errClosed = &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 3, 2},
 		Message: "The server is stopping; try again later"}
 )

@@ -287,3 +287,88 @@ func TestConnectionBound(t *testing.T) {
 		t.Errorf("the waiting session after one closed: %q, %v; want its 220 greeting", line, err)
 	}
 }
+
+// Close right after Listen must return: go-smtp registers the listener
+// only once Serve runs, so a Close before that leaves Accept blocked.
+func TestCloseRightAfterListen(t *testing.T) {
+	for i := range 200 {
+		s, err := Listen(Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"},
+			Logger: slog.New(slog.DiscardHandler)}, &recorder{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() { s.Close(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("Close after Listen hung (try %d)", i)
+		}
+	}
+}
+
+// Close with every slot busy and a connection waiting returns.
+func TestCloseWithAllSlotsBusy(t *testing.T) {
+	s, err := Listen(Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"},
+		Logger: slog.New(slog.DiscardHandler), Conns: 1}, &recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		c, err := net.Dial("tcp", s.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	time.Sleep(100 * time.Millisecond)
+	done := make(chan struct{})
+	go func() { s.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close with all slots busy hung")
+	}
+}
+
+// A mail within MaxBytes, with Memory at MaxBytes ("never below
+// MaxBytes"), is accepted by an idle server.
+func TestMailWithinMaxBytesFitsMemory(t *testing.T) {
+	s := start(t, &recorder{}, Options{Memory: 1536 << 10, MaxBytes: 1536 << 10})
+	big := strings.Repeat(strings.Repeat("x", 98)+"\r\n", 12<<10) // 1.2 MiB
+	if err := send(t, s.Addr(), "pbem@example.org", "one\r\n\r\n"+big); err != nil {
+		t.Errorf("a 1.2 MiB mail, MaxBytes and Memory 1.5 MiB, idle server: %v; want accepted", err)
+	}
+}
+
+// A session kept alive with NOOPs ends at its longest, freeing its slot
+// for a waiting MTA.
+func TestSessionEndsAtItsLongest(t *testing.T) {
+	s := start(t, &recorder{}, Options{Conns: 1, Session: 300 * time.Millisecond})
+	c, err := net.Dial("tcp", s.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	br := bufio.NewReader(c)
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	br.ReadString('\n') // the greeting
+	ended := false
+	for range 50 {
+		if _, err := fmt.Fprintf(c, "NOOP\r\n"); err != nil {
+			ended = true
+			break
+		}
+		if _, err := br.ReadString('\n'); err != nil {
+			ended = true
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !ended {
+		t.Fatal("a session of NOOPs lasted 2.5 s; want it ended after 300 ms")
+	}
+	if err := send(t, s.Addr(), "pbem@example.org", "after"); err != nil {
+		t.Errorf("a mail once the NOOP session ended: %v", err)
+	}
+}
