@@ -45,6 +45,9 @@ func (c *cmd) standings(args []string) error {
 	var rows []*row
 	for _, id := range ids {
 		u, err := c.r.tx.User(id)
+		if errNotFound(err) {
+			continue // an entry an older pbemd left behind
+		}
 		if err != nil {
 			return err
 		}

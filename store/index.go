@@ -11,6 +11,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // The indexes let every list read only what it shows. Each is a bucket of
@@ -347,7 +348,19 @@ func (db *DB) upgradeIndexes() error {
 	if version != "2" {
 		return nil
 	}
-	err := db.eachKey(bucketSeats, func(tx *Tx, k, v []byte) error {
+	// Begun afresh: an older pbemd may have run since a cut-short try,
+	// without keeping the playing index.
+	err := db.bolt.Update(func(btx *bolt.Tx) error {
+		if err := btx.DeleteBucket(bucketPlaying); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+			return err
+		}
+		_, err := btx.CreateBucket(bucketPlaying)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	err = db.eachKey(bucketSeats, func(tx *Tx, k, v []byte) error {
 		if seatState(v).Over {
 			return nil
 		}
@@ -402,6 +415,10 @@ func (db *DB) eachKey(bucket []byte, fn func(tx *Tx, k, v []byte) error) error {
 			return nil
 		})
 		if err != nil {
+			return err
+		}
+		// A long walk maps much of the file: give it back as it goes.
+		if err := db.ReleasePages(); err != nil {
 			return err
 		}
 	}

@@ -140,7 +140,6 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer db.Close()
-	// From the start: opening a large store reads pages of it.
 	memCtx, stopMem := context.WithCancel(ctx)
 	memDone := make(chan struct{})
 	go func() { defer close(memDone); releaseLoop(memCtx, db, memoryCheck, mappedBudget, log) }()

@@ -15,29 +15,36 @@ import (
 // count in the daemon's resident memory until it gives them back: on a
 // store of a million games that grew to gigabytes of file cache counted as
 // the daemon's. Every memoryCheck the daemon looks at its file-backed
-// resident memory and, above mappedBudget, releases the store's pages (they
-// stay in the kernel's cache; the next read maps them again cheaply).
+// resident memory and, when the store's pages may pass mappedBudget,
+// releases them (they stay in the kernel's cache; the next read maps them
+// again cheaply).
 const (
 	memoryCheck  = 20 * time.Millisecond
-	mappedBudget = 48 << 20
+	mappedBudget = 32 << 20
 )
 
 // releaseLoop looks at the daemon's file-backed resident memory every
-// interval and keeps it near budget until ctx ends.
+// interval until ctx ends, and keeps it under what it was at the start,
+// once the store's pages were released (the program's own code, mostly),
+// and budget.
 func releaseLoop(ctx context.Context, db *store.DB, every time.Duration, budget int64, log *slog.Logger) {
+	release := func() {
+		if err := db.ReleasePages(); err != nil {
+			log.Warn("releasing the store's mapped pages", "err", err)
+		}
+	}
+	release() // opening a large store reads pages of it
+	limit := residentFileBytes() + budget
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		// At once too: opening a large store reads pages of it.
-		if residentFileBytes() > budget {
-			if err := db.ReleasePages(); err != nil {
-				log.Warn("releasing the store's mapped pages", "err", err)
-			}
-		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+		if residentFileBytes() > limit {
+			release()
 		}
 	}
 }
