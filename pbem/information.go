@@ -67,9 +67,10 @@ func (c *cmd) gameHelp(args []string) error {
 	return nil
 }
 
-// listMost is how many boards in play "list" shows per game; "<game>
-// games" lists them all.
-const listMost = 50
+// listMost is how many boards in play "list" shows per game, so that the
+// four games fit on a screen or two; "<game> games" lists them all, a
+// page at a time.
+const listMost = 20
 
 // list [game ...]: the games offered, with their boards in play.
 func (c *cmd) list(args []string) error {
@@ -95,12 +96,12 @@ func (c *cmd) list(args []string) error {
 		s := section{Title: g.Title(), Name: g.Name(), Aliases: g.Aliases()}
 		running, more := c.r.tx.KindBoards(g.Name(), store.RunningBoards, store.Page{Size: listMost})
 		s.More = more
-		for _, num := range running {
-			rec, err := c.r.tx.Game(g.Name(), num)
-			if err != nil {
-				return err
-			}
-			s.Rows = append(s.Rows, gameRow(rec))
+		heads, err := c.r.heads(refsOf(g.Name(), running))
+		if err != nil {
+			return err
+		}
+		for _, h := range heads {
+			s.Rows = append(s.Rows, gameRow(h))
 		}
 		sections = append(sections, s)
 	}

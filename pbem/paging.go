@@ -86,6 +86,19 @@ func (r *request) games(refs []store.GameRef) ([]*store.Game, error) {
 	return recs, nil
 }
 
+// heads reads the heads of the boards (what a list row shows), in order.
+func (r *request) heads(refs []store.GameRef) ([]*store.GameHead, error) {
+	heads := make([]*store.GameHead, 0, len(refs))
+	for _, ref := range refs {
+		h, err := r.tx.GameHead(ref.Kind, ref.Board)
+		if err != nil {
+			return nil, err
+		}
+		heads = append(heads, h)
+	}
+	return heads, nil
+}
+
 // refsOf are the boards of the kind with the numbers.
 func refsOf(kind string, nums []int) []store.GameRef {
 	refs := make([]store.GameRef, len(nums))

@@ -163,12 +163,12 @@ func (c *cmd) games(args []string) error {
 	}
 	ids, filter := splitFilter(args, "active")
 	kind := c.game.Name()
-	var recs []*store.Game
+	var recs []*store.GameHead
 	more := false
 	if len(ids) == 0 {
 		if state, ok := kindState(filter); ok {
 			nums, m := c.r.tx.KindBoards(kind, state, page(pg, pageRows))
-			if recs, err = c.r.games(refsOf(kind, nums)); err != nil {
+			if recs, err = c.r.heads(refsOf(kind, nums)); err != nil {
 				return err
 			}
 			more = m
@@ -183,7 +183,7 @@ func (c *cmd) games(args []string) error {
 			return err
 		}
 		refs, m := c.r.tx.UserBoards(u.ID, kind, seatFilter(filter), false, page(pg, pageRows))
-		rs, err := c.r.games(refs)
+		rs, err := c.r.heads(refs)
 		if err != nil {
 			return err
 		}
@@ -213,7 +213,7 @@ func (c *cmd) games(args []string) error {
 
 // gameRow is one line of a games list: board, players, moves, state. It
 // reads the record only.
-func gameRow(rec *store.Game) string {
+func gameRow(rec *store.GameHead) string {
 	state := "to move: " + seatOrOpen(rec.Seats[rec.ToMove])
 	switch {
 	case !rec.Over && contains(rec.Seats, ""):
@@ -229,7 +229,7 @@ func gameRow(rec *store.Game) string {
 	for i, s := range rec.Seats {
 		players[i] = seatOrOpen(s)
 	}
-	return fmt.Sprintf("%5d  %-27s %5d  %s", rec.Board, strings.Join(players, " - "), len(rec.Moves), state)
+	return fmt.Sprintf("%5d  %-27s %5d  %s", rec.Board, strings.Join(players, " - "), rec.Moves, state)
 }
 
 // <game> subscribe board userid password

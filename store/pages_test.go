@@ -1,7 +1,9 @@
 package store
 
 import (
+	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -67,6 +69,25 @@ func TestGamesBefore(t *testing.T) {
 		}
 		if n := tx.LastBoard("ultima"); n != 0 {
 			t.Errorf("LastBoard(ultima) = %d, want 0", n)
+		}
+		return nil
+	})
+}
+
+// A board's head says what its record says, moves counted.
+func TestGameHead(t *testing.T) {
+	db := openTest(t)
+	g := &Game{Kind: "tanbo", Board: 101, Seats: []string{"ann", "bo"}, ToMove: 1, Over: true, Winner: 0,
+		Withdrawn: "bo", Moves: []Move{{Text: "a1"}, {Text: "b2"}, {Text: "c3"}}}
+	putGame(t, db, g)
+	db.View(func(tx *Tx) error {
+		h, err := tx.GameHead("tanbo", 101)
+		want := &GameHead{Kind: "tanbo", Board: 101, Seats: []string{"ann", "bo"}, ToMove: 1, Over: true, Winner: 0, Withdrawn: "bo", Moves: 3}
+		if err != nil || !reflect.DeepEqual(h, want) {
+			t.Errorf("GameHead = %+v, %v; want %+v", h, err, want)
+		}
+		if _, err := tx.GameHead("tanbo", 102); !errors.Is(err, ErrNotFound) {
+			t.Errorf("the head of no board: %v; want ErrNotFound", err)
 		}
 		return nil
 	})
