@@ -483,7 +483,7 @@ func TestOnMovesCountsGameMoves(t *testing.T) {
 // "list" shows at most listMost boards of a game and says there are more;
 // "games" lists them a page at a time, each with who is to move.
 func TestListIsBounded(t *testing.T) {
-	h := twoPlayers(t) // board 101
+	h := twoPlayers(t)                // board 101
 	for i := 0; i < pageRows+1; i++ { // more than list shows, and than a page
 		h.send("alice@example.org", "tanbo challenge bob alice -size=9", "")
 	}
