@@ -483,8 +483,9 @@ func TestOnMovesCountsGameMoves(t *testing.T) {
 // "list" shows at most listMost boards of a game and says there are more;
 // "games" lists them a page at a time, each with who is to move.
 func TestListIsBounded(t *testing.T) {
-	h := twoPlayers(t)                // board 101
-	for i := 0; i < pageRows+1; i++ { // more than list shows, and than a page
+	h := twoPlayers(t) // board 101
+	// More boards than list shows, and than a page of games.
+	for i := 0; i < pageRows+1; i++ {
 		h.send("alice@example.org", "tanbo challenge bob alice -size=9", "")
 	}
 	r := one(t, h.send("carol@example.org", "list tanbo", ""), "carol@example.org")
