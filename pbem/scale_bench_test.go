@@ -159,11 +159,16 @@ func BenchmarkScale(b *testing.B) {
 			b.StopTimer()
 			var raws [][]byte
 			boards := map[store.GameRef]bool{}
-			for len(raws) < min(100, b.N-handled, len(running)/2) {
+			// Boards end as the benchmark plays them: stop looking for
+			// fresh ones after a bounded number of tries.
+			for tries := 0; len(raws) < min(100, b.N-handled) && tries < 20*len(running); tries++ {
 				if ref, raw := move(); !boards[ref] {
 					boards[ref] = true
 					raws = append(raws, raw)
 				}
+			}
+			if len(raws) == 0 {
+				b.Fatal("no running board left to move on")
 			}
 			b.StartTimer()
 			for _, err := range s.DeliverAll(raws) {
