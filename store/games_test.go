@@ -321,19 +321,12 @@ func TestRunningBoards(t *testing.T) {
 	}
 
 	// A file without the indexes gets them at the next open.
-	err = db.bolt.Update(func(btx *bolt.Tx) error {
+	db = reopenAfter(t, db, func(btx *bolt.Tx) error {
 		if err := btx.Bucket(bucketMeta).Delete(keyIndexes); err != nil {
 			return err
 		}
 		return btx.DeleteBucket(bucketRunning)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	if db, err = Open(path, &Options{NoSync: true}); err != nil {
-		t.Fatal(err)
-	}
 	defer db.Close()
 	if got := running("tanbo"); !reflect.DeepEqual(got, []int{101}) {
 		t.Errorf("after reindexing, running tanbo boards %v; want [101]", got)

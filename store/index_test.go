@@ -177,7 +177,7 @@ func TestNewcomersInRatings(t *testing.T) {
 	putGame(t, db, &Game{Kind: "tanbo", Board: 101, Seats: []string{"Cy", ""}, Over: true})
 	listed("ann", "cy", "dee", "eve") // cy still plays 102
 	// Rebuilt from the boards and users on the next open.
-	err = db.bolt.Update(func(btx *bolt.Tx) error {
+	db = reopenAfter(t, db, func(btx *bolt.Tx) error {
 		if err := btx.Bucket(bucketMeta).Put(keyIndexes, []byte("2")); err != nil {
 			return err
 		}
@@ -186,13 +186,6 @@ func TestNewcomersInRatings(t *testing.T) {
 		}
 		return btx.DeleteBucket(bucketPlaying)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	if db, err = Open(path, &Options{NoSync: true}); err != nil {
-		t.Fatal(err)
-	}
 	listed("ann", "cy", "dee", "eve")
 	// 102 ends and is rated: cy at his rating, dee, who lost it, at his.
 	update(t, db, func(tx *Tx) error {
@@ -289,7 +282,6 @@ func TestUpgradeIndexesInParts(t *testing.T) {
 	defer func(n int) { upgradeBatch = n }(upgradeBatch)
 	upgradeBatch = 2
 	db := openTest(t)
-	path := db.Path()
 	for i, pair := range [][]string{{"ann", "bo"}, {"cy", ""}, {"dee", "eve"}, {"fay", "gus"}} {
 		putGame(t, db, &Game{Kind: "tanbo", Board: 101 + i, Seats: pair})
 	}
@@ -298,7 +290,7 @@ func TestUpgradeIndexesInParts(t *testing.T) {
 		update(t, db, func(tx *Tx) error { return tx.PutUser(&User{ID: id}) })
 	}
 	// As version 2 left it, with the playing index begun and empty.
-	err := db.bolt.Update(func(btx *bolt.Tx) error {
+	db = reopenAfter(t, db, func(btx *bolt.Tx) error {
 		if err := btx.Bucket(bucketMeta).Put(keyIndexes, []byte("2")); err != nil {
 			return err
 		}
@@ -315,13 +307,6 @@ func TestUpgradeIndexesInParts(t *testing.T) {
 		})
 		return deleteKeys(btx.Bucket(bucketRatings), newcomers)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	if db, err = Open(path, &Options{NoSync: true}); err != nil {
-		t.Fatal(err)
-	}
 	defer db.Close()
 	db.View(func(tx *Tx) error {
 		got, _ := tx.RatedUsers("tanbo", Page{0, 20})

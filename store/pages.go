@@ -59,18 +59,12 @@ func (tx *Tx) GameHead(kind string, board int) (*GameHead, error) {
 		return nil, fmt.Errorf("%s board %d: %w", kind, board, ErrNotFound)
 	}
 	var rec struct {
-		Kind      string
-		Board     int
-		Seats     []string
-		ToMove    int
-		Over      bool
-		Winner    int
-		Withdrawn string
-		Moves     []struct{} // counted, not read
+		GameHead
+		Moves []struct{} // counted, not read; hides GameHead.Moves from JSON
 	}
 	if err := json.Unmarshal(v, &rec); err != nil {
 		return nil, fmt.Errorf("store: game: %w", err)
 	}
-	return &GameHead{Kind: rec.Kind, Board: rec.Board, Seats: rec.Seats, ToMove: rec.ToMove, Over: rec.Over,
-		Winner: rec.Winner, Withdrawn: rec.Withdrawn, Moves: len(rec.Moves)}, nil
+	rec.GameHead.Moves = len(rec.Moves)
+	return &rec.GameHead, nil
 }

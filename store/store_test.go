@@ -26,6 +26,21 @@ func openTest(t testing.TB) *DB {
 	return db
 }
 
+// reopenAfter changes the file under the store, as an older pbemd would
+// have left it, and opens it again: Open's upgrades run.
+func reopenAfter(t *testing.T, db *DB, change func(*bolt.Tx) error) *DB {
+	t.Helper()
+	if err := db.bolt.Update(change); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err := Open(db.Path(), &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
 // update runs fn in a transaction and fails the test on error.
 func update(t testing.TB, db *DB, fn func(*Tx) error) {
 	t.Helper()
