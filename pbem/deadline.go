@@ -7,13 +7,15 @@ import (
 )
 
 // sweepBatch is how many boards one transaction of the sweep handles, and
-// sweepMails about how many mails it makes at most (a board ends the
-// transaction once they are reached): the mail path waits for one
-// transaction at most, some milliseconds, though the end of a game may
-// mail every player who asked to hear of the ends of its kind.
+// sweepMails and sweepStep about how many mails it makes and how long it
+// works at most (no further board is begun once either is reached): the
+// mail path waits for one transaction at most, some milliseconds, though
+// the end of a game may mail every player who asked to hear of the ends
+// of its kind.
 const (
 	sweepBatch = 32
 	sweepMails = 64
+	sweepStep  = 10 * time.Millisecond
 )
 
 // deadline is when the sweep must next look at a board: its next reminder

@@ -86,10 +86,11 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 	for passed := 0; ; {
 		var seen int
 		_, err := s.sweepStep(now, &ids, func(tx *store.Tx, r *request) (int, error) {
+			began := time.Now()
 			refs := tx.DueBoards(now, store.Page{Skip: passed, Size: sweepBatch})
 			seen = len(refs)
 			for _, ref := range refs {
-				if len(r.parts) >= sweepMails {
+				if len(r.parts) >= sweepMails || time.Since(began) > sweepStep {
 					// The boards left are still due: the next step
 					// finds them first.
 					seen = sweepBatch
