@@ -52,7 +52,7 @@ func (r *request) compose() error {
 	for _, k := range order {
 		ps := groups[k]
 		to := ps[0].to
-		if _, err := r.tx.UserByAddress(to); errNotFound(err) {
+		if !r.tx.KnownAddress(to) {
 			ok, err := r.allowStranger(to)
 			if err != nil {
 				return err
@@ -60,8 +60,6 @@ func (r *request) compose() error {
 			if !ok {
 				continue
 			}
-		} else if err != nil {
-			return err
 		}
 		r.enqueue(merge(ps))
 	}

@@ -162,6 +162,10 @@ func (tx *Tx) UserByAddress(addr string) (*User, error) {
 	return tx.User(ids[0])
 }
 
+// KnownAddress reports whether a user is registered with the mail address
+// addr. It reads the address index only.
+func (tx *Tx) KnownAddress(addr string) bool { return len(tx.idsByAddress(addr, 1)) > 0 }
+
 // UsersByAddress returns every user registered with the mail address addr,
 // in id order; none is not an error.
 func (tx *Tx) UsersByAddress(addr string) ([]*User, error) {

@@ -196,3 +196,18 @@ func TestUsersInIDOrder(t *testing.T) {
 		t.Errorf("Users with fn failing on the 2nd user: err %v after %d calls, want stop after 2", err, n)
 	}
 }
+
+// KnownAddress tells a user's address from a stranger's, whatever its case.
+func TestKnownAddress(t *testing.T) {
+	db := openTest(t)
+	update(t, db, func(tx *Tx) error { return tx.PutUser(&User{ID: "ann", Addresses: []string{"Ann@Example.org"}}) })
+	db.View(func(tx *Tx) error {
+		if !tx.KnownAddress("ann@example.org") {
+			t.Error("ann's address, in other case, is not known")
+		}
+		if tx.KnownAddress("bo@example.org") {
+			t.Error("a stranger's address is known")
+		}
+		return nil
+	})
+}
