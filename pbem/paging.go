@@ -75,28 +75,25 @@ func kindState(filter string) (state store.BoardState, ok bool) {
 
 // games loads the boards of refs.
 func (r *request) games(refs []store.GameRef) ([]*store.Game, error) {
-	recs := make([]*store.Game, 0, len(refs))
-	for _, ref := range refs {
-		rec, err := r.tx.Game(ref.Kind, ref.Board)
-		if err != nil {
-			return nil, err
-		}
-		recs = append(recs, rec)
-	}
-	return recs, nil
+	return readEach(refs, r.tx.Game)
 }
 
 // heads reads the heads of the boards (what a list row shows), in order.
 func (r *request) heads(refs []store.GameRef) ([]*store.GameHead, error) {
-	heads := make([]*store.GameHead, 0, len(refs))
+	return readEach(refs, r.tx.GameHead)
+}
+
+// readEach reads the board of each ref with read, in order.
+func readEach[T any](refs []store.GameRef, read func(kind string, board int) (T, error)) ([]T, error) {
+	out := make([]T, 0, len(refs))
 	for _, ref := range refs {
-		h, err := r.tx.GameHead(ref.Kind, ref.Board)
+		v, err := read(ref.Kind, ref.Board)
 		if err != nil {
 			return nil, err
 		}
-		heads = append(heads, h)
+		out = append(out, v)
 	}
-	return heads, nil
+	return out, nil
 }
 
 // refsOf are the boards of the kind with the numbers.
