@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -180,14 +179,6 @@ func (tx *Tx) remember(key []byte, g storedGame) {
 	tx.indexed[string(key)] = g
 }
 
-func decodeGame(v []byte) (*Game, error) {
-	g := new(Game)
-	if err := json.Unmarshal(v, g); err != nil {
-		return nil, fmt.Errorf("store: game: %w", err)
-	}
-	return g, nil
-}
-
 // PutGame stores g under its kind and board, and updates the indexes
 // (index.go) where they changed. Storing a board number NextBoard has not
 // given out moves the counter past it.
@@ -212,7 +203,7 @@ func (tx *Tx) PutGame(g *Game) error {
 		}
 		old = tx.stored(rec)
 	}
-	data, err := json.Marshal(g)
+	data, err := encodeGame(g)
 	if err != nil {
 		return fmt.Errorf("store: %s board %d: %w", g.Kind, g.Board, err)
 	}

@@ -3,9 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -371,9 +369,9 @@ func (db *DB) upgradeIndexes() error {
 	}
 	// After the boards: a user's entries read the playing index.
 	err = db.eachKey(bucketUsers, func(tx *Tx, k, v []byte) error {
-		u := new(User)
-		if err := json.Unmarshal(v, u); err != nil {
-			return fmt.Errorf("store: user %q: %w", k, err)
+		u, err := decodeUser(string(k), v)
+		if err != nil {
+			return err
 		}
 		return tx.reindex(nil, tx.userEntries(u))
 	})

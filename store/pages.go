@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 )
 
@@ -58,13 +57,5 @@ func (tx *Tx) GameHead(kind string, board int) (*GameHead, error) {
 	if v == nil {
 		return nil, fmt.Errorf("%s board %d: %w", kind, board, ErrNotFound)
 	}
-	var rec struct {
-		GameHead
-		Moves []struct{} // counted, not read; hides GameHead.Moves from JSON
-	}
-	if err := json.Unmarshal(v, &rec); err != nil {
-		return nil, fmt.Errorf("store: game: %w", err)
-	}
-	rec.GameHead.Moves = len(rec.Moves)
-	return &rec.GameHead, nil
+	return decodeGameHead(v)
 }

@@ -3,8 +3,10 @@
 // named notes. A change of state and the mail it causes are written in one
 // transaction, so a crash never loses one without the other.
 //
-// Records are stored as JSON so that later versions can add fields without a
-// migration. Only this package knows about bbolt.
+// Records are stored so that later versions can add fields without a
+// migration: games and users in a binary form of numbered fields
+// (record.go), read and written on every move; the rest as JSON. Only this
+// package knows about bbolt.
 package store
 
 import (
@@ -33,7 +35,14 @@ func PathIn(dir string) string {
 // schemaVersion is the layout of the buckets and records this code reads
 // and writes. Raise it, and add a migration from the previous version in
 // Open, when a change would be misread by an older pbemd.
-const schemaVersion = 1
+//
+// Version 2 writes games and users in a binary form (record.go) that a
+// pbemd of version 1 cannot read. Version 1 records, all JSON, still
+// read, so a version 1 file is upgraded by raising its number alone.
+const schemaVersion = 2
+
+// oldestSchema is the oldest version this code reads and upgrades.
+const oldestSchema = 1
 
 var (
 	// ErrLocked reports that another process holds the database open.
@@ -133,14 +142,18 @@ func Open(path string, opts *Options) (*DB, error) {
 	err = guard(path, func() error {
 		// A store that is complete needs no write, and so no disk sync:
 		// "pbemd deliver" opens the store once per mail.
-		err := bdb.View(func(btx *bolt.Tx) error { return db.checkSchema(btx, false) })
-		if o.ReadOnly || err == nil && hasBuckets(bdb, laterBuckets) && hasBuckets(bdb, indexBuckets) {
+		var current bool
+		err := bdb.View(func(btx *bolt.Tx) (err error) {
+			current, err = db.checkSchema(btx, false)
+			return err
+		})
+		if o.ReadOnly || err == nil && current && hasBuckets(bdb, laterBuckets) && hasBuckets(bdb, indexBuckets) {
 			if err != nil || o.ReadOnly {
 				return err
 			}
 			return db.upgradeIndexes() // one cut short before
 		}
-		if err := bdb.Update(func(btx *bolt.Tx) error { return db.checkSchema(btx, true) }); err != nil {
+		if err := bdb.Update(func(btx *bolt.Tx) error { _, err := db.checkSchema(btx, true); return err }); err != nil {
 			return err
 		}
 		return db.upgradeIndexes()
@@ -230,47 +243,52 @@ func openBoltUnguarded(path string, opts *bolt.Options, existed bool) (*bolt.DB,
 }
 
 // checkSchema checks the stored schema version and, when create is set,
-// creates the buckets and records the version in a new database.
-func (db *DB) checkSchema(btx *bolt.Tx, create bool) error {
+// creates the buckets and records the version in a new database, or
+// raises that of an older one. It reports whether the stored version is
+// this code's.
+func (db *DB) checkSchema(btx *bolt.Tx, create bool) (current bool, err error) {
 	meta := btx.Bucket(bucketMeta)
 	if meta == nil && (!create || hasBucket(btx)) {
 		// A bbolt file with no bucket at all is a first Open cut short
 		// before its first commit: nothing to lose, it becomes a store.
-		return notStore(db.path, "it has no pbemd schema version")
+		return false, notStore(db.path, "it has no pbemd schema version")
 	}
 	if meta != nil {
 		if v := meta.Get(keySchema); v != nil {
 			n, err := strconv.Atoi(string(v))
-			if err != nil || n != schemaVersion {
-				return fmt.Errorf("%w: %s was written with schema version %q, this pbemd reads version %d (use the pbemd that wrote it, or a newer one)",
+			if err != nil || n < oldestSchema || n > schemaVersion {
+				return false, fmt.Errorf("%w: %s was written with schema version %q, this pbemd reads version %d (use the pbemd that wrote it, or a newer one)",
 					ErrSchema, db.path, v, schemaVersion)
 			}
+			current = n == schemaVersion
 		} else if !create {
-			return notStore(db.path, "it has no pbemd schema version")
+			return false, notStore(db.path, "it has no pbemd schema version")
 		}
 	}
 	if !create {
 		for _, name := range allBuckets {
 			if btx.Bucket(name) == nil {
-				return fmt.Errorf("store: %s lacks the bucket %q of schema version %d", db.path, name, schemaVersion)
+				return false, fmt.Errorf("store: %s lacks the bucket %q of schema version %d", db.path, name, schemaVersion)
 			}
 		}
-		return nil
+		return current, nil
 	}
 	for _, name := range append(allBuckets, laterBuckets...) {
 		if _, err := btx.CreateBucketIfNotExists(name); err != nil {
-			return fmt.Errorf("store: create bucket %s: %w", name, err)
+			return false, fmt.Errorf("store: create bucket %s: %w", name, err)
 		}
 	}
 	// A file written before the indexes has them built here, once.
 	if err := (&Tx{btx: btx}).buildIndexes(); err != nil {
-		return err
+		return false, err
 	}
-	meta = btx.Bucket(bucketMeta)
-	if meta.Get(keySchema) == nil {
-		return meta.Put(keySchema, []byte(strconv.Itoa(schemaVersion)))
+	if !current {
+		// New, or version 1: its JSON records read as they are.
+		if err := btx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(schemaVersion))); err != nil {
+			return false, err
+		}
 	}
-	return nil
+	return true, nil
 }
 
 // hasBuckets reports whether the file holds every one of the buckets.

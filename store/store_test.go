@@ -89,7 +89,7 @@ func TestPathIn(t *testing.T) {
 }
 
 func TestSchemaVersionRefused(t *testing.T) {
-	for _, stored := range []string{"2", "99", "0", "x"} {
+	for _, stored := range []string{"3", "99", "0", "x"} {
 		t.Run(stored, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), FileName)
 			db, err := Open(path, &Options{NoSync: true})

@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -80,11 +79,7 @@ func (tx *Tx) User(id string) (*User, error) {
 	if v == nil {
 		return nil, fmt.Errorf("user %q: %w", id, ErrNotFound)
 	}
-	u := new(User)
-	if err := json.Unmarshal(v, u); err != nil {
-		return nil, fmt.Errorf("store: user %q: %w", id, err)
-	}
-	return u, nil
+	return decodeUser(id, v)
 }
 
 // PutUser stores u under its id, lower-casing u.ID first, and keeps the
@@ -103,7 +98,7 @@ func (tx *Tx) PutUser(u *User) error {
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return err
 	}
-	data, err := json.Marshal(u)
+	data, err := encodeUser(u)
 	if err != nil {
 		return fmt.Errorf("store: user %q: %w", u.ID, err)
 	}
@@ -202,9 +197,9 @@ func (tx *Tx) idsByAddress(addr string, max int) []string {
 // fn returns, which Users then returns.
 func (tx *Tx) Users(fn func(*User) error) error {
 	return tx.bucket(bucketUsers).ForEach(func(k, v []byte) error {
-		u := new(User)
-		if err := json.Unmarshal(v, u); err != nil {
-			return fmt.Errorf("store: user %q: %w", k, err)
+		u, err := decodeUser(string(k), v)
+		if err != nil {
+			return err
 		}
 		return fn(u)
 	})
