@@ -91,9 +91,21 @@ func (m *Mail) Bytes() ([]byte, error) {
 		return nil, fmt.Errorf("Auto-Submitted %q is not auto-replied or auto-generated", m.AutoSubmitted)
 	}
 
+	body := normalizeNewlines(m.Body)
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	sevenBit := isSevenBit(body)
 	var b bytes.Buffer
+	b.Grow(maxHeader + len(body) + strings.Count(body, "\n"))
 	field := func(name, value string) {
-		b.WriteString(foldHeader(name + ": " + value))
+		if len(name)+len(": ")+len(value) <= foldWidth {
+			b.WriteString(name)
+			b.WriteString(": ")
+			b.WriteString(value)
+		} else {
+			b.WriteString(foldHeader(name + ": " + value))
+		}
 		b.WriteString("\r\n")
 	}
 	field("Date", m.Date.Format(time.RFC1123Z))
@@ -113,17 +125,21 @@ func (m *Mail) Bytes() ([]byte, error) {
 	field("Auto-Submitted", m.AutoSubmitted)
 	field("MIME-Version", "1.0")
 
-	body := strings.ToValidUTF8(normalizeNewlines(m.Body), "\uFFFD")
-	if body != "" && !strings.HasSuffix(body, "\n") {
-		body += "\n"
-	}
-	if isSevenBit(body) {
+	if sevenBit { // ASCII: valid UTF-8 as it is
 		field("Content-Type", "text/plain; charset=us-ascii")
 		field("Content-Transfer-Encoding", "7bit")
 		b.WriteString("\r\n")
-		b.WriteString(strings.ReplaceAll(body, "\n", "\r\n"))
-		return b.Bytes(), nil
+		for {
+			line, rest, ok := strings.Cut(body, "\n")
+			b.WriteString(line)
+			if !ok {
+				return b.Bytes(), nil
+			}
+			b.WriteString("\r\n")
+			body = rest
+		}
 	}
+	body = strings.ToValidUTF8(body, "\uFFFD")
 	field("Content-Type", "text/plain; charset=utf-8")
 	field("Content-Transfer-Encoding", "quoted-printable")
 	b.WriteString("\r\n")
@@ -304,10 +320,17 @@ func encodeSubject(s string) string {
 	return s
 }
 
+// maxHeader is room enough for the header Bytes writes, without long
+// subjects and references: the buffer grows past it only for those.
+const maxHeader = 1024
+
+// foldWidth is the longest header line written unfolded.
+const foldWidth = 78
+
 // foldHeader folds a header line at spaces so that lines stay within 78
 // characters where the words allow it (RFC 5322 2.2.3).
 func foldHeader(line string) string {
-	const width = 78
+	const width = foldWidth
 	if len(line) <= width {
 		return line
 	}
