@@ -41,23 +41,28 @@ func Names() []string {
 // (so optional sections leave no holes) and ends the text with one newline.
 // Other lines are kept byte for byte: boards must arrive exactly as drawn.
 func squeeze(s string) string {
-	lines := strings.Split(s, "\n")
-	var out []string
-	blank := true
-	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			l = ""
-			if blank {
-				continue
-			}
-			blank = true
+	var b strings.Builder
+	b.Grow(len(s) + 1)
+	kept, gap := false, false // a line was kept; blank lines came after it
+	for {
+		line, rest, more := strings.Cut(s, "\n")
+		if strings.TrimSpace(line) == "" {
+			gap = kept
 		} else {
-			blank = false
+			if gap {
+				b.WriteByte('\n')
+			}
+			b.WriteString(line)
+			b.WriteByte('\n')
+			kept, gap = true, false
 		}
-		out = append(out, l)
+		if !more {
+			break
+		}
+		s = rest
 	}
-	for len(out) > 0 && out[len(out)-1] == "" {
-		out = out[:len(out)-1]
+	if !kept {
+		return "\n"
 	}
-	return strings.Join(out, "\n") + "\n"
+	return b.String()
 }

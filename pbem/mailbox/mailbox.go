@@ -19,6 +19,11 @@
 // Handler works, is answered once through the Handler and moved to a
 // quarantine folder, so it never blocks the next mail.
 //
+// A backlog is handled in batches, one commit each. While a batch is
+// handled, the server reads the next one and moves the mails of the one
+// before to the done folder, on the same connection: its work and the
+// Handler's overlap.
+//
 // While the mailbox is empty the Watcher waits with IDLE (RFC 2177), or
 // polls when the server lacks it, and reconnects with a capped, doubling
 // wait whenever the connection is lost.
@@ -120,6 +125,11 @@ type Watcher struct {
 	h    Handler
 	log  *slog.Logger
 	wake chan struct{} // new mail announced by the server
+
+	// moving is the result of moving the mails of the batch handled
+	// last to the done folder, which goes on while the next batch is
+	// handled; nil when no move is under way.
+	moving chan error
 
 	connected bool // a session has got as far as selecting the mailbox before
 	outages   int  // failures in a row while the Handler could store nothing
@@ -232,25 +242,8 @@ func (w *Watcher) session(ctx context.Context) (established bool, err error) {
 			return true, err
 		}
 		if len(uids) > 0 {
-			// Work through all the mail found before searching again:
-			// a search costs the server time for every mail in the
-			// mailbox (go-imap's reads each one), so searching once a
-			// batch would make a backlog cost its square.
-			for len(uids) > 0 && ctx.Err() == nil {
-				taken, wait, err := w.process(ctx, c, uids[:min(len(uids), w.cfg.Batch)], attempts)
-				if err != nil {
-					return true, err
-				}
-				if wait > 0 {
-					select {
-					case <-ctx.Done():
-					case <-time.After(wait):
-					}
-				}
-				if taken == 0 || wait > 0 {
-					break // search again: a mail that failed comes first
-				}
-				uids = uids[taken:]
+			if err := w.drain(ctx, c, uids, attempts); err != nil {
+				return true, err
 			}
 			continue
 		}
@@ -265,6 +258,48 @@ func (w *Watcher) session(ctx context.Context) (established bool, err error) {
 	}
 	c.Logout().Wait()
 	return true, nil
+}
+
+// drain works through the mails found, in batches, before the next search:
+// a search costs the server time for every mail in the mailbox (go-imap's
+// reads each one), so searching once a batch would make a backlog cost its
+// square. The server reads the next batch, and moves the mails of the one
+// before to the done folder, while a batch is handled, so that its work and
+// the Handler's overlap. It returns once every mail handled is moved, early
+// when a mail failed: the next search finds it first.
+func (w *Watcher) drain(ctx context.Context, c *imapclient.Client, uids []imap.UID, attempts map[imap.UID]int) (err error) {
+	defer func() {
+		if merr := w.moved(); err == nil {
+			err = merr
+		}
+	}()
+	b := w.read(c, uids[:min(len(uids), w.cfg.Batch)])
+	for ctx.Err() == nil {
+		var ahead chan *batch
+		if rest := uids[len(b.uids):]; b.err == nil && len(rest) > 0 {
+			ahead = make(chan *batch, 1)
+			go func() { ahead <- w.read(c, rest[:min(len(rest), w.cfg.Batch)]) }()
+		}
+		taken, wait, err := w.process(ctx, c, b, attempts)
+		var next *batch
+		if ahead != nil {
+			next = <-ahead // read on, or given up, it is waited for
+		}
+		if err != nil {
+			return err
+		}
+		if wait > 0 {
+			select {
+			case <-ctx.Done():
+			case <-time.After(wait):
+			}
+		}
+		if taken == 0 || wait > 0 || next == nil {
+			break // search again: a mail that failed comes first
+		}
+		uids, b = uids[taken:], next
+	}
+	return nil
 }
 
 // dial connects; the caller waits for the greeting.
@@ -355,40 +390,62 @@ var (
 		Partial: &imap.SectionPartial{Offset: 0, Size: 256 << 10}}
 )
 
-// process hands the first of the mails to the Handler in order, as many
-// as the batch's byte bound allows, all in one commit, marks the handled
-// ones done, and returns how many of uids it is done with: none when one
-// of them is to be tried again, for the mail after it must wait. When the batch fails,
-// its mails are tried one at a time: a mail that fails temporarily ends
-// the batch there, so later mail never overtakes earlier mail, and process
-// returns how long to wait before it is tried again. A mail that fails for
-// good, or too often, is quarantined.
-func (w *Watcher) process(ctx context.Context, c *imapclient.Client, uids []imap.UID, attempts map[imap.UID]int) (taken int, wait time.Duration, err error) {
+// A batch is the first of the mails waiting, as many as one fetch may
+// hold, read from the server.
+type batch struct {
+	uids     []imap.UID // the mails it took, in order
+	tooLarge int64      // the size of its one mail, over MaxSize: not read
+	raws     [][]byte   // the mails read, in order
+	rawUIDs  []imap.UID // their UIDs; a mail expunged meanwhile is missing
+	err      error
+}
+
+// read takes the first of uids that one fetch may hold (see pick) and
+// fetches them; a first mail over MaxSize is taken alone, unread.
+func (w *Watcher) read(c *imapclient.Client, uids []imap.UID) *batch {
 	uids, sizes, err := w.pick(c, uids)
 	if err != nil || len(uids) == 0 {
-		return len(uids), 0, err
+		return &batch{uids: uids, err: err}
 	}
 	if size := sizes[uids[0]]; size > w.cfg.MaxSize {
-		wait, err := w.tooLarge(c, uids[0], size)
-		return 1, wait, err
+		return &batch{uids: uids[:1], tooLarge: size}
 	}
-	taken = len(uids)
 	msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{
 		UID:         true,
 		BodySection: []*imap.FetchItemBodySection{bodySection},
 	}).Collect()
 	if err != nil {
-		return 0, 0, fmt.Errorf("fetch mail: %w", err)
+		return &batch{uids: uids, err: fmt.Errorf("fetch mail: %w", err)}
 	}
 	slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
-	var raws [][]byte
-	var rawUIDs []imap.UID
+	b := &batch{uids: uids}
 	for _, m := range msgs {
 		if raw := m.FindBodySection(bodySection); raw != nil { // nil: expunged meanwhile
-			raws = append(raws, raw)
-			rawUIDs = append(rawUIDs, m.UID)
+			b.raws = append(b.raws, raw)
+			b.rawUIDs = append(b.rawUIDs, m.UID)
 		}
 	}
+	return b
+}
+
+// process hands the mails of the batch to the Handler in order, all in
+// one commit, marks the handled ones done, and returns how many of the
+// mails waiting it is done with: none when one of them is to be tried
+// again, for the mail after it must wait. When the batch fails, its mails
+// are tried one at a time: a mail that fails temporarily ends the batch
+// there, so later mail never overtakes earlier mail, and process returns
+// how long to wait before it is tried again. A mail that fails for good,
+// or too often, is quarantined.
+func (w *Watcher) process(ctx context.Context, c *imapclient.Client, b *batch, attempts map[imap.UID]int) (taken int, wait time.Duration, err error) {
+	if b.err != nil {
+		return 0, 0, b.err
+	}
+	if b.tooLarge > 0 {
+		wait, err := w.tooLarge(c, b.uids[0], b.tooLarge)
+		return 1, wait, err
+	}
+	taken = len(b.uids)
+	raws, rawUIDs := b.raws, b.rawUIDs
 	if len(raws) == 0 || ctx.Err() != nil {
 		return taken, 0, nil
 	}
@@ -435,7 +492,7 @@ func (w *Watcher) process(ctx context.Context, c *imapclient.Client, uids []imap
 		}
 		stopped = true
 	}
-	if err := w.moveTo(c, done, w.cfg.Done); err != nil {
+	if err := w.moveLater(c, done); err != nil {
 		return 0, 0, err
 	}
 	if err := w.moveTo(c, bad, w.cfg.Quarantine); err != nil {
@@ -582,6 +639,27 @@ func (w *Watcher) moveTo(c *imapclient.Client, uids []imap.UID, folder string) e
 	}
 	w.log.Debug("mail moved", "count", len(uids), "folder", folder)
 	return nil
+}
+
+// moveLater moves the mails to the done folder while the caller goes on,
+// once the move before it has ended; it returns that move's error.
+func (w *Watcher) moveLater(c *imapclient.Client, uids []imap.UID) error {
+	if err := w.moved(); err != nil || len(uids) == 0 {
+		return err
+	}
+	w.moving = make(chan error, 1)
+	go func(done chan<- error) { done <- w.moveTo(c, uids, w.cfg.Done) }(w.moving)
+	return nil
+}
+
+// moved waits for the move under way, if any, and returns its error.
+func (w *Watcher) moved() error {
+	if w.moving == nil {
+		return nil
+	}
+	err := <-w.moving
+	w.moving = nil
+	return err
 }
 
 // idle waits in IDLE for new mail, the end of ctx, a lost connection or

@@ -317,6 +317,32 @@ func TestHandlerFailureKeepsOrder(t *testing.T) {
 	}
 }
 
+// The same in a backlog of several batches, the next read while one is
+// handled: no mail of a later batch overtakes the one that failed.
+func TestHandlerFailureKeepsOrderAcrossBatches(t *testing.T) {
+	s := startServer(t)
+	r := newRecorder()
+	var failures atomic.Int32
+	r.fail = func(subj string) error {
+		if subj == "m 12" && failures.Add(1) <= 4 {
+			return errors.New("disk full")
+		}
+		return nil
+	}
+	for _, subj := range subjects(35, "m %d") {
+		mail(s, subj)
+	}
+	stop := watch(t, Config{Addr: s.IMAPAddr, Batch: 10, BackoffMin: time.Millisecond}, r)
+	defer stop()
+	got := r.waitFor(t, 35)
+	if fmt.Sprint(got) != fmt.Sprint(subjects(35, "m %d")) {
+		t.Errorf("handled %q; want m 1..35 in order", got)
+	}
+	if n := len(waitDone(t, s, 35)); n != 35 {
+		t.Errorf("done folder holds %d; want 35", n)
+	}
+}
+
 // A mail that keeps failing while the handler works is answered and moved
 // to the quarantine folder, and does not block the others.
 func TestPoisonMailQuarantined(t *testing.T) {
