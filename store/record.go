@@ -9,10 +9,10 @@ import (
 	"time"
 )
 
-// Games and users are stored in a binary form of numbered fields, which
-// costs a fraction of JSON to read and write: a move mail reads and writes
-// its board, and reads its players, under the write lock, where one core
-// works. Like JSON it lets later versions add fields without a migration:
+// Games, users and reply tokens are stored in a binary form of numbered
+// fields, which costs a fraction of JSON to read and write: a move mail
+// reads and writes its board, reads its players and writes two tokens,
+// under the write lock, where one core works. Like JSON it lets later versions add fields without a migration:
 // a reader skips a field it does not know, and a field a record lacks
 // reads as its zero value. Records written in JSON before it still read,
 // and are written in the binary form when next stored.

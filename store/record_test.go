@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -330,5 +331,42 @@ func TestSchemaVersion1Upgraded(t *testing.T) {
 			t.Errorf("after Open (read-only %v) the version is %q, want %q", ro, v, want)
 		}
 		db.Close()
+	}
+}
+
+// A reply token reads back whole, and one written in JSON before the
+// binary form still reads.
+func TestReplyTokenRecords(t *testing.T) {
+	db := openTest(t)
+	want := new(ReplyToken)
+	n := 0
+	fill(t, reflect.ValueOf(want).Elem(), &n)
+	stored, old := bytes.Repeat([]byte{1}, 16), bytes.Repeat([]byte{2}, 16)
+	oldRecord, _ := json.Marshal(want)
+	var wantOld ReplyToken
+	json.Unmarshal(oldRecord, &wantOld)
+	update(t, db, func(tx *Tx) error {
+		if err := tx.PutReplyToken(stored, want); err != nil {
+			return err
+		}
+		if err := tx.PutReplyToken(old, want); err != nil {
+			return err
+		}
+		return tx.btx.Bucket(bucketTokens).Put(tokenHash(old), oldRecord)
+	})
+	err := db.View(func(tx *Tx) error {
+		got, err := tx.ReplyToken(stored)
+		if err != nil {
+			return err
+		}
+		sameRecord(t, "a reply token", got, want)
+		if got, err = tx.ReplyToken(old); err != nil {
+			return err
+		}
+		sameRecord(t, "a reply token in JSON", got, &wantOld)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -4,9 +4,9 @@
 // transaction, so a crash never loses one without the other.
 //
 // Records are stored so that later versions can add fields without a
-// migration: games and users in a binary form of numbered fields
-// (record.go), read and written on every move; the rest as JSON. Only this
-// package knows about bbolt.
+// migration: games, users and reply tokens in a binary form of numbered
+// fields (record.go), read and written on every move; the rest as JSON.
+// Only this package knows about bbolt.
 package store
 
 import (
@@ -36,9 +36,10 @@ func PathIn(dir string) string {
 // and writes. Raise it, and add a migration from the previous version in
 // Open, when a change would be misread by an older pbemd.
 //
-// Version 2 writes games and users in a binary form (record.go) that a
-// pbemd of version 1 cannot read. Version 1 records, all JSON, still
-// read, so a version 1 file is upgraded by raising its number alone.
+// Version 2 writes games, users and reply tokens in a binary form
+// (record.go) that a pbemd of version 1 cannot read. Version 1 records,
+// all JSON, still read, so a version 1 file is upgraded by raising its
+// number alone.
 const schemaVersion = 2
 
 // oldestSchema is the oldest version this code reads and upgrades.

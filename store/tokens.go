@@ -55,7 +55,7 @@ func (tx *Tx) PutReplyToken(token []byte, t *ReplyToken) error {
 	if err != nil {
 		return fmt.Errorf("store: reply tokens: %w", err)
 	}
-	data, err := json.Marshal(t)
+	data, err := encodeToken(t)
 	if err != nil {
 		return fmt.Errorf("store: reply token: %w", err)
 	}
@@ -79,10 +79,51 @@ func (tx *Tx) ReplyToken(token []byte) (*ReplyToken, error) {
 		return nil, ErrNotFound
 	}
 	var t ReplyToken
-	if err := json.Unmarshal(v, &t); err != nil {
+	var err error
+	if isJSON(v) { // written before the binary form
+		err = json.Unmarshal(v, &t)
+	} else {
+		err = readRecord(v, func(r *recordReader) { tokenFields(r, &t) })
+	}
+	if err != nil {
 		return nil, fmt.Errorf("store: reply token: %w", err)
 	}
 	return &t, nil
+}
+
+// A token is stored in the binary form of games and users (record.go):
+// two are written a move, under random keys, so their size is pages
+// written. Field numbers are for ever.
+func encodeToken(t *ReplyToken) ([]byte, error) {
+	w := newRecordWriter(64)
+	w.string(1, t.User)
+	w.string(2, t.Kind)
+	w.int(3, t.Board)
+	w.int(4, t.Move)
+	w.string(5, t.Account)
+	w.time(6, t.Expires)
+	return w.b, w.err
+}
+
+func tokenFields(r *recordReader, t *ReplyToken) {
+	r.each(func(field, kind int) {
+		switch field {
+		case 1:
+			t.User = r.string(kind)
+		case 2:
+			t.Kind = r.string(kind)
+		case 3:
+			t.Board = r.int(kind)
+		case 4:
+			t.Move = r.int(kind)
+		case 5:
+			t.Account = r.string(kind)
+		case 6:
+			t.Expires = r.time(kind)
+		default:
+			r.skip(kind)
+		}
+	})
 }
 
 // PruneReplyTokens deletes the tokens expired at now, the oldest first and
