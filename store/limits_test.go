@@ -46,8 +46,8 @@ func TestCounters(t *testing.T) {
 		if c, err := tx.Counter(long); err != nil || c.Count != 5 || !c.Warned || !c.Start.Equal(now) {
 			t.Errorf("long key: %+v, %v", c, err)
 		}
-		next, n, err := tx.PruneCounters(now, "", 100)
-		if err != nil || n != 1 || next != "" {
+		n, err := tx.PruneCounters(now, 100)
+		if err != nil || n != 1 {
 			t.Errorf("pruned %d, %v; want the one expired", n, err)
 		}
 		if c, _ := tx.Counter("old"); c.Count != 0 {
@@ -79,7 +79,7 @@ func TestCountersOnOldFile(t *testing.T) {
 		if err != nil || c.Count != 0 {
 			t.Errorf("counter on a file without the bucket: %+v, %v", c, err)
 		}
-		_, n, err := tx.PruneCounters(time.Now(), "", 100)
+		n, err := tx.PruneCounters(time.Now(), 100)
 		if err != nil || n != 0 {
 			t.Errorf("prune on a file without the bucket: %d, %v", n, err)
 		}
@@ -90,51 +90,115 @@ func TestCountersOnOldFile(t *testing.T) {
 	}
 }
 
-// The sweep prunes counters a part at a time: each call reads at most its
-// bound, and going on from the key it returns reaches every counter once.
+// The sweep prunes counters a part at a time: each call deletes at most
+// its bound, the expired only, and a counter whose window was renewed
+// lives on past its first expiry.
 func TestPruneCountersInParts(t *testing.T) {
 	db := openTest(t)
 	now := time.Now()
 	update(t, db, func(tx *Tx) error {
 		for i := range 250 {
-			c := Counter{Count: 1, Start: now, Expires: now.Add(time.Hour)}
-			if i%2 == 0 {
-				c.Expires = now.Add(-time.Minute)
-			}
-			if err := tx.PutCounter(fmt.Sprintf("sender:%03d@example.org", i), c); err != nil {
+			c := Counter{Count: 1, Start: now, Expires: now.Add(-time.Minute)}
+			if err := tx.PutCounter(counterName(i), c); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	pruned, calls := 0, 0
-	for after := ""; ; {
+	// Every odd counter gets a new window, so its first expiry is stale.
+	update(t, db, func(tx *Tx) error {
+		for i := 1; i < 250; i += 2 {
+			c := Counter{Count: 1, Start: now, Expires: now.Add(time.Hour)}
+			if err := tx.PutCounter(counterName(i), c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	pruned, calls := pruneAll(t, db, now)
+	if pruned != 125 || calls != 2 {
+		t.Errorf("pruned %d counters in %d calls; want 125 in 2", pruned, calls)
+	}
+	checkLive(t, db, 250, func(i int) bool { return i%2 == 1 })
+	// An hour on, the renewed ones go too.
+	if pruned, _ := pruneAll(t, db, now.Add(time.Hour+time.Second)); pruned != 125 {
+		t.Errorf("pruned %d renewed counters after their window; want 125", pruned)
+	}
+	checkLive(t, db, 250, func(int) bool { return false })
+}
+
+// A file whose counters were written before the expiry index gets them
+// indexed when it is opened, so that the sweep still prunes them.
+func TestPruneCountersOfOldFile(t *testing.T) {
+	db := openTest(t)
+	now := time.Now()
+	update(t, db, func(tx *Tx) error {
+		for i := range 30 {
+			c := Counter{Count: 1, Start: now, Expires: now.Add(time.Duration(i%3) * time.Hour)}
+			if i%3 == 0 {
+				c.Expires = now.Add(-time.Hour)
+			}
+			if err := tx.PutCounter(counterName(i), c); err != nil {
+				return err
+			}
+		}
+		// As an older pbemd left it: counters, no expiry index.
+		if err := tx.btx.DeleteBucket(bucketLimitsExpiry); err != nil {
+			return err
+		}
+		return tx.bucket(bucketMeta).Delete(keyLimitsExpiry)
+	})
+	path := db.Path()
+	db.Close()
+	old := upgradeBatch
+	upgradeBatch = 7 // several transactions
+	defer func() { upgradeBatch = old }()
+	db, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if pruned, _ := pruneAll(t, db, now); pruned != 10 {
+		t.Errorf("pruned %d counters of an old file; want the 10 expired", pruned)
+	}
+	checkLive(t, db, 30, func(i int) bool { return i%3 != 0 })
+}
+
+func counterName(i int) string { return fmt.Sprintf("sender:%03d@example.org", i) }
+
+// pruneAll prunes the counters expired at now, 100 a call, and returns
+// how many went and in how many calls.
+func pruneAll(t *testing.T, db *DB, now time.Time) (pruned, calls int) {
+	t.Helper()
+	for {
 		var n int
 		update(t, db, func(tx *Tx) error {
 			var err error
-			after, n, err = tx.PruneCounters(now, after, 100)
+			n, err = tx.PruneCounters(now, 100)
 			return err
 		})
 		calls++
 		if n > 100 {
 			t.Fatalf("one call pruned %d counters; want at most its bound of 100", n)
 		}
-		pruned += n
-		if after == "" {
-			break
+		if pruned += n; n < 100 {
+			return pruned, calls
 		}
 	}
-	if pruned != 125 || calls != 3 {
-		t.Errorf("pruned %d counters in %d calls; want 125 in 3", pruned, calls)
-	}
+}
+
+// checkLive checks which of the first n counters named by counterName
+// are left.
+func checkLive(t *testing.T, db *DB, n int, live func(int) bool) {
+	t.Helper()
 	update(t, db, func(tx *Tx) error {
-		for i := range 250 {
-			c, err := tx.Counter(fmt.Sprintf("sender:%03d@example.org", i))
+		for i := range n {
+			c, err := tx.Counter(counterName(i))
 			if err != nil {
 				return err
 			}
-			if live := i%2 == 1; live != (c.Count == 1) {
-				t.Errorf("counter %d: %+v after pruning; live %v", i, c, live)
+			if (c.Count == 1) != live(i) {
+				t.Errorf("counter %d: %+v; want live %v", i, c, live(i))
 			}
 		}
 		return nil

@@ -138,18 +138,27 @@ func Open(path string, opts *Options) (*DB, error) {
 			if err != nil || o.ReadOnly {
 				return err
 			}
-			return db.upgradeIndexes() // one cut short before
+			return db.upgrade() // one cut short before
 		}
 		if err := bdb.Update(func(btx *bolt.Tx) error { return db.checkSchema(btx, true) }); err != nil {
 			return err
 		}
-		return db.upgradeIndexes()
+		return db.upgrade()
 	})
 	if err != nil {
 		bdb.Close()
 		return nil, err
 	}
 	return db, nil
+}
+
+// upgrade brings the indexes of a file written by an older pbemd up to
+// date, a part at a time.
+func (db *DB) upgrade() error {
+	if err := db.upgradeIndexes(); err != nil {
+		return err
+	}
+	return db.indexCounters()
 }
 
 // ErrNotStore reports a data file that is not a pbemd store: empty, cut

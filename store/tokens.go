@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // A ReplyToken is what the store keeps of the secret token of one board
@@ -93,7 +95,14 @@ func (tx *Tx) PruneReplyTokens(now time.Time, most int) (int, error) {
 	if b == nil || exp == nil {
 		return 0, nil
 	}
-	end := binary.BigEndian.AppendUint64(nil, uint64(max(now.Unix(), 0)))
+	return pruneExpired(b, exp, now, most)
+}
+
+// pruneExpired deletes from b at most most records whose key, after the
+// expiry's 8 bytes, is in the expiry index exp up to now (expiryKey), and
+// their index entries, and returns how many.
+func pruneExpired(b, exp *bolt.Bucket, now time.Time, most int) (int, error) {
+	end := expiryKey(now, nil)
 	var old [][]byte
 	c := exp.Cursor()
 	for k, _ := c.First(); k != nil && string(k[:8]) <= string(end) && len(old) < most; k, _ = c.Next() {
