@@ -27,7 +27,7 @@ const (
 
 // Sweep does the periodic work due at now: reminders to players who have
 // not moved for their board's nag time, forfeits at its forfeit time, and
-// forgetting the keys of mails handled long ago. The daemon runs it hourly;
+// forgetting the keys of mails handled long ago. The daemon runs it every minute (sweep_interval);
 // "pbemd sweep" runs it by hand.
 func (s *Service) Sweep(now time.Time) error {
 	_, err := s.SweepIDs(now)
@@ -43,27 +43,13 @@ func (s *Service) Sweep(now time.Time) error {
 func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 	var ids []uint64
 	// Expired limit counters, reply tokens and old mail keys go a part
-	// at a time: a flood of senders can leave millions of counters.
-	counters, after := 0, ""
-	for {
-		n, err := s.sweepStep(now, &ids, func(tx *store.Tx, _ *request) (n int, err error) {
-			after, n, err = tx.PruneCounters(now, after, pruneBatch)
-			return n, err
-		})
-		if err != nil {
-			return ids, err
-		}
-		if counters += n; after == "" {
-			break
-		}
-	}
-	if counters > 0 {
-		s.log.Info("sweep: forgot expired limit counters", "count", counters)
-	}
+	// at a time, each read from an index by time: a flood of senders can
+	// leave millions of counters.
 	prune := []struct {
 		what string
 		fn   func(*store.Tx) (int, error)
 	}{
+		{"expired limit counters", func(tx *store.Tx) (int, error) { return tx.PruneCounters(now, pruneBatch) }},
 		{"expired reply tokens", func(tx *store.Tx) (int, error) { return tx.PruneReplyTokens(now, pruneBatch) }},
 		{"old mail keys", func(tx *store.Tx) (int, error) { return tx.PruneProcessed(now.Add(-keepProcessed), pruneBatch) }},
 	}

@@ -230,7 +230,7 @@ func Default() *Config {
 			GiveUpAfter: 5 * 24 * time.Hour,
 		},
 		Limits:        defaultLimits(),
-		SweepInterval: time.Hour,
+		SweepInterval: time.Minute,
 		Log:           Log{Level: "info", Format: "text"},
 		HTTP:          DefaultHTTP,
 		Robots:        Robots{MoveTime: 2 * time.Second},
