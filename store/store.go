@@ -319,6 +319,15 @@ type Tx struct {
 	indexed map[string]storedGame
 }
 
+// Changed reports whether the transaction has written anything so far.
+// A read-write transaction that changed nothing can be rolled back
+// instead of committed, sparing the commit's writes and disk sync.
+func (tx *Tx) Changed() bool {
+	// bbolt makes a node of a page only to change it.
+	stats := tx.btx.Stats()
+	return tx.btx.Writable() && stats.GetNodeCount() > 0
+}
+
 // Update runs fn in a read-write transaction and commits it when fn
 // returns nil, with an fsync unless the database was opened with NoSync.
 // When fn returns an error nothing it did is kept.
