@@ -63,7 +63,7 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 			forgot += n
 			if n < pruneBatch {
 				if forgot > 0 {
-					s.log.Info("sweep: forgot "+p.what, "count", forgot)
+					s.log.Debug("sweep: forgot "+p.what, "count", forgot) // every minute: not worth a line at info
 				}
 				break
 			}
