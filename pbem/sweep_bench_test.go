@@ -10,8 +10,8 @@ import (
 	"github.com/pbemd/pbemd/store"
 )
 
-// BenchmarkSweep measures the hourly sweep over 10,000 running Tanbo boards:
-// "quiet" when no board is due (the usual hour), "due1pct" when 100 of them
+// BenchmarkSweep measures a sweep over 10,000 running Tanbo boards:
+// "quiet" when no board is due (the usual tick), "due1pct" when 100 of them
 // get a reminder (each replayed, stored and mailed). Setting up the due
 // boards again each round is outside the timer.
 func BenchmarkSweep(b *testing.B) {
