@@ -820,6 +820,26 @@ func TestVacationEndedEarly(t *testing.T) {
 	}
 }
 
+// A board the sweep cannot read (here of a game this server does not
+// know) is logged and passed over for an hour; it stops no other board's
+// reminder.
+func TestSweepPassesBadBoard(t *testing.T) {
+	h := twoPlayers(t)
+	start := h.now
+	err := h.db.Update(func(tx *store.Tx) error {
+		return tx.PutGame(&store.Game{Kind: "aaa-gone", Board: 101, Seats: []string{"alice", "bob"},
+			Created: start, Updated: start, TurnSince: start.Add(-time.Hour)})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.now = start.Add(7 * day)
+	boardMails(t, h.sweep(), "Nag: Tanbo Board 101 alice", "alice@example.org")
+	if out := h.sweep(); len(out) != 0 {
+		t.Errorf("a second sweep: %v", subjects(out))
+	}
+}
+
 func TestVacationErrors(t *testing.T) {
 	h := twoPlayers(t)
 	errorReply(t, h.send("alice@example.org", "vacation alice pw-alice 0", ""), "alice@example.org",

@@ -70,43 +70,65 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 		}
 	}
 	// Boards due that stay due (their player is away) are passed over,
-	// and not read again until snoozeFor has passed.
+	// and not read again until they wake. A board that cannot be swept
+	// (its record unreadable, a panic) is logged and passed over too, so
+	// that it stops no other board.
 	s.mu.Lock()
 	s.snoozed.forget(now)
 	s.mu.Unlock()
-	for passed := 0; ; {
-		var seen int
+	var after []byte // the index mark of the last board passed
+	for {
+		var more bool
+		var failed *store.Due
 		_, err := s.sweepStep(now, &ids, func(tx *store.Tx, r *request) (int, error) {
 			began := time.Now()
-			refs := tx.DueBoards(now, store.Page{Skip: passed, Size: sweepBatch})
-			seen = len(refs)
-			for _, ref := range refs {
-				if len(r.parts) >= sweepMails || time.Since(began) > sweepStep {
-					// The boards left are still due: the next step
-					// finds them first.
-					seen = sweepBatch
-					break
-				}
-				if s.snoozed.asleep(ref, now) {
-					passed++
+			due := tx.DueBoards(now, after, sweepKeys)
+			more = len(due) == sweepKeys
+			read := 0
+			for _, d := range due {
+				if s.snoozed.asleep(d.GameRef, now) {
+					after = d.Mark
 					continue
 				}
+				if read == sweepBatch || len(r.parts) >= sweepMails || time.Since(began) > sweepStep {
+					// The boards left are still due: the next step
+					// finds them first.
+					more = true
+					break
+				}
+				read++
 				replies := len(r.parts)
-				wake, err := r.remindBoard(ref.Kind, ref.Board)
+				var wake time.Time
+				err := safely(func() (err error) {
+					wake, err = r.remindBoard(d.Kind, d.Board)
+					return err
+				})
 				if err != nil {
+					failed = &d
 					return 0, err
 				}
 				if len(r.parts) == replies {
-					passed++ // nothing was due after all: the board stays due
-					s.snoozed.snooze(ref, earliest(wake, now.Add(snoozeFor)))
+					// Nothing was due after all: the board stays due.
+					after = d.Mark
+					s.snoozed.snooze(d.GameRef, now, wake)
 				}
 			}
 			return 0, nil
 		})
+		if failed != nil {
+			// The step is rolled back; the next one passes the board.
+			s.mu.Lock()
+			ok := s.snoozed.snooze(failed.GameRef, now, time.Time{})
+			s.mu.Unlock()
+			if ok {
+				s.log.Error("sweep: board not swept; tried again in an hour", "game", failed.Kind, "board", failed.Board, "err", err)
+				continue
+			}
+		}
 		if err != nil {
 			return ids, err
 		}
-		if seen < sweepBatch {
+		if !more {
 			return ids, nil
 		}
 	}
@@ -121,7 +143,8 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 const snoozeFor = time.Hour
 
 // maxSnoozed bounds the boards the service remembers as snoozed; past it,
-// more boards are read at every tick instead.
+// more boards are read at every tick instead, and a board that cannot be
+// swept stops the tick.
 const maxSnoozed = 100000
 
 // snoozed are the boards the sweep leaves until a time.
@@ -132,10 +155,18 @@ func (z snoozed) asleep(ref store.GameRef, now time.Time) bool {
 	return ok && now.Before(until)
 }
 
-func (z snoozed) snooze(ref store.GameRef, until time.Time) {
-	if len(z) < maxSnoozed {
-		z[ref] = until
+// snooze leaves the board until wake (zero: unknown), an hour at most,
+// and reports false when too many boards sleep already.
+func (z snoozed) snooze(ref store.GameRef, now, wake time.Time) bool {
+	d := snoozeFor
+	if !wake.IsZero() {
+		d = min(d, wake.Sub(now))
 	}
+	if len(z) >= maxSnoozed {
+		return false
+	}
+	z[ref] = now.Add(d) // now's monotonic clock: a step back of the wall clock sleeps no longer
+	return true
 }
 
 // forget drops the boards awake at now, so that a board that moved on

@@ -386,9 +386,14 @@ func (c *cmd) notify(args []string) error {
 // notifiers are the users told of the end of a board beyond its audience:
 // those who asked for the board, and those who asked for every board of
 // its kind.
+//
+// Each list counts at most limits.watchers users: one stored before the
+// limit may hold more, and the first ones are told.
 func (r *request) notifiers(b *board) ([]string, error) {
-	ids := append([]string(nil), b.rec.Notify...)
-	return append(ids, r.tx.NotifyUsers(b.rec.Kind)...), nil
+	most := r.s.limits.Watchers
+	board, kind := b.rec.Notify, r.tx.NotifyUsers(b.rec.Kind)
+	ids := append([]string(nil), board[:min(len(board), most)]...)
+	return append(ids, kind[:min(len(kind), most)]...), nil
 }
 
 // remove is list without s.

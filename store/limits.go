@@ -4,10 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // A Counter counts events of one kind for one key (a sender address, an
@@ -108,7 +110,13 @@ func (tx *Tx) PruneCounters(now time.Time, most int) (int, error) {
 	if b == nil || exp == nil {
 		return 0, nil
 	}
-	return pruneExpired(b, exp, now, most)
+	// A counter renewed by an older pbemd, which keeps no index, has a
+	// stale entry: it lives on.
+	live := func(v []byte) bool {
+		var c Counter
+		return json.Unmarshal(v, &c) == nil && c.Expires.After(now)
+	}
+	return pruneExpired(b, exp, now, most, live)
 }
 
 // indexCounters puts the counters of a file written before the expiry
@@ -125,8 +133,13 @@ func (db *DB) indexCounters() error {
 		return nil
 	}
 	if any {
+		// Begun afresh: an older pbemd may have run since a cut-short
+		// build, renewing counters without their entries.
 		err := db.Update(func(tx *Tx) error {
-			_, err := tx.btx.CreateBucketIfNotExists(bucketLimitsExpiry)
+			if err := tx.btx.DeleteBucket(bucketLimitsExpiry); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+				return err
+			}
+			_, err := tx.btx.CreateBucket(bucketLimitsExpiry)
 			return err
 		})
 		if err != nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -203,4 +204,68 @@ func checkLive(t *testing.T, db *DB, n int, live func(int) bool) {
 		}
 		return nil
 	})
+}
+
+// A counter renewed by an older pbemd (which keeps no expiry index) after
+// this one indexed it has a stale entry: pruning at that entry's time
+// drops the entry and keeps the counter, whose window still runs.
+func TestPruneCountersKeepsRenewed(t *testing.T) {
+	db := openTest(t)
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	update(t, db, func(tx *Tx) error {
+		if err := tx.PutCounter(counterName(1), Counter{Count: 1, Start: now, Expires: now.Add(time.Minute)}); err != nil {
+			return err
+		}
+		return putCounterUnindexed(tx, counterName(1), Counter{Count: 9, Start: now, Expires: now.Add(time.Hour)})
+	})
+	pruneAll(t, db, now.Add(10*time.Minute))
+	update(t, db, func(tx *Tx) error {
+		if c, _ := tx.Counter(counterName(1)); c.Count != 9 {
+			t.Errorf("a counter renewed to +1h was pruned at +10m by its stale index entry: %+v", c)
+		}
+		return nil
+	})
+}
+
+// An index build cut short, then an older pbemd renewing a counter, then
+// this one again: the build begins afresh, so no stale entry survives it.
+func TestIndexCountersCutShort(t *testing.T) {
+	db := openTest(t)
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	update(t, db, func(tx *Tx) error {
+		if err := tx.PutCounter(counterName(1), Counter{Count: 1, Start: now, Expires: now.Add(time.Minute)}); err != nil {
+			return err
+		}
+		// As a build cut short leaves it: entries, no mark.
+		if err := tx.bucket(bucketMeta).Delete(keyLimitsExpiry); err != nil {
+			return err
+		}
+		return putCounterUnindexed(tx, counterName(1), Counter{Count: 9, Start: now, Expires: now.Add(time.Hour)})
+	})
+	path := db.Path()
+	db.Close()
+	db, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	update(t, db, func(tx *Tx) error {
+		if n := tx.btx.Bucket(bucketLimitsExpiry).Stats().KeyN; n != 1 {
+			t.Errorf("%d index entries for one counter after the build", n)
+		}
+		return nil
+	})
+	if n, _ := pruneAll(t, db, now.Add(2*time.Hour)); n != 1 {
+		t.Errorf("pruned %d counters 2h on; want the one", n)
+	}
+}
+
+// putCounterUnindexed writes a counter as a pbemd of before the expiry
+// index did.
+func putCounterUnindexed(tx *Tx, key string, c Counter) error {
+	data, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	return tx.btx.Bucket(bucketLimits).Put(counterKey(key), data)
 }

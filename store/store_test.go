@@ -240,7 +240,7 @@ func TestChanged(t *testing.T) {
 	update(t, db, func(tx *Tx) error {
 		tx.Note("a")
 		tx.Counter("nobody")
-		tx.DueBoards(time.Now(), Page{Size: 10})
+		tx.DueBoards(time.Now(), nil, 10)
 		if tx.Changed() {
 			t.Error("a transaction that only read reports a change")
 		}

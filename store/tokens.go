@@ -95,13 +95,14 @@ func (tx *Tx) PruneReplyTokens(now time.Time, most int) (int, error) {
 	if b == nil || exp == nil {
 		return 0, nil
 	}
-	return pruneExpired(b, exp, now, most)
+	return pruneExpired(b, exp, now, most, nil)
 }
 
-// pruneExpired deletes from b at most most records whose key, after the
-// expiry's 8 bytes, is in the expiry index exp up to now (expiryKey), and
-// their index entries, and returns how many.
-func pruneExpired(b, exp *bolt.Bucket, now time.Time, most int) (int, error) {
+// pruneExpired takes from the expiry index exp at most most entries up to
+// now (expiryKey) and deletes them and their records in b, but for a record
+// that live (if not nil) finds alive: only its stale entry goes. It returns
+// how many entries it took.
+func pruneExpired(b, exp *bolt.Bucket, now time.Time, most int, live func(v []byte) bool) (int, error) {
 	end := expiryKey(now, nil)
 	var old [][]byte
 	c := exp.Cursor()
@@ -109,6 +110,11 @@ func pruneExpired(b, exp *bolt.Bucket, now time.Time, most int) (int, error) {
 		old = append(old, append([]byte(nil), k...))
 	}
 	for _, k := range old {
+		if live != nil {
+			if v := b.Get(k[8:]); v != nil && live(v) {
+				continue
+			}
+		}
 		if err := b.Delete(k[8:]); err != nil {
 			return 0, err
 		}
