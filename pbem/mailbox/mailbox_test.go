@@ -288,58 +288,44 @@ func TestBacklogAndIdle(t *testing.T) {
 }
 
 // A failing handler: the mail stays unseen and is retried, and no later
-// mail overtakes it.
+// mail overtakes it, in one batch or in a backlog of several, the next
+// read while one is handled.
 func TestHandlerFailureKeepsOrder(t *testing.T) {
-	s := startServer(t)
-	r := newRecorder()
-	var failures atomic.Int32
-	r.fail = func(subj string) error {
-		if subj == "m 2" && failures.Add(1) <= 2 {
-			return errors.New("disk full")
-		}
-		return nil
-	}
-	for _, subj := range subjects(4, "m %d") {
-		mail(s, subj)
-	}
-	var errs atomic.Int32
-	stop := watch(t, Config{Addr: s.IMAPAddr, OnError: func() { errs.Add(1) }}, r)
-	defer stop()
-	got := r.waitFor(t, 4)
-	if fmt.Sprint(got) != fmt.Sprint(subjects(4, "m %d")) {
-		t.Errorf("handled %q; want m 1..4 in order", got)
-	}
-	if errs.Load() != 2 {
-		t.Errorf("OnError called %d times; want 2", errs.Load())
-	}
-	if n := len(waitDone(t, s, 4)); n != 4 {
-		t.Errorf("done folder holds %d; want 4", n)
-	}
-}
-
-// The same in a backlog of several batches, the next read while one is
-// handled: no mail of a later batch overtakes the one that failed.
-func TestHandlerFailureKeepsOrderAcrossBatches(t *testing.T) {
-	s := startServer(t)
-	r := newRecorder()
-	var failures atomic.Int32
-	r.fail = func(subj string) error {
-		if subj == "m 12" && failures.Add(1) <= 4 {
-			return errors.New("disk full")
-		}
-		return nil
-	}
-	for _, subj := range subjects(35, "m %d") {
-		mail(s, subj)
-	}
-	stop := watch(t, Config{Addr: s.IMAPAddr, Batch: 10, BackoffMin: time.Millisecond}, r)
-	defer stop()
-	got := r.waitFor(t, 35)
-	if fmt.Sprint(got) != fmt.Sprint(subjects(35, "m %d")) {
-		t.Errorf("handled %q; want m 1..35 in order", got)
-	}
-	if n := len(waitDone(t, s, 35)); n != 35 {
-		t.Errorf("done folder holds %d; want 35", n)
+	for _, c := range []struct {
+		mails, batch int
+		failing      string
+		errors       int32 // OnError calls; 0: not counted
+	}{
+		{mails: 4, failing: "m 2", errors: 2},
+		{mails: 35, batch: 10, failing: "m 12"},
+	} {
+		t.Run(fmt.Sprintf("%d mails, batch %d", c.mails, c.batch), func(t *testing.T) {
+			s := startServer(t)
+			r := newRecorder()
+			var failures atomic.Int32
+			r.fail = func(subj string) error {
+				if subj == c.failing && failures.Add(1) <= 2 {
+					return errors.New("disk full")
+				}
+				return nil
+			}
+			for _, subj := range subjects(c.mails, "m %d") {
+				mail(s, subj)
+			}
+			var errs atomic.Int32
+			stop := watch(t, Config{Addr: s.IMAPAddr, Batch: c.batch, OnError: func() { errs.Add(1) }}, r)
+			defer stop()
+			got := r.waitFor(t, c.mails)
+			if fmt.Sprint(got) != fmt.Sprint(subjects(c.mails, "m %d")) {
+				t.Errorf("handled %q; want m 1..%d in order", got, c.mails)
+			}
+			if c.errors > 0 && errs.Load() != c.errors {
+				t.Errorf("OnError called %d times; want %d", errs.Load(), c.errors)
+			}
+			if n := len(waitDone(t, s, c.mails)); n != c.mails {
+				t.Errorf("done folder holds %d; want %d", n, c.mails)
+			}
+		})
 	}
 }
 
