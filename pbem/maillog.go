@@ -75,7 +75,11 @@ func (s *Service) logMail(m *mailmsg.Incoming, r *request, why string, start tim
 		if o.why != "" {
 			attrs = append(attrs, "why", o.why)
 		}
-		attrs = append(attrs, "replies", len(r.out))
+		replies := 0
+		for _, out := range r.out {
+			replies += len(out.To) // a mail in copies is a reply to each
+		}
+		attrs = append(attrs, "replies", replies)
 	}
 	attrs = append(attrs, "ms", time.Since(start).Milliseconds())
 	log.Info("mail", attrs...)

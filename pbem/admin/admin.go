@@ -323,12 +323,21 @@ func outboxList(env Env, w io.Writer) error {
 		if m.NextTry.After(env.Now()) {
 			state = "retry " + when(m.NextTry)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\n", m.ID, state, strings.Join(m.To, ","), when(m.Queued), m.Attempts, oneLine(m.LastError))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\n", m.ID, state, recipients(m.To), when(m.Queued), m.Attempts, oneLine(m.LastError))
 	}
 	for _, m := range failed {
-		fmt.Fprintf(tw, "%d\tfailed %s\t%s\t%s\t%d\t%s\n", m.ID, when(m.GaveUp), strings.Join(m.To, ","), when(m.Queued), m.Attempts, oneLine(m.LastError))
+		fmt.Fprintf(tw, "%d\tfailed %s\t%s\t%s\t%d\t%s\n", m.ID, when(m.GaveUp), recipients(m.To), when(m.Queued), m.Attempts, oneLine(m.LastError))
 	}
 	return tw.Flush()
+}
+
+// recipients names a mail's recipients in a line: a mail in copies to
+// many (a game's end to its notifiers) by its first and how many more.
+func recipients(to []string) string {
+	if len(to) > 2 {
+		return fmt.Sprintf("%s and %d more", to[0], len(to)-1)
+	}
+	return strings.Join(to, ",")
 }
 
 func oneLine(s string) string {
