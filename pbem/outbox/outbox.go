@@ -26,6 +26,15 @@
 // with the reason (store.DB.Failed lists them), logged at level ERROR and
 // counted; it is never silently dropped. A game server has nobody to
 // bounce to. The store keeps the last store.KeepFailed of them.
+//
+// A mail in copies (store.Outgoing.ToAt: a game's end to its notifiers,
+// composed once) goes to each recipient in a copy of his own, whose To
+// names him alone, one after the other, and each outcome is that
+// recipient's: one refused for good is given up alone (his copy kept in
+// the failed mail), those refused for now stay in the mail for its retry,
+// and those served leave it, every batch of 64 copies, so that neither a
+// retry nor a crash sends them more than a crash after a batch of single
+// replies would. A stop in the middle leaves the recipients not yet served.
 package outbox
 
 import (
@@ -104,7 +113,8 @@ type Options struct {
 // DefaultGiveUpAfter is how long a reply may keep failing temporarily.
 const DefaultGiveUpAfter = 5 * 24 * time.Hour
 
-// batchSize is how many mails a pass reads from the store at once.
+// batchSize is how many mails a pass reads from the store at once, and
+// how many copies at most are accepted before they leave the outbox.
 const batchSize = 64
 
 // A Sender drains a Queue through a Transport.
@@ -186,10 +196,10 @@ func (s *Sender) hold() time.Duration {
 }
 
 // Drain tries every due mail once, oldest first, and returns how many were
-// accepted. It stops early only when the connection fails. The mails
-// accepted leave the outbox together after each batch, in one
-// transaction; a crash before that sends them again, which beats losing
-// them.
+// accepted (a mail in copies counts each copy). It stops early only when
+// the connection fails. The mails accepted leave the outbox together after
+// each batch, or each batchSize copies, in one transaction; a crash before
+// that sends them again, which beats losing them.
 func (s *Sender) Drain(ctx context.Context) int {
 	defer s.t.Close() // no idle connection left open between passes
 	sent := 0
