@@ -9,10 +9,10 @@ import (
 // sweepBatch is how many boards one transaction of the sweep handles, and
 // sweepMails and sweepStep about how many mails it makes and how long it
 // works at most (no further board is begun once either is reached): the
-// mail path waits for one transaction at most, some milliseconds, though
-// the end of a game may mail every player who asked to hear of the ends
-// of its kind.
+// mail path waits for one transaction at most, some milliseconds; the end
+// of a game mails at most limits.watchers users beyond its audience.
 const (
+	sweepKeys  = 512 // deadline index keys read a transaction, asleep boards' included
 	sweepBatch = 32
 	sweepMails = 64
 	sweepStep  = 10 * time.Millisecond
@@ -23,7 +23,7 @@ const (
 // (over, or waiting for a player). The store keeps it in its deadline
 // index, so that the sweep reads the boards due and no other. A player on
 // vacation moves his boards' clocks on; the sweep finds them due, sees the
-// vacation and leaves them, and looks again at the next tick.
+// vacation and leaves them until his return or an hour (snoozeFor).
 func deadline(rec *store.Game) time.Time {
 	if rec.Over || len(rec.Seats) != 2 || rec.Seats[0] == "" || rec.Seats[1] == "" {
 		return time.Time{}

@@ -786,6 +786,60 @@ func TestVacation(t *testing.T) {
 	boardMails(t, h.sweep(), "Tanbo Board 101 withdrawn", "alice@example.org", "bob@example.org")
 }
 
+// A board whose player is away stays due in the deadline index, which
+// knows no vacation; the sweep reads it again at the player's return, or
+// within the hour when he comes back early, and loses no reminder.
+func TestVacationEndedEarly(t *testing.T) {
+	h := twoPlayers(t)
+	start := h.now
+	h.now = start.Add(7*day - 30*time.Minute)
+	one(t, h.send("alice@example.org", "vacation alice pw-alice 10", ""), "alice@example.org")
+	for _, at := range []time.Duration{7 * day, 7*day + 20*time.Minute} {
+		h.now = start.Add(at)
+		if out := h.sweep(); len(out) != 0 {
+			t.Fatalf("a reminder during the vacation: %v", subjects(out))
+		}
+	}
+	// Back after 30 minutes away: 30 minutes of clock are left before the
+	// reminder, due at 7 days and 30 minutes.
+	h.now = start.Add(7*day + 29*time.Minute)
+	one(t, h.send("alice@example.org", "vacation alice pw-alice 0", ""), "alice@example.org")
+	var got []string
+	var sent time.Duration
+	for at := 7*day + 29*time.Minute; at <= 7*day+2*time.Hour; at += time.Minute {
+		h.now = start.Add(at)
+		for _, m := range h.sweep() {
+			got, sent = append(got, m.Subject), at
+		}
+	}
+	if len(got) != 1 || got[0] != "Nag: Tanbo Board 101 alice" {
+		t.Fatalf("sweeps after an early return sent %q; want one reminder", got)
+	}
+	if sent < 7*day+30*time.Minute || sent > 7*day+time.Hour {
+		t.Errorf("the reminder went at 7 days %v; want it from its time (30m) to the end of the hour the board slept (1h)", sent-7*day)
+	}
+}
+
+// A board the sweep cannot read (here of a game this server does not
+// know) is logged and passed over for an hour; it stops no other board's
+// reminder.
+func TestSweepPassesBadBoard(t *testing.T) {
+	h := twoPlayers(t)
+	start := h.now
+	err := h.db.Update(func(tx *store.Tx) error {
+		return tx.PutGame(&store.Game{Kind: "aaa-gone", Board: 101, Seats: []string{"alice", "bob"},
+			Created: start, Updated: start, TurnSince: start.Add(-time.Hour)})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.now = start.Add(7 * day)
+	boardMails(t, h.sweep(), "Nag: Tanbo Board 101 alice", "alice@example.org")
+	if out := h.sweep(); len(out) != 0 {
+		t.Errorf("a second sweep: %v", subjects(out))
+	}
+}
+
 func TestVacationErrors(t *testing.T) {
 	h := twoPlayers(t)
 	errorReply(t, h.send("alice@example.org", "vacation alice pw-alice 0", ""), "alice@example.org",

@@ -40,6 +40,12 @@ type Limits struct {
 	Recipients int
 	// MessageBytes is the largest text a message relays [8000].
 	MessageBytes int
+	// Watchers is how many users may subscribe to one board, and how
+	// many may be told of its end [100]; and how many may subscribe to
+	// every new board of a game, and how many be told of the end of every
+	// one. Each gets every such mail, so this bounds the mails that one
+	// move, and one game's end, make.
+	Watchers int
 }
 
 // DefaultLimits returns the limits the zero Limits stands for.
@@ -59,6 +65,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.Commands, 20)
 	def(&l.Recipients, 10)
 	def(&l.MessageBytes, 8000)
+	def(&l.Watchers, 100)
 	if l.Window <= 0 {
 		l.Window = time.Hour
 	}

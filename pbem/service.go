@@ -64,6 +64,7 @@ type Service struct {
 	hashCost  int        // bcrypt cost of new password hashes; tests lower it
 	mu        sync.Mutex // serialises Deliver and Sweep
 	positions *positionCache
+	snoozed   snoozed // guarded by mu
 	limits    Limits
 	passwords *passwordCache
 	robots    robotHooks
@@ -91,6 +92,7 @@ func New(db *store.DB, cfg Config) *Service {
 		cfg:       cfg,
 		log:       cfg.Log,
 		positions: newPositionCache(2000),
+		snoozed:   snoozed{},
 		limits:    cfg.Limits.withDefaults(),
 		passwords: newPasswordCache(),
 		hashCost:  bcrypt.DefaultCost,

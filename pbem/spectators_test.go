@@ -107,3 +107,34 @@ func TestProposalReminders(t *testing.T) {
 		t.Errorf("the proposal is still open: %+v", g.Vote)
 	}
 }
+
+// TestWatchersLimit: a board's subscribers and those told of its end, and
+// the users asking for every board of a game, are bounded (limits.watchers),
+// so that one move or one game's end makes a bounded number of mails. The
+// refusal says what may be done instead.
+func TestWatchersLimit(t *testing.T) {
+	h := twoPlayers(t)
+	for _, id := range []string{"carol", "dave", "erin"} {
+		h.signup(id)
+	}
+	h.svc.limits.Watchers = 2
+	for _, id := range []string{"carol", "dave"} {
+		one(t, h.send(id+"@example.org", "tanbo subscribe all "+id+" pw-"+id, ""), id+"@example.org")
+	}
+	errorReply(t, h.send("erin@example.org", "tanbo subscribe all erin pw-erin", ""), "erin@example.org",
+		"As many users as may be (2) subscribe to every new Tanbo board already; subscribe to boards one by one: 'tanbo subscribe BOARD erin PASSWORD'.")
+	// A lower limit later: a new board takes the first ones only.
+	h.svc.limits.Watchers = 1
+	r := boardMails(t, h.send("alice@example.org", "tanbo challenge alice bob -size=9", ""), "New Tanbo Board 102 alice",
+		"alice@example.org", "bob@example.org", "carol@example.org")
+	has(t, r.Body, "Subscribers: carol\n")
+	errorReply(t, h.send("erin@example.org", "tanbo subscribe 102 erin pw-erin", ""), "erin@example.org",
+		"Tanbo board 102 has the most subscribers a board may have (1); 'tanbo notify erin PASSWORD 102' sends erin its final mail instead.")
+
+	one(t, h.send("carol@example.org", "tanbo notify carol pw-carol", ""), "carol@example.org")
+	errorReply(t, h.send("dave@example.org", "tanbo notify dave pw-dave", ""), "dave@example.org",
+		`As many users as may be (1) are told of the end of every Tanbo game already; name the boards instead: "tanbo notify dave PASSWORD BOARD ...".`)
+	one(t, h.send("dave@example.org", "tanbo notify dave pw-dave 102", ""), "dave@example.org")
+	errorReply(t, h.send("erin@example.org", "tanbo notify erin pw-erin 102", ""), "erin@example.org",
+		"As many users as may be (1) are told of the end of Tanbo board 102 already.")
+}

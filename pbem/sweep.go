@@ -1,6 +1,7 @@
 package pbem
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -27,7 +28,7 @@ const (
 
 // Sweep does the periodic work due at now: reminders to players who have
 // not moved for their board's nag time, forfeits at its forfeit time, and
-// forgetting the keys of mails handled long ago. The daemon runs it hourly;
+// forgetting the keys of mails handled long ago. The daemon runs it every minute (sweep_interval);
 // "pbemd sweep" runs it by hand.
 func (s *Service) Sweep(now time.Time) error {
 	_, err := s.SweepIDs(now)
@@ -43,27 +44,13 @@ func (s *Service) Sweep(now time.Time) error {
 func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 	var ids []uint64
 	// Expired limit counters, reply tokens and old mail keys go a part
-	// at a time: a flood of senders can leave millions of counters.
-	counters, after := 0, ""
-	for {
-		n, err := s.sweepStep(now, &ids, func(tx *store.Tx, _ *request) (n int, err error) {
-			after, n, err = tx.PruneCounters(now, after, pruneBatch)
-			return n, err
-		})
-		if err != nil {
-			return ids, err
-		}
-		if counters += n; after == "" {
-			break
-		}
-	}
-	if counters > 0 {
-		s.log.Info("sweep: forgot expired limit counters", "count", counters)
-	}
+	// at a time, each read from an index by time: a flood of senders can
+	// leave millions of counters.
 	prune := []struct {
 		what string
 		fn   func(*store.Tx) (int, error)
 	}{
+		{"expired limit counters", func(tx *store.Tx) (int, error) { return tx.PruneCounters(now, pruneBatch) }},
 		{"expired reply tokens", func(tx *store.Tx) (int, error) { return tx.PruneReplyTokens(now, pruneBatch) }},
 		{"old mail keys", func(tx *store.Tx) (int, error) { return tx.PruneProcessed(now.Add(-keepProcessed), pruneBatch) }},
 	}
@@ -76,44 +63,125 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 			forgot += n
 			if n < pruneBatch {
 				if forgot > 0 {
-					s.log.Info("sweep: forgot "+p.what, "count", forgot)
+					s.log.Debug("sweep: forgot "+p.what, "count", forgot) // every minute: not worth a line at info
 				}
 				break
 			}
 		}
 	}
-	// Boards due that stay due (their player is away) are passed over.
-	for passed := 0; ; {
-		var seen int
+	// Boards due that stay due (their player is away) are passed over,
+	// and not read again until they wake. A board that cannot be swept
+	// (its record unreadable, a panic) is logged and passed over too, so
+	// that it stops no other board.
+	s.mu.Lock()
+	s.snoozed.forget(now)
+	s.mu.Unlock()
+	var after []byte // the index mark of the last board passed
+	for {
+		var more bool
+		var failed *store.Due
 		_, err := s.sweepStep(now, &ids, func(tx *store.Tx, r *request) (int, error) {
 			began := time.Now()
-			refs := tx.DueBoards(now, store.Page{Skip: passed, Size: sweepBatch})
-			seen = len(refs)
-			for _, ref := range refs {
-				if len(r.parts) >= sweepMails || time.Since(began) > sweepStep {
+			due := tx.DueBoards(now, after, sweepKeys)
+			more = len(due) == sweepKeys
+			read := 0
+			for _, d := range due {
+				if s.snoozed.asleep(d.GameRef, now) {
+					after = d.Mark
+					continue
+				}
+				if read == sweepBatch || len(r.parts) >= sweepMails || time.Since(began) > sweepStep {
 					// The boards left are still due: the next step
 					// finds them first.
-					seen = sweepBatch
+					more = true
 					break
 				}
+				read++
 				replies := len(r.parts)
-				if err := r.remindBoard(ref.Kind, ref.Board); err != nil {
+				var wake time.Time
+				err := safely(func() (err error) {
+					wake, err = r.remindBoard(d.Kind, d.Board)
+					return err
+				})
+				if err != nil {
+					failed = &d
 					return 0, err
 				}
 				if len(r.parts) == replies {
-					passed++ // nothing was due after all: the board stays due
+					// Nothing was due after all: the board stays due.
+					after = d.Mark
+					s.snoozed.snooze(d.GameRef, now, wake)
 				}
 			}
 			return 0, nil
 		})
+		if failed != nil {
+			// The step is rolled back; the next one passes the board.
+			s.mu.Lock()
+			ok := s.snoozed.snooze(failed.GameRef, now, time.Time{})
+			s.mu.Unlock()
+			if ok {
+				s.log.Error("sweep: board not swept; tried again in an hour", "game", failed.Kind, "board", failed.Board, "err", err)
+				continue
+			}
+		}
 		if err != nil {
 			return ids, err
 		}
-		if seen < sweepBatch {
+		if !more {
 			return ids, nil
 		}
 	}
 }
+
+// snoozeFor is how long at most the sweep leaves a board that it found
+// due with nothing to do: its player is away (the index cannot know his
+// vacation), or a vacation held his clock back. Such a board is read again
+// when its next reminder, forfeit or the player's return is due, and at
+// least once an hour: a vacation ended early makes a reminder or forfeit at
+// most that much late.
+const snoozeFor = time.Hour
+
+// maxSnoozed bounds the boards the service remembers as snoozed; past it,
+// more boards are read at every tick instead, and a board that cannot be
+// swept stops the tick.
+const maxSnoozed = 100000
+
+// snoozed are the boards the sweep leaves until a time.
+type snoozed map[store.GameRef]time.Time
+
+func (z snoozed) asleep(ref store.GameRef, now time.Time) bool {
+	until, ok := z[ref]
+	return ok && now.Before(until)
+}
+
+// snooze leaves the board until wake (zero: unknown), an hour at most,
+// and reports false when too many boards sleep already.
+func (z snoozed) snooze(ref store.GameRef, now, wake time.Time) bool {
+	d := snoozeFor
+	if !wake.IsZero() {
+		d = min(d, wake.Sub(now))
+	}
+	if len(z) >= maxSnoozed {
+		return false
+	}
+	z[ref] = now.Add(d) // now's monotonic clock: a step back of the wall clock sleeps no longer
+	return true
+}
+
+// forget drops the boards awake at now, so that a board that moved on
+// leaves no entry behind.
+func (z snoozed) forget(now time.Time) {
+	for ref, until := range z {
+		if !now.Before(until) {
+			delete(z, ref)
+		}
+	}
+}
+
+// errUnchanged rolls back a step of the sweep that changed nothing: a
+// tick with nothing due costs no commit and no disk sync.
+var errUnchanged = errors.New("nothing changed")
 
 // sweepStep runs one short transaction of the sweep under the mail path's
 // lock and queues the mails it made.
@@ -140,9 +208,12 @@ func (s *Service) sweepStep(now time.Time, ids *[]uint64, fn func(*store.Tx, *re
 			queued = append(queued, out.ID)
 		}
 		after = r.after
-		return err
+		if !tx.Changed() {
+			return errUnchanged
+		}
+		return nil
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, errUnchanged) {
 		return 0, err
 	}
 	*ids = append(*ids, queued...)
@@ -181,11 +252,30 @@ func turnSince(rec *store.Game) time.Time {
 type wait struct {
 	waited, nag, forfeit time.Duration
 	forfeitDays          int
+	back                 time.Time // set when the player is away now: his return
+}
+
+// wake is when this clock may next have something due, once nothing was
+// at now: its reminder (repeated a nag time after the last, nagged) or its
+// forfeit, or the player's return from his vacation.
+func (w *wait) wake(now, nagged time.Time) time.Time {
+	if !w.back.IsZero() {
+		return w.back
+	}
+	at := now.Add(w.forfeit - w.waited)
+	nag := now.Add(w.nag - w.waited)
+	if w.waited >= w.nag {
+		nag = nagged.Add(w.nag)
+	}
+	if nag.Before(at) {
+		at = nag
+	}
+	return at
 }
 
 // silence is how long user id has kept board b waiting since a time, less
-// his vacations; nil when he has gone or is away now (no reminder, no
-// forfeit meanwhile).
+// his vacations; nil when he has gone. A player away now has only back
+// set: no reminder, no forfeit meanwhile.
 func (r *request) silence(b *board, id string, since time.Time) (*wait, error) {
 	u, err := r.tx.User(id)
 	if errNotFound(err) {
@@ -194,8 +284,8 @@ func (r *request) silence(b *board, id string, since time.Time) (*wait, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, away := onVacation(u, r.now); away {
-		return nil, nil
+	if v, away := onVacation(u, r.now); away {
+		return &wait{back: v.Until}, nil
 	}
 	nagDays, forfeitDays := boardDays(b.rec)
 	return &wait{
@@ -207,50 +297,61 @@ func (r *request) silence(b *board, id string, since time.Time) (*wait, error) {
 }
 
 // remindBoard sends the reminders (of a move, of an unanswered proposal)
-// and the forfeit due on a board.
+// and the forfeit due on a board. When nothing was due, it returns when
+// something may be (zero when it cannot tell): the deadline index counts
+// no vacation, so a board it finds due can have nothing due.
 //
 // The clock of a board counts the time since its player to move got the
 // turn, less the time he was on vacation. A player on vacation now is not
 // reminded and does not forfeit. Reminders go at most once per nag time:
 // after 7 and 14 days with the defaults, then the forfeit at 21.
-func (r *request) remindBoard(kind string, num int) error {
+func (r *request) remindBoard(kind string, num int) (time.Time, error) {
 	b, err := r.loadBoard(kind, num)
 	if err != nil {
-		return err
+		return time.Time{}, err
 	}
 	if b.rec.Over || b.open() {
-		return nil
+		return time.Time{}, nil
 	}
-	if err := r.remindVote(b); err != nil {
-		return err
+	vote, err := r.remindVote(b)
+	if err != nil {
+		return time.Time{}, err
 	}
 	id := b.toMove()
 	since := turnSince(b.rec)
 	w, err := r.silence(b, id, since)
 	if w == nil || err != nil {
-		return err
+		return time.Time{}, err
+	}
+	if !w.back.IsZero() {
+		return earliest(vote, w.back), nil
 	}
 	waited, nag, forfeit, forfeitDays := w.waited, w.nag, w.forfeit, w.forfeitDays
-	if waited < nag {
-		return nil // only the proposal was due
-	}
 	switch {
 	case waited >= forfeit:
 		seat := b.pos.ToMove()
 		if !b.hasMoved(seat) {
-			return r.withdraw(b, seat, nil, fmt.Sprintf("%s did not move for %d days.", id, forfeitDays))
+			return time.Time{}, r.withdraw(b, seat, nil, fmt.Sprintf("%s did not move for %d days.", id, forfeitDays))
 		}
 		b.end(r.now, rules.Win(1-seat, fmt.Sprintf("%s did not move for %d days", id, forfeitDays)))
-		return r.saveAndAnnounce(b, nil, fmt.Sprintf("%s forfeits: no move for %d days.", id, forfeitDays))
+		return time.Time{}, r.saveAndAnnounce(b, nil, fmt.Sprintf("%s forfeits: no move for %d days.", id, forfeitDays))
 	case waited >= nag && (b.rec.Nagged.Before(since) || r.now.Sub(b.rec.Nagged) >= nag):
 		b.rec.Nagged = r.now
 		if err := r.tx.PutGame(b.rec); err != nil {
-			return err
+			return time.Time{}, err
 		}
 		deadline := r.now.Add(forfeit - waited)
 		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d for %d days. Without a move by %s, %s forfeits the game. Away? Send \"vacation %s PASSWORD DAYS\".",
 			id, b.game.Title(), b.rec.Board, int(waited/day), deadline.UTC().Format(timeFormat), id, id)
-		return r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
+		return time.Time{}, r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
 	}
-	return nil
+	return earliest(vote, w.wake(r.now, b.rec.Nagged)), nil
+}
+
+// earliest is the earlier of two times, a zero time counting as none.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || !b.IsZero() && b.Before(a) {
+		return b
+	}
+	return a
 }

@@ -193,32 +193,36 @@ func (r *request) boardNotices(b *board) []string {
 // remindVote treats a proposal left unanswered as a move left unplayed:
 // after the board's nag time the player who must answer is reminded (once
 // per nag time), and at its forfeit time the proposal lapses as declined
-// and both players are told. His vacation stops this clock too.
-func (r *request) remindVote(b *board) error {
+// and both players are told. His vacation stops this clock too. When
+// nothing was due, it returns when something may be.
+func (r *request) remindVote(b *board) (time.Time, error) {
 	v := b.rec.Vote
 	if v == nil || b.rec.Over {
-		return nil
+		return time.Time{}, nil
 	}
 	id := b.rec.Seats[1-v.Seat]
 	w, err := r.silence(b, id, v.At)
 	if w == nil || err != nil {
-		return err
+		return time.Time{}, err
+	}
+	if !w.back.IsZero() {
+		return w.back, nil
 	}
 	waited, nag, forfeit, forfeitDays := w.waited, w.nag, w.forfeit, w.forfeitDays
 	switch {
 	case waited >= forfeit:
 		b.rec.Vote = nil
-		return r.saveAndAnnounce(b, nil, fmt.Sprintf("%s's proposal of %s lapsed: %s did not answer it in %d days, so it counts as declined.",
+		return time.Time{}, r.saveAndAnnounce(b, nil, fmt.Sprintf("%s's proposal of %s lapsed: %s did not answer it in %d days, so it counts as declined.",
 			v.User, voteWhat(v), id, forfeitDays))
 	case waited >= nag && (v.Nagged.IsZero() || r.now.Sub(v.Nagged) >= nag):
 		v.Nagged = r.now
 		if err := r.tx.PutGame(b.rec); err != nil {
-			return err
+			return time.Time{}, err
 		}
 		deadline := r.now.Add(forfeit - waited)
 		notice := fmt.Sprintf("Reminder: %s proposed %s on %s board %d %d days ago, and %s has not answered. Without an answer by %s it lapses as declined. Answer with: %s move %d %s PASSWORD accept (or reject).",
 			v.User, voteWhat(v), b.game.Title(), b.rec.Board, int(waited/day), id, deadline.UTC().Format(timeFormat), b.game.Name(), b.rec.Board, id)
-		return r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
+		return time.Time{}, r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
 	}
-	return nil
+	return w.wake(r.now, v.Nagged), nil
 }

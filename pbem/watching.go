@@ -263,6 +263,9 @@ func (c *cmd) subscription(args []string, on bool) error {
 		return c.failOn(b, "%s plays on %s board %d and receives its mails already", u.ID, b.game.Title(), num)
 	case !on && !has:
 		return c.failOn(b, "%s is not subscribed to %s board %d", u.ID, b.game.Title(), num)
+	case on && len(b.rec.Subscribers) >= c.r.s.limits.Watchers:
+		return c.failOn(b, "%s board %d has the most subscribers a board may have (%d); '%s notify %s PASSWORD %d' sends %s its final mail instead",
+			b.game.Title(), num, c.r.s.limits.Watchers, c.game.Name(), u.ID, num, u.ID)
 	}
 	if on {
 		b.rec.Subscribers = append(b.rec.Subscribers, u.ID)
@@ -319,6 +322,9 @@ func (c *cmd) notify(args []string) error {
 			return c.fail("%s is told of the end of every %s game already; \"%s notify %s PASSWORD off\" stops it", u.ID, c.game.Title(), kind, u.ID)
 		case !on && !has:
 			return c.fail("%s is not told of the end of every %s game; \"%s notify %s PASSWORD\" starts it", u.ID, c.game.Title(), kind, u.ID)
+		case on && len(c.r.tx.NotifyUsers(kind)) >= c.r.s.limits.Watchers:
+			return c.fail("As many users as may be (%d) are told of the end of every %s game already; name the boards instead: \"%s notify %s PASSWORD BOARD ...\"",
+				c.r.s.limits.Watchers, c.game.Title(), kind, u.ID)
 		case on:
 			u.NotifyKinds = append(u.NotifyKinds, kind)
 			text = fmt.Sprintf("%s receives the final mail of every %s game from now on.\n", u.ID, c.game.Title())
@@ -350,6 +356,8 @@ func (c *cmd) notify(args []string) error {
 				return c.failOn(b, "%s is told of the end of %s board %d already", u.ID, b.game.Title(), num)
 			case !on && !has:
 				return c.failOn(b, "%s is not told of the end of %s board %d", u.ID, b.game.Title(), num)
+			case on && len(b.rec.Notify) >= c.r.s.limits.Watchers:
+				return c.failOn(b, "As many users as may be (%d) are told of the end of %s board %d already", c.r.s.limits.Watchers, b.game.Title(), num)
 			}
 			if on {
 				b.rec.Notify = append(b.rec.Notify, u.ID)
@@ -378,9 +386,14 @@ func (c *cmd) notify(args []string) error {
 // notifiers are the users told of the end of a board beyond its audience:
 // those who asked for the board, and those who asked for every board of
 // its kind.
+//
+// Each list counts at most limits.watchers users: one stored before the
+// limit may hold more, and the first ones are told.
 func (r *request) notifiers(b *board) ([]string, error) {
-	ids := append([]string(nil), b.rec.Notify...)
-	return append(ids, r.tx.NotifyUsers(b.rec.Kind)...), nil
+	most := r.s.limits.Watchers
+	board, kind := b.rec.Notify, r.tx.NotifyUsers(b.rec.Kind)
+	ids := append([]string(nil), board[:min(len(board), most)]...)
+	return append(ids, kind[:min(len(kind), most)]...), nil
 }
 
 // remove is list without s.

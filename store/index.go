@@ -469,27 +469,39 @@ func (db *DB) SetDeadline(due func(*Game) time.Time) error {
 
 var keyDueIndex = []byte("due-index")
 
-// DueBoards returns the page of the boards whose sweep time is not after
-// until, the earliest first. It reads the deadline index only.
-func (tx *Tx) DueBoards(until time.Time, p Page) []GameRef {
+// A Due is a board due for the sweep, with its place in the deadline
+// index.
+type Due struct {
+	GameRef
+	// Mark is where the board is in the index: DueBoards from this mark
+	// on gives the boards after it.
+	Mark []byte
+}
+
+// DueBoards returns at most most boards whose sweep time is not after
+// until, the earliest first, from after the mark after (nil: from the
+// first). It reads the deadline index only, and the keys it returns: the
+// sweep passes a board left due at the cost of one key.
+func (tx *Tx) DueBoards(until time.Time, after []byte, most int) []Due {
 	b := tx.index(bucketDue)
 	if b == nil {
 		return nil
 	}
 	limit := timeBytes(until)
-	var refs []GameRef
+	var due []Due
 	c := b.Cursor()
-	skip := p.Skip
-	for k, _ := c.First(); k != nil && len(refs) < p.Size && bytes.Compare(k[:8], limit) <= 0; k, _ = c.Next() {
-		if skip > 0 {
-			skip--
-			continue
-		}
-		if ref, ok := refOfGameKey(k[8:]); ok {
-			refs = append(refs, ref)
+	k, _ := c.First()
+	if after != nil {
+		if k, _ = c.Seek(after); bytes.Equal(k, after) {
+			k, _ = c.Next()
 		}
 	}
-	return refs
+	for ; k != nil && len(due) < most && bytes.Compare(k[:8], limit) <= 0; k, _ = c.Next() {
+		if ref, ok := refOfGameKey(k[8:]); ok {
+			due = append(due, Due{ref, append([]byte(nil), k...)})
+		}
+	}
+	return due
 }
 
 func refOfGameKey(k []byte) (GameRef, bool) {

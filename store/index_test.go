@@ -225,7 +225,12 @@ func TestDueBoards(t *testing.T) {
 	put(&Game{Kind: "tanbo", Board: 102, Seats: []string{"a", "b"}, TurnSince: t0.Add(3 * 24 * time.Hour)})
 	due := func(at time.Time, n int) []GameRef {
 		var refs []GameRef
-		db.View(func(tx *Tx) error { refs = tx.DueBoards(at, Page{Size: n}); return nil })
+		db.View(func(tx *Tx) error {
+			for _, d := range tx.DueBoards(at, nil, n) {
+				refs = append(refs, d.GameRef)
+			}
+			return nil
+		})
 		return refs
 	}
 	week := t0.Add(7 * 24 * time.Hour)
@@ -235,6 +240,14 @@ func TestDueBoards(t *testing.T) {
 	if got := due(week, 1); len(got) != 1 {
 		t.Errorf("due, at most 1: %v", got)
 	}
+	// From the mark of the first on, the second.
+	db.View(func(tx *Tx) error {
+		first := tx.DueBoards(week, nil, 1)
+		if next := tx.DueBoards(week, first[0].Mark, 10); len(next) != 1 || next[0].GameRef != (GameRef{"tanbo", 101}) {
+			t.Errorf("due after %v: %v; want tanbo 101 alone", first[0].GameRef, next)
+		}
+		return nil
+	})
 	put(&Game{Kind: "tobit", Board: 101, Seats: []string{"a", "b"}, Over: true})
 	put(&Game{Kind: "tanbo", Board: 101, Seats: []string{"a", "b"}, TurnSince: week})
 	if got := due(week, 10); len(got) != 0 {

@@ -4,10 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // A Counter counts events of one kind for one key (a sender address, an
@@ -29,8 +31,17 @@ const maxCounterKey = 256
 
 // bucketLimits is created on first write instead of by Open, so a data file
 // written before the counters existed needs no migration and read-only
-// openers of such a file keep working.
-var bucketLimits = []byte("limits")
+// openers of such a file keep working. bucketLimitsExpiry indexes the
+// counters by the time they expire (as the reply tokens' expiry index:
+// the big-endian Unix second, then the counter's key), so that pruning reads only the expired ones.
+var (
+	bucketLimits       = []byte("limits")
+	bucketLimitsExpiry = []byte("limits-expiry")
+)
+
+// keyLimitsExpiry in the meta bucket marks a file whose every counter is
+// in the expiry index (indexCounters).
+var keyLimitsExpiry = []byte("limits-expiry")
 
 func counterKey(key string) []byte {
 	if len(key) <= maxCounterKey {
@@ -66,43 +77,86 @@ func (tx *Tx) PutCounter(key string, c Counter) error {
 	if err != nil {
 		return fmt.Errorf("store: counters: %w", err)
 	}
+	exp, err := tx.btx.CreateBucketIfNotExists(bucketLimitsExpiry)
+	if err != nil {
+		return fmt.Errorf("store: counters: %w", err)
+	}
 	data, err := json.Marshal(c)
 	if err != nil {
 		return fmt.Errorf("store: counter %q: %w", key, err)
 	}
-	return b.Put(counterKey(key), data)
+	k := counterKey(key)
+	if v := b.Get(k); v != nil {
+		var old Counter
+		if json.Unmarshal(v, &old) == nil && old.Expires.Equal(c.Expires) {
+			return b.Put(k, data)
+		}
+		if err := exp.Delete(expiryKey(old.Expires, k)); err != nil {
+			return err
+		}
+	}
+	if err := exp.Put(expiryKey(c.Expires, k), nil); err != nil {
+		return err
+	}
+	return b.Put(k, data)
 }
 
-// PruneCounters deletes the counters expired at now among at most most
-// counters from the key after on ("" for the first), so that one
-// transaction reads a bounded part of a bucket a flood of senders can
-// fill. It returns how many it deleted and the key to go on after, or ""
-// when it reached the end.
-func (tx *Tx) PruneCounters(now time.Time, after string, most int) (next string, n int, err error) {
-	b := tx.btx.Bucket(bucketLimits)
-	if b == nil {
-		return "", 0, nil
+// PruneCounters deletes at most most counters expired at now, the oldest
+// first, and returns how many it deleted. It reads the expiry index up to
+// now and no counter that lives on, so a sweep costs what expired, however
+// many senders a flood left counted.
+func (tx *Tx) PruneCounters(now time.Time, most int) (int, error) {
+	b, exp := tx.btx.Bucket(bucketLimits), tx.btx.Bucket(bucketLimitsExpiry)
+	if b == nil || exp == nil {
+		return 0, nil
 	}
-	var old [][]byte
-	c := b.Cursor()
-	k, v := c.First()
-	if after != "" {
-		if k, v = c.Seek([]byte(after)); k != nil && string(k) == after {
-			k, v = c.Next()
+	// A counter renewed by an older pbemd, which keeps no index, has a
+	// stale entry: it lives on.
+	live := func(v []byte) bool {
+		var c Counter
+		return json.Unmarshal(v, &c) == nil && c.Expires.After(now)
+	}
+	return pruneExpired(b, exp, now, most, live)
+}
+
+// indexCounters puts the counters of a file written before the expiry
+// index into it, upgradeBatch a transaction; a build cut short is done
+// again at the next open.
+func (db *DB) indexCounters() error {
+	var built, any bool
+	db.bolt.View(func(btx *bolt.Tx) error {
+		built = btx.Bucket(bucketMeta).Get(keyLimitsExpiry) != nil
+		any = btx.Bucket(bucketLimits) != nil
+		return nil
+	})
+	if built {
+		return nil
+	}
+	if any {
+		// Begun afresh: an older pbemd may have run since a cut-short
+		// build, renewing counters without their entries.
+		err := db.Update(func(tx *Tx) error {
+			if err := tx.btx.DeleteBucket(bucketLimitsExpiry); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+				return err
+			}
+			_, err := tx.btx.CreateBucket(bucketLimitsExpiry)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		err = db.eachKey(bucketLimits, func(tx *Tx, k, v []byte) error {
+			var c Counter
+			json.Unmarshal(v, &c) // an unreadable counter expires at once
+			return tx.btx.Bucket(bucketLimitsExpiry).Put(expiryKey(c.Expires, k), nil)
+		})
+		if err != nil {
+			return err
 		}
 	}
-	for read := 0; k != nil && read < most; k, v = c.Next() {
-		read++
-		next = string(k)
-		var ctr Counter
-		if json.Unmarshal(v, &ctr) != nil || !ctr.Expires.After(now) {
-			old = append(old, append([]byte(nil), k...))
-		}
-	}
-	if k == nil {
-		next = ""
-	}
-	return next, len(old), deleteKeys(b, old)
+	return db.bolt.Update(func(btx *bolt.Tx) error {
+		return btx.Bucket(bucketMeta).Put(keyLimitsExpiry, []byte("1"))
+	})
 }
 
 // deleteKeys deletes keys after a walk: deleting while a cursor walks a

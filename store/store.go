@@ -138,18 +138,27 @@ func Open(path string, opts *Options) (*DB, error) {
 			if err != nil || o.ReadOnly {
 				return err
 			}
-			return db.upgradeIndexes() // one cut short before
+			return db.upgrade() // one cut short before
 		}
 		if err := bdb.Update(func(btx *bolt.Tx) error { return db.checkSchema(btx, true) }); err != nil {
 			return err
 		}
-		return db.upgradeIndexes()
+		return db.upgrade()
 	})
 	if err != nil {
 		bdb.Close()
 		return nil, err
 	}
 	return db, nil
+}
+
+// upgrade brings the indexes of a file written by an older pbemd up to
+// date, a part at a time.
+func (db *DB) upgrade() error {
+	if err := db.upgradeIndexes(); err != nil {
+		return err
+	}
+	return db.indexCounters()
 }
 
 // ErrNotStore reports a data file that is not a pbemd store: empty, cut
@@ -308,6 +317,15 @@ type Tx struct {
 	// by game key, for the games read or written in it: PutGame of a game
 	// just read then need not decode its old record a second time.
 	indexed map[string]storedGame
+}
+
+// Changed reports whether the transaction has written anything so far.
+// A read-write transaction that changed nothing can be rolled back
+// instead of committed, sparing the commit's writes and disk sync.
+func (tx *Tx) Changed() bool {
+	// bbolt makes a node of a page only to change it.
+	stats := tx.btx.Stats()
+	return tx.btx.Writable() && stats.GetNodeCount() > 0
 }
 
 // Update runs fn in a read-write transaction and commits it when fn

@@ -232,6 +232,43 @@ func TestUpdateRollsBackOnError(t *testing.T) {
 	}
 }
 
+// Changed tells a transaction that only read from one that wrote, so that
+// the sweep can roll back the former instead of syncing an empty commit.
+func TestChanged(t *testing.T) {
+	db := openTest(t)
+	update(t, db, func(tx *Tx) error { return tx.SetNote("a", "1") })
+	update(t, db, func(tx *Tx) error {
+		tx.Note("a")
+		tx.Counter("nobody")
+		tx.DueBoards(time.Now(), nil, 10)
+		if tx.Changed() {
+			t.Error("a transaction that only read reports a change")
+		}
+		if err := tx.SetNote("b", "2"); err != nil {
+			return err
+		}
+		if !tx.Changed() {
+			t.Error("a transaction that wrote a note reports no change")
+		}
+		return nil
+	})
+	update(t, db, func(tx *Tx) error {
+		if err := tx.Enqueue(&Outgoing{From: "x@y", To: []string{"z@y"}}); err != nil {
+			return err
+		}
+		if !tx.Changed() {
+			t.Error("a transaction that queued a mail reports no change")
+		}
+		return nil
+	})
+	db.View(func(tx *Tx) error {
+		if tx.Changed() {
+			t.Error("a read-only transaction reports a change")
+		}
+		return nil
+	})
+}
+
 // Values read in a transaction must stay valid after it and after Close,
 // when bbolt's memory map is gone.
 func TestValuesOutliveTransaction(t *testing.T) {

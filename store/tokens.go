@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // A ReplyToken is what the store keeps of the secret token of one board
@@ -93,13 +95,26 @@ func (tx *Tx) PruneReplyTokens(now time.Time, most int) (int, error) {
 	if b == nil || exp == nil {
 		return 0, nil
 	}
-	end := binary.BigEndian.AppendUint64(nil, uint64(max(now.Unix(), 0)))
+	return pruneExpired(b, exp, now, most, nil)
+}
+
+// pruneExpired takes from the expiry index exp at most most entries up to
+// now (expiryKey) and deletes them and their records in b, but for a record
+// that live (if not nil) finds alive: only its stale entry goes. It returns
+// how many entries it took.
+func pruneExpired(b, exp *bolt.Bucket, now time.Time, most int, live func(v []byte) bool) (int, error) {
+	end := expiryKey(now, nil)
 	var old [][]byte
 	c := exp.Cursor()
 	for k, _ := c.First(); k != nil && string(k[:8]) <= string(end) && len(old) < most; k, _ = c.Next() {
 		old = append(old, append([]byte(nil), k...))
 	}
 	for _, k := range old {
+		if live != nil {
+			if v := b.Get(k[8:]); v != nil && live(v) {
+				continue
+			}
+		}
 		if err := b.Delete(k[8:]); err != nil {
 			return 0, err
 		}

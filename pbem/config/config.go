@@ -135,19 +135,20 @@ type Limits struct {
 	Commands     int           `yaml:"commands"`      // commands run per multiple mail
 	Recipients   int           `yaml:"recipients"`    // users one message reaches
 	MessageBytes int           `yaml:"message_bytes"` // largest text a message relays
+	Watchers     int           `yaml:"watchers"`      // subscribers of a board, and users asking for every board of a game
 }
 
 // defaultLimits are the service's own defaults.
 func defaultLimits() Limits {
 	d := pbem.DefaultLimits()
 	return Limits{LargestMail: 10 << 20, Mails: d.Mails, BadPasswords: d.BadPasswords, Window: d.Window, Strangers: d.Strangers,
-		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes}
+		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes, Watchers: d.Watchers}
 }
 
 // Service returns the limits as the service takes them.
 func (l Limits) Service() pbem.Limits {
 	return pbem.Limits{Mails: l.Mails, BadPasswords: l.BadPasswords, Window: l.Window, Strangers: l.Strangers,
-		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes}
+		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes, Watchers: l.Watchers}
 }
 
 // Mail returns the bounds of reading one mail as the service takes them.
@@ -230,7 +231,7 @@ func Default() *Config {
 			GiveUpAfter: 5 * 24 * time.Hour,
 		},
 		Limits:        defaultLimits(),
-		SweepInterval: time.Hour,
+		SweepInterval: time.Minute,
 		Log:           Log{Level: "info", Format: "text"},
 		HTTP:          DefaultHTTP,
 		Robots:        Robots{MoveTime: 2 * time.Second},
@@ -393,7 +394,7 @@ func (c *Config) validateFor(uses Uses) error {
 		{"limits.mails", c.Limits.Mails}, {"limits.bad_passwords", c.Limits.BadPasswords},
 		{"limits.strangers", c.Limits.Strangers}, {"limits.addresses", c.Limits.Addresses},
 		{"limits.commands", c.Limits.Commands}, {"limits.recipients", c.Limits.Recipients},
-		{"limits.message_bytes", c.Limits.MessageBytes},
+		{"limits.message_bytes", c.Limits.MessageBytes}, {"limits.watchers", c.Limits.Watchers},
 	} {
 		if n.v < 1 {
 			return fmt.Errorf("%s is %d; want at least 1", n.name, n.v)
