@@ -90,6 +90,16 @@ func (r *request) compose() error {
 	return nil
 }
 
+// mails counts the request's outgoing mails as their recipients get them:
+// a mail in copies is one to each.
+func (r *request) mails() int {
+	n := 0
+	for _, out := range r.out {
+		n += len(out.To)
+	}
+	return n
+}
+
 // copiesPerMail bounds the recipients of one mail in copies, so that its
 // outbox record's size and one send of it by the outbox are bounded; more
 // recipients make more such mails.

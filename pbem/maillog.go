@@ -75,11 +75,7 @@ func (s *Service) logMail(m *mailmsg.Incoming, r *request, why string, start tim
 		if o.why != "" {
 			attrs = append(attrs, "why", o.why)
 		}
-		replies := 0
-		for _, out := range r.out {
-			replies += len(out.To) // a mail in copies is a reply to each
-		}
-		attrs = append(attrs, "replies", replies)
+		attrs = append(attrs, "replies", r.mails())
 	}
 	attrs = append(attrs, "ms", time.Since(start).Milliseconds())
 	log.Info("mail", attrs...)
