@@ -323,19 +323,27 @@ func (s *Sender) send(ctx context.Context, m *store.Outgoing, acc *accepted) err
 		return ctx.Err() // stopped mid-send: the mail is still due, nothing to record
 	}
 	now := s.opts.Now()
-	var rej *RejectedError
-	var ce *ConnectionError
-	switch {
-	case errors.As(err, &rej):
-		s.connected()
+	switch refused, ce := s.failure(err); {
+	case refused:
 		return s.giveUp(m, now, "refused permanently", err)
-	case errors.As(err, &ce):
+	case ce != nil:
 		return s.connectionFailed(m, now, err, ce)
 	default:
-		s.connected()
 		call(s.opts.OnFailure)
 		return s.retry(m, now, err, now)
 	}
+}
+
+// failure tells what an error of Send is (see Transport): a permanent
+// refusal, a failed connection (ce), or else a temporary refusal of the
+// mail alone. Any but a failed connection shows the connection works.
+func (s *Sender) failure(err error) (refused bool, ce *ConnectionError) {
+	if errors.As(err, &ce) {
+		return false, ce
+	}
+	s.connected()
+	var rej *RejectedError
+	return errors.As(err, &rej), nil
 }
 
 // done adds a mail all of whose copies were accepted to acc, and records
@@ -388,22 +396,18 @@ func (s *Sender) sendCopies(ctx context.Context, m *store.Outgoing, acc *accepte
 			return ctx.Err() // stopped mid-send: he is still due
 		}
 		now := s.opts.Now()
-		var rej *RejectedError
-		var ce *ConnectionError
-		switch {
-		case errors.As(err, &rej):
-			s.connected()
+		switch refused, ce := s.failure(err); {
+		case refused:
 			if err := s.giveUpTo(m, to, now, err); err != nil {
 				return err
 			}
-		case errors.As(err, &ce):
+		case ce != nil:
 			if err := s.record(acc); err != nil {
 				return err
 			}
 			m.To = append(later, m.To[i:]...)
 			return s.connectionFailed(m, now, err, ce)
 		default:
-			s.connected()
 			call(s.opts.OnFailure)
 			if laterErr == nil {
 				laterErr = err
