@@ -85,10 +85,11 @@ func (b *board) audience() []string {
 // mailUser sends one copy of a mail to each address of a user. A user who has
 // gone (signed off) gets nothing.
 func (r *request) mailUser(id, subject, body, thread string) error {
-	u, err := r.recipient(id)
-	if u != nil {
-		r.mailAddresses(u, subject, body, thread)
+	addrs, err := r.tx.UserAddresses(id)
+	if errNotFound(err) {
+		return nil
 	}
+	r.mailAddresses(addrs, subject, body, thread)
 	return err
 }
 
@@ -101,9 +102,9 @@ func (r *request) recipient(id string) (*store.User, error) {
 	return u, err
 }
 
-// mailAddresses sends one copy of a mail to each address of u.
-func (r *request) mailAddresses(u *store.User, subject, body, thread string) {
-	for _, a := range u.Addresses {
+// mailAddresses sends one copy of a mail to each of a user's addresses.
+func (r *request) mailAddresses(addrs []string, subject, body, thread string) {
+	for _, a := range addrs {
 		r.parts = append(r.parts, &part{to: a, subject: subject, body: body, auto: r.autoKind(), ref: thread, board: true})
 	}
 }

@@ -65,7 +65,7 @@ func (r *request) mailBoard(b *board, v *boardView, id, subject, body string, pl
 		return err // nil: a user who has gone
 	}
 	n := len(r.parts)
-	r.mailAddresses(u, subject, *playersBody+b.nextCommand(id), b.rec.Thread)
+	r.mailAddresses(u.Addresses, subject, *playersBody+b.nextCommand(id), b.rec.Thread)
 	for _, p := range r.parts[n:] {
 		tok := make([]byte, tokenBytes)
 		rand.Read(tok) // never fails (crypto/rand, Go 1.24+)
