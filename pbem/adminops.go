@@ -16,56 +16,45 @@ import (
 // transaction with the mails it causes queued in the outbox.
 
 // adminRun runs fn in a transaction on a request without a mail, then
-// queues what it replied. It returns the outbox ids of the mails.
-func (s *Service) adminRun(fn func(r *request) error) ([]uint64, error) {
+// queues what it replied. It returns how many mails it queued (r.mails).
+func (s *Service) adminRun(fn func(r *request) error) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var ids []uint64
+	var mails int
 	var after []func()
 	err := s.db.Update(func(tx *store.Tx) error {
-		ids = nil
 		r := &request{s: s, tx: tx, now: s.cfg.Now()}
 		if err := fn(r); err != nil {
 			return err
 		}
-		var err error
-		ids, err = r.queueReplies()
-		after = r.after
-		return err
+		if err := r.compose(); err != nil {
+			return err
+		}
+		for _, out := range r.out {
+			if err := r.tx.Enqueue(out); err != nil {
+				return err
+			}
+		}
+		mails, after = r.mails(), r.after
+		return nil
 	})
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	for _, f := range after {
 		f()
 	}
-	return ids, nil
-}
-
-// queueReplies composes the request's replies and puts them into the
-// outbox of its transaction, returning their outbox ids.
-func (r *request) queueReplies() ([]uint64, error) {
-	if err := r.compose(); err != nil {
-		return nil, err
-	}
-	var ids []uint64
-	for _, out := range r.out {
-		if err := r.tx.Enqueue(out); err != nil {
-			return nil, err
-		}
-		ids = append(ids, out.ID)
-	}
-	return ids, nil
+	return mails, nil
 }
 
 // EndBoard ends a running board by the administrator's decision: how is
 // "draw", "win" (winner is then a player's user id) or "void" (ended
 // without a result and unrated). Players, subscribers and notifiers get
-// the final board mail. It returns the outbox ids of those mails.
-func (s *Service) EndBoard(kind string, num int, how, winner string) ([]uint64, error) {
+// the final board mail. It returns how many mails it queued.
+func (s *Service) EndBoard(kind string, num int, how, winner string) (int, error) {
 	g, ok := catalog.Lookup(kind)
 	if !ok {
-		return nil, fmt.Errorf("no game %q; the games are %s", kind, strings.Join(catalog.Names(), ", "))
+		return 0, fmt.Errorf("no game %q; the games are %s", kind, strings.Join(catalog.Names(), ", "))
 	}
 	return s.adminRun(func(r *request) error {
 		b, err := r.loadBoard(g.Name(), num)
@@ -99,8 +88,9 @@ func (s *Service) EndBoard(kind string, num int, how, winner string) ([]uint64, 
 }
 
 // NewPassword gives the user a random password and mails it to the
-// account's addresses. The password is never returned nor logged.
-func (s *Service) NewPassword(id string) ([]uint64, error) {
+// account's addresses, and returns how many mails it queued. The password
+// is never returned nor logged.
+func (s *Service) NewPassword(id string) (int, error) {
 	return s.adminRun(func(r *request) error {
 		u, err := r.tx.User(id)
 		if err != nil {

@@ -85,17 +85,28 @@ func (b *board) audience() []string {
 // mailUser sends one copy of a mail to each address of a user. A user who has
 // gone (signed off) gets nothing.
 func (r *request) mailUser(id, subject, body, thread string) error {
-	u, err := r.tx.User(id)
+	addrs, err := r.tx.UserAddresses(id)
 	if errNotFound(err) {
 		return nil
 	}
-	if err != nil {
-		return err
+	r.mailAddresses(addrs, subject, body, thread)
+	return err
+}
+
+// recipient is the user id to mail, or nil when he has gone (signed off).
+func (r *request) recipient(id string) (*store.User, error) {
+	u, err := r.tx.User(id)
+	if errNotFound(err) {
+		return nil, nil
 	}
-	for _, a := range u.Addresses {
+	return u, err
+}
+
+// mailAddresses sends one copy of a mail to each of a user's addresses.
+func (r *request) mailAddresses(addrs []string, subject, body, thread string) {
+	for _, a := range addrs {
 		r.parts = append(r.parts, &part{to: a, subject: subject, body: body, auto: r.autoKind(), ref: thread, board: true})
 	}
-	return nil
 }
 
 // autoKind is the Auto-Submitted value of the request's mails: replies to a

@@ -60,17 +60,12 @@ func (r *request) mailBoard(b *board, v *boardView, id, subject, body string, pl
 		}
 		*playersBody = text
 	}
+	u, err := r.recipient(id)
+	if u == nil || err != nil {
+		return err // nil: a user who has gone
+	}
 	n := len(r.parts)
-	if err := r.mailUser(id, subject, *playersBody+b.nextCommand(id), b.rec.Thread); err != nil {
-		return err
-	}
-	if len(r.parts) == n {
-		return nil // a user who has gone
-	}
-	u, err := r.tx.User(id)
-	if err != nil {
-		return err
-	}
+	r.mailAddresses(u.Addresses, subject, *playersBody+b.nextCommand(id), b.rec.Thread)
 	for _, p := range r.parts[n:] {
 		tok := make([]byte, tokenBytes)
 		rand.Read(tok) // never fails (crypto/rand, Go 1.24+)

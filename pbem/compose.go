@@ -20,6 +20,12 @@ import (
 //     subscribers after a move, a chat, a reminder; a relayed message) go
 //     as they are, one mail each: each carries its board's thread and
 //     subject. Their number is bounded by the commands a mail may run.
+//   - Board mails alike to many addresses (a final board to its notifiers
+//     and spectators, a chat to the players: the same text and thread,
+//     and no reply token of a player's own) are composed once and
+//     stored as one mail in copies (store.Outgoing.ToAt) of at most
+//     copiesPerMail recipients: the outbox sends each his own copy, whose
+//     To names him alone, as if each had been composed for him.
 //
 // Every part is masked first: no password of the request leaves in it.
 type part struct {
@@ -49,6 +55,9 @@ func (r *request) compose() error {
 		groups[k] = append(groups[k], p)
 	}
 	r.parts = nil
+	// Each mail to go: one part, or the parts alike that go in copies.
+	var mails [][]*part
+	alike := map[sharedText]int{} // the index in mails of the open mail in copies of a text
 	for _, k := range order {
 		ps := groups[k]
 		to := ps[0].to
@@ -61,9 +70,52 @@ func (r *request) compose() error {
 				continue
 			}
 		}
-		r.enqueue(merge(ps))
+		p := merge(ps)
+		if t, ok := p.text(); ok {
+			if i, open := alike[t]; open && len(mails[i]) < copiesPerMail {
+				mails[i] = append(mails[i], p)
+				continue
+			}
+			alike[t] = len(mails)
+		}
+		mails = append(mails, []*part{p})
+	}
+	for _, ps := range mails {
+		if len(ps) == 1 {
+			r.enqueue(ps[0])
+		} else {
+			r.enqueueCopies(ps)
+		}
 	}
 	return nil
+}
+
+// mails counts the request's outgoing mails as their recipients get them:
+// a mail in copies is one to each.
+func (r *request) mails() int {
+	n := 0
+	for _, out := range r.out {
+		n += len(out.To)
+	}
+	return n
+}
+
+// copiesPerMail bounds the recipients of one mail in copies, so that its
+// outbox record's size and one send of it by the outbox are bounded; more
+// recipients make more such mails.
+const copiesPerMail = 100
+
+// A sharedText is what a mail in copies is the same for: every header but To,
+// and the body.
+type sharedText struct{ subject, body, auto, ref string }
+
+// text returns what p would share with a mail in copies, and false when p
+// must go on its own: an answer, or a board mail with a reply token.
+func (p *part) text() (sharedText, bool) {
+	if !p.board || p.messageID != "" || p.replyTo != "" {
+		return sharedText{}, false
+	}
+	return sharedText{p.subject, p.body, p.auto, p.ref}, true
 }
 
 // merge makes one mail of parts to one address. One part is sent as it is.
@@ -91,9 +143,53 @@ func merge(ps []*part) *part {
 
 // enqueue composes one mail and adds it to r.out.
 func (r *request) enqueue(p *part) {
+	data, err := r.mailOf(p, p.to).Bytes()
+	if err != nil {
+		// Only an address that cannot be written in a header (a sender's
+		// odd From) gets here: such a mail could not be sent anyway.
+		r.logger().Warn("reply not composed", "to", p.to, "subject", p.subject, "err", err)
+		return
+	}
+	r.out = append(r.out, &store.Outgoing{
+		From:   r.s.cfg.Address,
+		To:     []string{p.to},
+		Data:   data,
+		Queued: r.now,
+	})
+}
+
+// enqueueCopies composes once the mail that the parts, alike but for their
+// addresses, make, and adds it to r.out as one mail in copies.
+func (r *request) enqueueCopies(ps []*part) {
+	var to []string
+	for _, p := range ps {
+		if err := mailmsg.CheckAddress(p.to); err != nil {
+			r.logger().Warn("reply not composed", "to", p.to, "subject", p.subject, "err", err)
+			continue
+		}
+		to = append(to, p.to)
+	}
+	data, toAt, err := r.mailOf(ps[0], "").Shared()
+	if err != nil || len(to) == 0 {
+		if err != nil {
+			r.logger().Warn("reply not composed", "to", to, "subject", ps[0].subject, "err", err)
+		}
+		return
+	}
+	r.out = append(r.out, &store.Outgoing{
+		From:   r.s.cfg.Address,
+		To:     to,
+		Data:   data,
+		ToAt:   toAt,
+		Queued: r.now,
+	})
+}
+
+// mailOf is the mail that p makes, to the address.
+func (r *request) mailOf(p *part, to string) *mailmsg.Mail {
 	m := &mailmsg.Mail{
 		From:          r.s.from(),
-		To:            p.to,
+		To:            to,
 		Subject:       p.subject,
 		Body:          p.body,
 		MessageID:     r.s.NewID(),
@@ -113,19 +209,7 @@ func (r *request) enqueue(p *part) {
 	if m.InReplyTo != "" {
 		m.References = append(m.References, m.InReplyTo)
 	}
-	data, err := m.Bytes()
-	if err != nil {
-		// Only an address that cannot be written in a header (a sender's
-		// odd From) gets here: such a mail could not be sent anyway.
-		r.logger().Warn("reply not composed", "to", p.to, "subject", p.subject, "err", err)
-		return
-	}
-	r.out = append(r.out, &store.Outgoing{
-		From:   r.s.cfg.Address,
-		To:     []string{p.to},
-		Data:   data,
-		Queued: r.now,
-	})
+	return m
 }
 
 // shorten returns s cut to at most n bytes, at a character boundary, with

@@ -84,17 +84,38 @@ func (h *harness) outbox() []reply {
 	}
 	var out []reply
 	for _, p := range pending {
-		m, err := mailmsg.ReadMail(p.Data)
-		if err != nil {
-			h.t.Fatalf("reply %d unreadable: %v", p.ID, err)
-		}
-		if len(p.To) != 1 {
-			h.t.Fatalf("reply %q has %d recipients; every reply goes to one", m.Subject, len(p.To))
-		}
-		out = append(out, reply{To: p.To[0], Subject: m.Subject, Body: m.Text, InReplyTo: m.InReplyTo, References: m.References, Raw: p.Data})
+		out = append(out, h.copies(p)...)
 		if err := h.db.Sent(p.ID); err != nil {
 			h.t.Fatal(err)
 		}
+	}
+	return out
+}
+
+// copies reads an outbox mail as its recipients get it: a mail in copies
+// (ToAt) as each one's copy, which must name him alone.
+func (h *harness) copies(p store.Outgoing) []reply {
+	h.t.Helper()
+	if p.ToAt == 0 && len(p.To) != 1 {
+		h.t.Fatalf("reply %d has %d recipients; every reply goes to one", p.ID, len(p.To))
+	}
+	var out []reply
+	for _, to := range p.To {
+		raw := p.Data
+		if p.ToAt > 0 {
+			var err error
+			if raw, err = mailmsg.Copy(p.Data, p.ToAt, to); err != nil {
+				h.t.Fatalf("reply %d to %s: %v", p.ID, to, err)
+			}
+		}
+		m, err := mailmsg.ReadMail(raw)
+		if err != nil {
+			h.t.Fatalf("reply %d unreadable: %v", p.ID, err)
+		}
+		if got := m.Header["To"]; len(got) != 1 || strings.Contains(got[0], ",") || len(m.Header["Cc"]) > 0 {
+			h.t.Fatalf("reply %q to %s is addressed To %q Cc %q; want him alone", m.Subject, to, got, m.Header["Cc"])
+		}
+		out = append(out, reply{To: to, Subject: m.Subject, Body: m.Text, InReplyTo: m.InReplyTo, References: m.References, Raw: raw})
 	}
 	return out
 }
@@ -161,12 +182,18 @@ func golden(t *testing.T, name string, out []reply) {
 	for _, r := range out {
 		checkWidth(t, name, r)
 	}
+	goldenText(t, name, b.String())
+}
+
+// goldenText compares text with testdata/golden/name.golden.
+func goldenText(t *testing.T, name, text string) {
+	t.Helper()
 	path := filepath.Join("testdata", "golden", name+".golden")
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -175,8 +202,8 @@ func golden(t *testing.T, name string, out []reply) {
 	if err != nil {
 		t.Fatalf("%v (run go test ./pbem -update to write it, then read it)", err)
 	}
-	if b.String() != string(want) {
-		t.Errorf("replies differ from %s:\n--- got ---\n%s\n--- want ---\n%s", path, b.String(), want)
+	if text != string(want) {
+		t.Errorf("replies differ from %s:\n--- got ---\n%s\n--- want ---\n%s", path, text, want)
 	}
 }
 

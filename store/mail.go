@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -83,10 +85,16 @@ func (tx *Tx) PruneProcessed(before time.Time, max int) (int, error) {
 // An Outgoing is a mail waiting in the outbox to be sent, with its own
 // retry schedule, or one given up and kept in the failed mail.
 type Outgoing struct {
-	ID           uint64   // set by Enqueue
-	From         string   // envelope sender
-	To           []string // envelope recipients
-	Data         []byte   // the whole RFC 5322 message
+	ID   uint64   // set by Enqueue
+	From string   // envelope sender
+	To   []string // envelope recipients
+	Data []byte   // the whole RFC 5322 message, or all of it but To (ToAt)
+	// ToAt, when above zero, makes the mail one that goes alike to each
+	// of To in a copy of his own, which names him alone: Data is the
+	// message without its To field, and each copy has its recipient's
+	// To field put in at byte ToAt (mailmsg.Copy). Zero, as in every mail
+	// stored before it: Data is the whole message, sent once to all of To.
+	ToAt         int `json:",omitempty"`
 	Queued       time.Time
 	Attempts     int       // failed attempts so far
 	NextTry      time.Time // zero = now
@@ -173,12 +181,8 @@ func (db *DB) Sent(ids ...uint64) error {
 		return nil
 	}
 	return db.Update(func(tx *Tx) error {
-		b := tx.bucket(bucketOutbox)
 		for _, id := range ids {
-			if err := b.Delete(outKey(id)); err != nil {
-				return err
-			}
-			if err := tx.forgetRetry(id); err != nil {
+			if err := tx.dropOutgoing(id); err != nil {
 				return err
 			}
 		}
@@ -271,27 +275,109 @@ func (db *DB) GiveUp(id uint64, at time.Time, reason string) error {
 		if err != nil {
 			return err
 		}
-		m.Attempts++
-		if m.FirstFailure.IsZero() {
-			m.FirstFailure = at
+		if err := tx.keepFailed(m, at, reason); err != nil {
+			return err
 		}
-		m.LastError = reason
-		m.GaveUp = at
-		failed, err := tx.btx.CreateBucketIfNotExists(bucketFailed)
+		return tx.dropOutgoing(id)
+	})
+}
+
+// GiveUpTo gives up the copy for one recipient of the mail with the id, a
+// mail in copies (ToAt): the copy goes to the failed mail under an id of
+// its own, as GiveUp would move a mail to him alone, and he leaves the
+// mail's recipients, while the others still get theirs. The mail leaves
+// the outbox once no recipient is left. It returns ErrNotFound when the
+// mail is no longer in the outbox or he is no longer among its recipients.
+func (db *DB) GiveUpTo(id uint64, to string, at time.Time, reason string) error {
+	return db.Update(func(tx *Tx) error {
+		m, err := tx.Outgoing(id)
 		if err != nil {
 			return err
 		}
-		if err := putOutgoing(failed, m); err != nil {
+		rest := without(m.To, []string{to})
+		if len(rest) == len(m.To) {
+			return fmt.Errorf("outgoing mail %d to %s: %w", id, to, ErrNotFound)
+		}
+		c := *m
+		c.To = []string{to}
+		if c.ID, err = tx.bucket(bucketOutbox).NextSequence(); err != nil {
 			return err
 		}
-		if err := trimFailed(failed); err != nil {
+		if err := tx.keepFailed(&c, at, reason); err != nil {
 			return err
 		}
-		if err := tx.forgetRetry(id); err != nil {
-			return err
-		}
-		return tx.bucket(bucketOutbox).Delete(outKey(id))
+		return tx.putRecipients(m, rest)
 	})
+}
+
+// SentTo takes recipients out of the mail with the id, a mail in copies
+// (ToAt), once their copies were accepted, so that no retry of the others
+// sends them a second one; an address listed twice in the mail is taken
+// out once for each time it is given. The mail leaves the outbox once no
+// recipient is left. A mail already gone is not an error.
+func (db *DB) SentTo(id uint64, to ...string) error {
+	if len(to) == 0 {
+		return nil
+	}
+	return db.Update(func(tx *Tx) error {
+		m, err := tx.Outgoing(id)
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return tx.putRecipients(m, without(m.To, to))
+	})
+}
+
+// without returns list less one occurrence of each of drop.
+func without(list, drop []string) []string {
+	out := append([]string(nil), list...)
+	for _, d := range drop {
+		if i := slices.Index(out, d); i >= 0 {
+			out = slices.Delete(out, i, i+1)
+		}
+	}
+	return out
+}
+
+// putRecipients stores the mail m with only the recipients to, or takes it
+// out of the outbox when there are none.
+func (tx *Tx) putRecipients(m *Outgoing, to []string) error {
+	if len(to) == 0 {
+		return tx.dropOutgoing(m.ID)
+	}
+	m.To = to
+	return putOutgoing(tx.bucket(bucketOutbox), m)
+}
+
+// dropOutgoing takes the mail with the id out of the outbox.
+func (tx *Tx) dropOutgoing(id uint64) error {
+	if err := tx.forgetRetry(id); err != nil {
+		return err
+	}
+	return tx.bucket(bucketOutbox).Delete(outKey(id))
+}
+
+// keepFailed puts m into the failed mail, counting the attempt and keeping
+// the reason and the time, and drops the oldest failed mails beyond
+// KeepFailed.
+func (tx *Tx) keepFailed(m *Outgoing, at time.Time, reason string) error {
+	m.Attempts++
+	if m.FirstFailure.IsZero() {
+		m.FirstFailure = at
+	}
+	m.LastError = reason
+	m.GaveUp = at
+	failed, err := tx.btx.CreateBucketIfNotExists(bucketFailed)
+	if err != nil {
+		return err
+	}
+	if err := putOutgoing(failed, m); err != nil {
+		return err
+	}
+	return trimFailed(failed)
 }
 
 // trimFailed drops the oldest failed mails (the smallest ids) beyond

@@ -366,3 +366,72 @@ func TestGiveUp(t *testing.T) {
 		t.Errorf("Mails of a mail given up: %v; want ErrNotFound", err)
 	}
 }
+
+// A mail in copies loses its recipients as their copies go or are given
+// up, each refused copy kept in the failed mail on its own, and leaves the
+// outbox with the last; a mail stored before ToAt existed reads back whole.
+func TestOutboxCopies(t *testing.T) {
+	db := openTest(t)
+	m := &Outgoing{From: "pbem@x.test", To: []string{"a@x.test", "b@x.test", "c@x.test", "d@x.test", "a@x.test"},
+		Data: []byte("Date: x\r\nSubject: hi\r\n\r\nboard\r\n"), ToAt: 9, Queued: t0}
+	update(t, db, func(tx *Tx) error { return tx.Enqueue(m) })
+	recipients := func() []string {
+		t.Helper()
+		got, err := db.Mails(m.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got[0].To
+	}
+	if err := db.SentTo(m.ID, "a@x.test", "c@x.test"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := recipients(), []string{"b@x.test", "d@x.test", "a@x.test"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("recipients after SentTo = %v, want %v (one a@ of two taken out)", got, want)
+	}
+	if err := db.Defer(m.ID, t0, t0.Add(time.Minute), "452 mailbox full"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.GiveUpTo(m.ID, "d@x.test", t0.Add(time.Minute), "550 no such user"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.GiveUpTo(m.ID, "d@x.test", t0, "again"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("GiveUpTo of a recipient no longer there: %v; want ErrNotFound", err)
+	}
+	failed, err := db.Failed(0)
+	if err != nil || len(failed) != 1 {
+		t.Fatalf("Failed = %v, %v; want the copy to d@", failed, err)
+	}
+	if f := failed[0]; f.ID <= m.ID || !reflect.DeepEqual(f.To, []string{"d@x.test"}) || f.ToAt != 9 || f.Attempts != 2 ||
+		f.LastError != "550 no such user" || !f.FirstFailure.Equal(t0) || !f.GaveUp.Equal(t0.Add(time.Minute)) {
+		t.Errorf("failed copy = %+v; want its own id, d@ alone, the second attempt", f)
+	}
+	if got, want := recipients(), []string{"b@x.test", "a@x.test"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("recipients after GiveUpTo = %v, want %v", got, want)
+	}
+	if got := pendingIDs(db, t, t0.Add(time.Minute), 0, 0); len(got) != 1 {
+		t.Errorf("Pending when due = %v; want the mail, its retry kept", got)
+	}
+	if err := db.SentTo(m.ID, "b@x.test", "a@x.test"); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := db.OutboxLen(); n != 0 {
+		t.Errorf("OutboxLen after the last copy = %d; want 0", n)
+	}
+	if got := pendingIDs(db, t, t0.Add(time.Hour), 0, 0); len(got) != 0 {
+		t.Errorf("Pending = %v after the last copy; want none", got)
+	}
+	if err := db.SentTo(m.ID, "a@x.test"); err != nil {
+		t.Errorf("SentTo of a mail gone: %v; want nil", err)
+	}
+
+	// A record as stores before ToAt wrote it.
+	update(t, db, func(tx *Tx) error {
+		return tx.bucket(bucketOutbox).Put(outKey(1000),
+			[]byte(`{"ID":1000,"From":"pbem@x.test","To":["e@x.test"],"Data":"VG86IGVAeC50ZXN0DQoNCmJvYXJkDQo=","Queued":"2026-11-22T12:00:00Z","Attempts":0,"NextTry":"0001-01-01T00:00:00Z"}`))
+	})
+	old, err := db.Mails(1000)
+	if err != nil || len(old) != 1 || old[0].ToAt != 0 || string(old[0].Data) != "To: e@x.test\r\n\r\nboard\r\n" {
+		t.Errorf("old record = %+v, %v; want its whole message and no ToAt", old, err)
+	}
+}

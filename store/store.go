@@ -336,6 +336,9 @@ type Tx struct {
 	// by game key, for the games read or written in it: PutGame of a game
 	// just read then need not decode its old record a second time.
 	indexed map[string]storedGame
+	// addresses holds the addresses of the users read by UserAddresses,
+	// by lower-case id, until PutUser or DeleteUser changes them.
+	addresses map[string][]string
 }
 
 // Changed reports whether the transaction has written anything so far.

@@ -82,6 +82,26 @@ func (tx *Tx) User(id string) (*User, error) {
 	return decodeUser(id, v)
 }
 
+// UserAddresses returns the addresses of the user with the id, or an
+// ErrNotFound error. A transaction decodes each user's record once for
+// them: a sweep step or a batch of mails mails the same notifiers and
+// subscribers again and again. The slice is shared: do not change it.
+func (tx *Tx) UserAddresses(id string) ([]string, error) {
+	key := strings.ToLower(id)
+	if a, ok := tx.addresses[key]; ok {
+		return a, nil
+	}
+	u, err := tx.User(key)
+	if err != nil {
+		return nil, err
+	}
+	if tx.addresses == nil {
+		tx.addresses = map[string][]string{}
+	}
+	tx.addresses[key] = u.Addresses
+	return u.Addresses, nil
+}
+
 // PutUser stores u under its id, lower-casing u.ID first, and keeps the
 // address index in step with u.Addresses.
 func (tx *Tx) PutUser(u *User) error {
@@ -89,6 +109,7 @@ func (tx *Tx) PutUser(u *User) error {
 	if err := checkKey("user id", u.ID); err != nil {
 		return err
 	}
+	delete(tx.addresses, u.ID)
 	for _, a := range u.Addresses {
 		if err := checkKey("address", normAddr(a)); err != nil {
 			return fmt.Errorf("%w of user %q", err, u.ID)
@@ -134,6 +155,7 @@ func (tx *Tx) DeleteUser(id string) error {
 	if err != nil {
 		return err
 	}
+	delete(tx.addresses, u.ID)
 	addrs := tx.bucket(bucketAddrs)
 	for _, a := range u.Addresses {
 		if err := addrs.Delete(addrKey(normAddr(a), u.ID)); err != nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -207,6 +208,36 @@ func TestKnownAddress(t *testing.T) {
 		}
 		if tx.KnownAddress("bo@example.org") {
 			t.Error("a stranger's address is known")
+		}
+		return nil
+	})
+}
+
+// UserAddresses reads a user's addresses once a transaction, and follows
+// every change the same transaction makes to them.
+func TestUserAddresses(t *testing.T) {
+	db := openTest(t)
+	update(t, db, func(tx *Tx) error {
+		if _, err := tx.UserAddresses("ann"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("addresses of no user: %v; want ErrNotFound", err)
+		}
+		if err := tx.PutUser(&User{ID: "Ann", Addresses: []string{"ann@example.org"}}); err != nil {
+			return err
+		}
+		if a, err := tx.UserAddresses("ANN"); err != nil || !slices.Equal(a, []string{"ann@example.org"}) {
+			t.Errorf("addresses %v, %v", a, err)
+		}
+		if err := tx.PutUser(&User{ID: "ann", Addresses: []string{"ann@home.example", "ann@work.example"}}); err != nil {
+			return err
+		}
+		if a, err := tx.UserAddresses("ann"); err != nil || !slices.Equal(a, []string{"ann@home.example", "ann@work.example"}) {
+			t.Errorf("addresses after a change %v, %v", a, err)
+		}
+		if err := tx.DeleteUser("ann"); err != nil {
+			return err
+		}
+		if _, err := tx.UserAddresses("ann"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("addresses of a deleted user: %v; want ErrNotFound", err)
 		}
 		return nil
 	})

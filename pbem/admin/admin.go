@@ -208,7 +208,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func password(env Env, args []string, w io.Writer) error {
-	ids, err := env.Service.NewPassword(args[0])
+	mails, err := env.Service.NewPassword(args[0])
 	if errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("no user %q", args[0])
 	}
@@ -216,7 +216,7 @@ func password(env Env, args []string, w io.Writer) error {
 		return err
 	}
 	env.kick()
-	fmt.Fprintf(w, "a new password for %s is mailed to its %d addresses\n", strings.ToLower(args[0]), len(ids))
+	fmt.Fprintf(w, "a new password for %s is mailed to its %d addresses\n", strings.ToLower(args[0]), mails)
 	return nil
 }
 
@@ -262,12 +262,12 @@ func end(env Env, args []string, w io.Writer) error {
 	case len(args) == 4:
 		return UsageError("only win takes a user id: end GAME BOARD draw|win USER|void")
 	}
-	ids, err := env.Service.EndBoard(args[0], board, how, winner)
+	mails, err := env.Service.EndBoard(args[0], board, how, winner)
 	if err != nil {
 		return err
 	}
 	env.kick()
-	fmt.Fprintf(w, "%s board %d ended (%s); %d mails queued to its players and watchers\n", args[0], board, how, len(ids))
+	fmt.Fprintf(w, "%s board %d ended (%s); %d mails queued to its players and watchers\n", args[0], board, how, mails)
 	return nil
 }
 
@@ -323,12 +323,21 @@ func outboxList(env Env, w io.Writer) error {
 		if m.NextTry.After(env.Now()) {
 			state = "retry " + when(m.NextTry)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\n", m.ID, state, strings.Join(m.To, ","), when(m.Queued), m.Attempts, oneLine(m.LastError))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\n", m.ID, state, recipients(m.To), when(m.Queued), m.Attempts, oneLine(m.LastError))
 	}
 	for _, m := range failed {
-		fmt.Fprintf(tw, "%d\tfailed %s\t%s\t%s\t%d\t%s\n", m.ID, when(m.GaveUp), strings.Join(m.To, ","), when(m.Queued), m.Attempts, oneLine(m.LastError))
+		fmt.Fprintf(tw, "%d\tfailed %s\t%s\t%s\t%d\t%s\n", m.ID, when(m.GaveUp), recipients(m.To), when(m.Queued), m.Attempts, oneLine(m.LastError))
 	}
 	return tw.Flush()
+}
+
+// recipients names a mail's recipients in a line: a mail in copies to
+// many (a game's end to its notifiers) by its first and how many more.
+func recipients(to []string) string {
+	if len(to) > 2 {
+		return fmt.Sprintf("%s and %d more", to[0], len(to)-1)
+	}
+	return strings.Join(to, ",")
 }
 
 func oneLine(s string) string {

@@ -55,21 +55,63 @@ const maxLineOctets = 998
 // Bytes fails when a required field (From, To, MessageID, Date,
 // AutoSubmitted) is missing or malformed.
 func (m *Mail) Bytes() ([]byte, error) {
+	data, _, err := m.render(true)
+	return data, err
+}
+
+// Shared renders the mail as Bytes does but without its To field, for a
+// mail that goes alike to many recipients, each in a copy of his own that
+// names him alone: Copy makes each copy from data and toAt. m.To is not
+// read.
+func (m *Mail) Shared() (data []byte, toAt int, err error) {
+	return m.render(false)
+}
+
+// Copy returns the copy of a Shared mail for one recipient: data with the
+// To field of the address at toAt, the same bytes as Bytes of the mail
+// with that To.
+func Copy(data []byte, toAt int, to string) ([]byte, error) {
+	if toAt <= 0 || toAt > len(data) {
+		return nil, fmt.Errorf("mail copy: the To field's place %d is outside the %d bytes of the mail", toAt, len(data))
+	}
+	v, err := formatAddress("To", to)
+	if err != nil {
+		return nil, err
+	}
+	field := headerField("To", v)
+	out := make([]byte, 0, len(data)+len(field))
+	out = append(out, data[:toAt]...)
+	out = append(out, field...)
+	return append(out, data[toAt:]...), nil
+}
+
+// CheckAddress returns why the address cannot be the To of a mail (why
+// Bytes or Copy would fail), or nil.
+func CheckAddress(addr string) error {
+	_, err := formatAddress("To", addr)
+	return err
+}
+
+// render renders the mail, with its To field or without it, and returns
+// where the To field is or would be.
+func (m *Mail) render(withTo bool) (data []byte, toAt int, err error) {
 	from, err := formatAddress("From", m.From)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	to, err := formatAddress("To", m.To)
-	if err != nil {
-		return nil, err
+	to := ""
+	if withTo {
+		if to, err = formatAddress("To", m.To); err != nil {
+			return nil, 0, err
+		}
 	}
 	if err := checkMsgID("Message-ID", m.MessageID, true); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	replyTo := ""
 	if m.ReplyTo != "" {
 		if replyTo, err = formatAddress("Reply-To", m.ReplyTo); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	inReplyTo := ""
@@ -83,12 +125,12 @@ func (m *Mail) Bytes() ([]byte, error) {
 		}
 	}
 	if m.Date.IsZero() {
-		return nil, errors.New("mail has no Date: set Mail.Date to the time the reply is made")
+		return nil, 0, errors.New("mail has no Date: set Mail.Date to the time the reply is made")
 	}
 	switch m.AutoSubmitted {
 	case "auto-replied", "auto-generated":
 	default:
-		return nil, fmt.Errorf("Auto-Submitted %q is not auto-replied or auto-generated", m.AutoSubmitted)
+		return nil, 0, fmt.Errorf("Auto-Submitted %q is not auto-replied or auto-generated", m.AutoSubmitted)
 	}
 
 	body := normalizeNewlines(m.Body)
@@ -98,19 +140,13 @@ func (m *Mail) Bytes() ([]byte, error) {
 	sevenBit := isSevenBit(body)
 	var b bytes.Buffer
 	b.Grow(maxHeader + len(body) + strings.Count(body, "\n"))
-	field := func(name, value string) {
-		if len(name)+len(": ")+len(value) <= foldWidth {
-			b.WriteString(name)
-			b.WriteString(": ")
-			b.WriteString(value)
-		} else {
-			b.WriteString(foldHeader(name + ": " + value))
-		}
-		b.WriteString("\r\n")
-	}
+	field := func(name, value string) { b.WriteString(headerField(name, value)) }
 	field("Date", m.Date.Format(time.RFC1123Z))
 	field("From", from)
-	field("To", to)
+	toAt = b.Len()
+	if withTo {
+		field("To", to)
+	}
 	if replyTo != "" {
 		field("Reply-To", replyTo)
 	}
@@ -133,7 +169,7 @@ func (m *Mail) Bytes() ([]byte, error) {
 			line, rest, ok := strings.Cut(body, "\n")
 			b.WriteString(line)
 			if !ok {
-				return b.Bytes(), nil
+				return b.Bytes(), toAt, nil
 			}
 			b.WriteString("\r\n")
 			body = rest
@@ -146,15 +182,20 @@ func (m *Mail) Bytes() ([]byte, error) {
 	qp := quotedprintable.NewWriter(&b)
 	// The writer turns each "\n" into CRLF and encodes trailing spaces.
 	if _, err := qp.Write([]byte(body)); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if err := qp.Close(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if body != "" && !bytes.HasSuffix(b.Bytes(), []byte("\r\n")) {
 		b.WriteString("\r\n")
 	}
-	return b.Bytes(), nil
+	return b.Bytes(), toAt, nil
+}
+
+// headerField is one header field, folded, with its CRLF.
+func headerField(name, value string) string {
+	return foldHeader(name+": "+value) + "\r\n"
 }
 
 // isSevenBit reports whether body can go as 7bit: ASCII without NUL or bare
@@ -324,13 +365,10 @@ func encodeSubject(s string) string {
 // subjects and references: the buffer grows past it only for those.
 const maxHeader = 1024
 
-// foldWidth is the longest header line written unfolded.
-const foldWidth = 78
-
 // foldHeader folds a header line at spaces so that lines stay within 78
 // characters where the words allow it (RFC 5322 2.2.3).
 func foldHeader(line string) string {
-	const width = foldWidth
+	const width = 78
 	if len(line) <= width {
 		return line
 	}

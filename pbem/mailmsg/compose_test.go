@@ -442,3 +442,38 @@ func TestMailInternationalTo(t *testing.T) {
 		}
 	}
 }
+
+// TestMailCopies checks that a mail rendered once for many recipients
+// (Shared) gives each the very bytes of a mail rendered for him alone, and
+// that the shared form names no recipient.
+func TestMailCopies(t *testing.T) {
+	long := "A Very Long Display Name That Makes The To Field Fold Over Two Lines <spectator@example.net>"
+	for name, m := range mailGoldens() {
+		data, toAt, err := m.Shared()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if bytes.Contains(data, []byte("\r\nTo:")) {
+			t.Errorf("%s: the shared form has a To field:\n%s", name, data)
+		}
+		for _, to := range []string{m.To, "carol@example.org", "j\u00fcrgen@x.test", long} {
+			got, err := Copy(data, toAt, to)
+			if err != nil {
+				t.Fatalf("%s to %s: %v", name, to, err)
+			}
+			alone := *m
+			alone.To = to
+			want, _ := alone.Bytes()
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: the copy to %s differs from the mail to him alone:\n%s\nwant\n%s", name, to, got, want)
+			}
+		}
+	}
+	data, toAt, _ := mailGoldens()["out-board"].Shared()
+	if _, err := Copy(data, toAt, "not an address"); err == nil {
+		t.Error("Copy to a malformed address succeeded")
+	}
+	if _, err := Copy(data, len(data)+1, "carol@example.org"); err == nil {
+		t.Error("Copy with the To field's place past the end succeeded")
+	}
+}

@@ -26,6 +26,15 @@
 // with the reason (store.DB.Failed lists them), logged at level ERROR and
 // counted; it is never silently dropped. A game server has nobody to
 // bounce to. The store keeps the last store.KeepFailed of them.
+//
+// A mail in copies (store.Outgoing.ToAt: a game's end to its notifiers,
+// composed once) goes to each recipient in a copy of his own, whose To
+// names him alone, one after the other, and each outcome is that
+// recipient's: one refused for good is given up alone (his copy kept in
+// the failed mail), those refused for now stay in the mail for its retry,
+// and those served leave it, every batch of 64 copies, so that neither a
+// retry nor a crash sends them more than a crash after a batch of single
+// replies would. A stop in the middle leaves the recipients not yet served.
 package outbox
 
 import (
@@ -36,6 +45,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/mailconn"
+	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -44,8 +54,10 @@ type Queue interface {
 	Pending(now time.Time, after uint64, max int) ([]store.Outgoing, error)
 	Mails(ids ...uint64) ([]store.Outgoing, error)
 	Sent(ids ...uint64) error
+	SentTo(id uint64, to ...string) error
 	Defer(id uint64, failed, next time.Time, reason string) error
 	GiveUp(id uint64, at time.Time, reason string) error
+	GiveUpTo(id uint64, to string, at time.Time, reason string) error
 }
 
 // Transport hands one mail to a server (or a file). Its errors say what
@@ -101,7 +113,8 @@ type Options struct {
 // DefaultGiveUpAfter is how long a reply may keep failing temporarily.
 const DefaultGiveUpAfter = 5 * 24 * time.Hour
 
-// batchSize is how many mails a pass reads from the store at once.
+// batchSize is how many mails a pass reads from the store at once, and
+// how many copies at most are accepted before they leave the outbox.
 const batchSize = 64
 
 // A Sender drains a Queue through a Transport.
@@ -183,10 +196,10 @@ func (s *Sender) hold() time.Duration {
 }
 
 // Drain tries every due mail once, oldest first, and returns how many were
-// accepted. It stops early only when the connection fails. The mails
-// accepted leave the outbox together after each batch, in one
-// transaction; a crash before that sends them again, which beats losing
-// them.
+// accepted (a mail in copies counts each copy). It stops early only when
+// the connection fails. The mails accepted leave the outbox together after
+// each batch, or each batchSize copies, in one transaction; a crash before
+// that sends them again, which beats losing them.
 func (s *Sender) Drain(ctx context.Context) int {
 	defer s.t.Close() // no idle connection left open between passes
 	sent := 0
@@ -233,78 +246,203 @@ func (s *Sender) Send(ctx context.Context, ids ...uint64) (int, error) {
 	return sent, errConn
 }
 
-// attempt tries the mails in order, records each outcome, and takes the
-// accepted ones out of the outbox. It stops at a connection failure, a
-// store failure or the end of ctx, and returns that error.
+// attempt tries the mails in order, records each outcome, and takes what
+// was accepted out of the outbox. It stops at a connection failure, a
+// store failure or the end of ctx, and returns that error, with how many
+// mails (copies) were accepted.
 func (s *Sender) attempt(ctx context.Context, batch []store.Outgoing) (int, error) {
-	var accepted []uint64
+	acc := &accepted{}
 	var stop error
 	for i := range batch {
 		if stop = ctx.Err(); stop != nil {
 			break
 		}
-		ok, err := s.send(ctx, &batch[i])
-		if ok {
-			accepted = append(accepted, batch[i].ID)
-		}
-		if stop = err; stop != nil {
+		if stop = s.send(ctx, &batch[i], acc); stop != nil {
 			break
 		}
 	}
-	if len(accepted) > 0 {
-		if err := s.q.Sent(accepted...); err != nil {
-			// Accepted but still queued: they will go out a second
-			// time, which beats losing them.
-			s.log.Error("replies sent but not removed from the outbox", "count", len(accepted), "err", err)
-			s.paused()
-			return 0, err
-		}
-		for range accepted {
-			call(s.opts.OnSent)
-		}
+	if err := s.record(acc); err != nil {
+		return acc.sent, err
 	}
-	return len(accepted), stop
+	return acc.sent, stop
 }
 
-// send tries one mail and records the outcome. It reports whether the
-// mail was accepted, and an error when sending must stop: the connection
-// failed or the store cannot be written.
-func (s *Sender) send(ctx context.Context, m *store.Outgoing) (accepted bool, stop error) {
+// accepted is what the transport has accepted and the outbox still holds:
+// whole mails, and copies of the mail in copies being sent. It is written
+// to the outbox (record) once it counts batchSize copies, at the end of a
+// batch, and before a failure of a mail in copies is: a crash resends at
+// most that many, as a crash before the removal of a batch always did.
+type accepted struct {
+	mails  []uint64 // mails all of whose copies were accepted
+	part   uint64   // a mail in copies some of whose copies were accepted
+	partTo []string // the recipients of those copies
+	n      int      // copies accepted and not yet recorded
+	sent   int      // copies accepted and recorded
+}
+
+// record takes what acc holds out of the outbox, in one transaction for
+// the whole mails and one for the copies of a mail in copies, and counts
+// it sent. A non-nil error means the store cannot be written.
+func (s *Sender) record(acc *accepted) error {
+	var err error
+	if len(acc.mails) > 0 {
+		err = s.q.Sent(acc.mails...)
+	}
+	if err == nil && acc.part != 0 {
+		err = s.q.SentTo(acc.part, acc.partTo...)
+	}
+	if err != nil {
+		// Accepted but still queued: they will go out a second time,
+		// which beats losing them.
+		s.log.Error("replies sent but not removed from the outbox", "count", acc.n, "err", err)
+		s.paused()
+		return err
+	}
+	for range acc.n {
+		call(s.opts.OnSent)
+	}
+	acc.sent += acc.n
+	acc.mails, acc.part, acc.partTo, acc.n = nil, 0, nil, 0
+	return nil
+}
+
+// send tries one mail and records the outcome. It returns an error when
+// sending must stop: the connection failed, ctx ended or the store cannot
+// be written.
+func (s *Sender) send(ctx context.Context, m *store.Outgoing, acc *accepted) error {
+	if m.ToAt > 0 {
+		return s.sendCopies(ctx, m, acc)
+	}
 	err := s.t.Send(ctx, m.From, m.To, m.Data)
 	if err == nil {
 		s.connected()
 		s.log.Debug("reply sent", "id", m.ID, "to", m.To)
-		return true, nil
+		return s.done(acc, m.ID, 1)
 	}
 	if ctx.Err() != nil {
-		return false, ctx.Err() // stopped mid-send: the mail is still due, nothing to record
+		return ctx.Err() // stopped mid-send: the mail is still due, nothing to record
 	}
 	now := s.opts.Now()
-	var rej *RejectedError
-	var ce *ConnectionError
-	switch {
-	case errors.As(err, &rej):
-		s.connected()
-		return false, s.giveUp(m, now, "refused permanently", err)
-	case errors.As(err, &ce):
-		call(s.opts.OnFailure)
-		wait := s.paused()
-		s.log.Warn("outbox paused: the connection failed", "id", m.ID, "retry_in", wait, "err", err)
-		if !ce.InMail {
-			return false, err
-		}
-		// Tried again only after the pause and a pass of the others,
-		// so that a mail on which a server drops every connection
-		// does not hold up the rest.
-		if serr := s.retry(m, now, err, now.Add(wait+s.opts.RetryMin)); serr != nil {
-			return false, serr
-		}
-		return false, err
+	switch refused, ce := s.failure(err); {
+	case refused:
+		return s.giveUp(m, now, "refused permanently", err)
+	case ce != nil:
+		return s.connectionFailed(m, now, err, ce)
 	default:
-		s.connected()
 		call(s.opts.OnFailure)
-		return false, s.retry(m, now, err, now)
+		return s.retry(m, now, err, now)
 	}
+}
+
+// failure tells what an error of Send is (see Transport): a permanent
+// refusal, a failed connection (ce), or else a temporary refusal of the
+// mail alone. Any but a failed connection shows the connection works.
+func (s *Sender) failure(err error) (refused bool, ce *ConnectionError) {
+	if errors.As(err, &ce) {
+		return false, ce
+	}
+	s.connected()
+	var rej *RejectedError
+	return errors.As(err, &rej), nil
+}
+
+// done adds a mail all of whose copies were accepted to acc, and records
+// acc once it is full.
+func (s *Sender) done(acc *accepted, id uint64, copies int) error {
+	acc.mails = append(acc.mails, id)
+	acc.n += copies
+	if acc.part == id {
+		acc.part, acc.partTo = 0, nil // its copies go with the mail
+	}
+	if acc.n >= batchSize {
+		return s.record(acc)
+	}
+	return nil
+}
+
+// sendCopies sends a mail in copies (store.Outgoing.ToAt), to each
+// recipient his own, in turn. Each outcome is that recipient's alone: a
+// copy refused for good is given up by itself, the recipients refused
+// for now stay in the mail for its retry, and those whose copies were
+// accepted leave it, so that no retry sends them a second copy. A stop
+// (a connection failure, the end of ctx) leaves the recipients not yet
+// served in the mail.
+func (s *Sender) sendCopies(ctx context.Context, m *store.Outgoing, acc *accepted) error {
+	var later []string // refused for now
+	var laterErr error
+	for i, to := range m.To {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		data, err := mailmsg.Copy(m.Data, m.ToAt, to)
+		if err != nil {
+			err = &RejectedError{Err: err} // no copy for him can be written, now or later
+		} else {
+			err = s.t.Send(ctx, m.From, []string{to}, data)
+		}
+		if err == nil {
+			s.connected()
+			s.log.Debug("reply sent", "id", m.ID, "to", to)
+			acc.part = m.ID
+			acc.partTo = append(acc.partTo, to)
+			if acc.n++; acc.n >= batchSize {
+				if err := s.record(acc); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if ctx.Err() != nil {
+			return ctx.Err() // stopped mid-send: he is still due
+		}
+		now := s.opts.Now()
+		switch refused, ce := s.failure(err); {
+		case refused:
+			if err := s.giveUpTo(m, to, now, err); err != nil {
+				return err
+			}
+		case ce != nil:
+			if err := s.record(acc); err != nil {
+				return err
+			}
+			m.To = append(later, m.To[i:]...)
+			return s.connectionFailed(m, now, err, ce)
+		default:
+			call(s.opts.OnFailure)
+			if laterErr == nil {
+				laterErr = err
+			}
+			later = append(later, to)
+		}
+	}
+	if len(later) == 0 {
+		return s.done(acc, m.ID, 0) // its copies are counted already
+	}
+	// The accepted copies leave the mail before it waits for its retry.
+	if err := s.record(acc); err != nil {
+		return err
+	}
+	m.To = later
+	now := s.opts.Now()
+	return s.retry(m, now, laterErr, now)
+}
+
+// connectionFailed pauses sending after a failed connection, and returns
+// the error that stops the pass. A connection lost in the middle of m
+// counts as an attempt of m, which is then tried again only after the
+// pause and a pass of the others, so that a mail on which a server drops
+// every connection does not hold up the rest.
+func (s *Sender) connectionFailed(m *store.Outgoing, now time.Time, err error, ce *ConnectionError) error {
+	call(s.opts.OnFailure)
+	wait := s.paused()
+	s.log.Warn("outbox paused: the connection failed", "id", m.ID, "retry_in", wait, "err", err)
+	if !ce.InMail {
+		return err
+	}
+	if serr := s.retry(m, now, err, now.Add(wait+s.opts.RetryMin)); serr != nil {
+		return serr
+	}
+	return err
 }
 
 // retry records a temporary failure of m: it is given up once its first
@@ -340,6 +478,20 @@ func (s *Sender) giveUp(m *store.Outgoing, now time.Time, why string, err error)
 	s.log.Error("reply given up: "+why+"; kept in the failed mail", "id", m.ID, "to", m.To,
 		"attempts", m.Attempts+1, "queued", m.Queued, "err", err)
 	if gerr := s.q.GiveUp(m.ID, now, err.Error()); gerr != nil && !errors.Is(gerr, store.ErrNotFound) {
+		s.log.Error("outbox cannot be written", "err", gerr)
+		s.paused()
+		return gerr
+	}
+	call(s.opts.OnGiveUp)
+	return nil
+}
+
+// giveUpTo gives up the copy of m for one recipient, logs and counts it.
+// A non-nil error means the store cannot be written.
+func (s *Sender) giveUpTo(m *store.Outgoing, to string, now time.Time, err error) error {
+	s.log.Error("reply given up: refused permanently; kept in the failed mail", "id", m.ID, "to", to,
+		"attempts", m.Attempts+1, "queued", m.Queued, "err", err)
+	if gerr := s.q.GiveUpTo(m.ID, to, now, err.Error()); gerr != nil && !errors.Is(gerr, store.ErrNotFound) {
 		s.log.Error("outbox cannot be written", "err", gerr)
 		s.paused()
 		return gerr

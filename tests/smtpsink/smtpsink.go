@@ -118,6 +118,13 @@ func (s *Sink) RefuseRcpt(addr string, code int, text string) {
 	s.rcptErr[addr] = &smtp.SMTPError{Code: code, EnhancedCode: smtp.EnhancedCode{code / 100, 2, 2}, Message: text}
 }
 
+// AcceptRcpt ends a RefuseRcpt of the address.
+func (s *Sink) AcceptRcpt(addr string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.rcptErr, addr)
+}
+
 // Accept ends a Refuse.
 func (s *Sink) Accept() {
 	s.mu.Lock()
