@@ -120,16 +120,72 @@ func (tx *Tx) Enqueue(m *Outgoing) error {
 }
 
 func putOutgoing(b *bolt.Bucket, m *Outgoing) error {
-	data, err := json.Marshal(m)
+	data, err := encodeOutgoing(m)
 	if err != nil {
 		return fmt.Errorf("store: outgoing mail %d: %w", m.ID, err)
 	}
 	return b.Put(outKey(m.ID), data)
 }
 
+// encodeOutgoing writes a mail in the binary form of records (record.go):
+// every reply is written under the write lock and read by the sender,
+// and JSON wrote its message in base64. Field numbers are for ever.
+func encodeOutgoing(m *Outgoing) ([]byte, error) {
+	w := newRecordWriter(len(m.Data) + 128)
+	w.uint(1, m.ID)
+	w.string(2, m.From)
+	w.strings(3, m.To, false)
+	w.bytes(4, m.Data)
+	w.int(5, m.ToAt)
+	w.time(6, m.Queued)
+	w.int(7, m.Attempts)
+	w.time(8, m.NextTry)
+	w.time(9, m.FirstFailure)
+	w.string(10, m.LastError)
+	w.time(11, m.GaveUp)
+	return w.b, w.err
+}
+
+// decodeOutgoing reads a stored mail, in JSON as written before the
+// binary form or in the binary form.
 func decodeOutgoing(v []byte) (*Outgoing, error) {
 	m := new(Outgoing)
-	if err := json.Unmarshal(v, m); err != nil {
+	var err error
+	if isJSON(v) {
+		err = json.Unmarshal(v, m)
+	} else {
+		err = readRecord(v, func(r *recordReader) {
+			r.each(func(field, kind int) {
+				switch field {
+				case 1:
+					m.ID = r.uint(kind)
+				case 2:
+					m.From = r.string(kind)
+				case 3:
+					m.To = r.strings(kind)
+				case 4:
+					m.Data = r.bytes(kind)
+				case 5:
+					m.ToAt = r.int(kind)
+				case 6:
+					m.Queued = r.time(kind)
+				case 7:
+					m.Attempts = r.int(kind)
+				case 8:
+					m.NextTry = r.time(kind)
+				case 9:
+					m.FirstFailure = r.time(kind)
+				case 10:
+					m.LastError = r.string(kind)
+				case 11:
+					m.GaveUp = r.time(kind)
+				default:
+					r.skip(kind)
+				}
+			})
+		})
+	}
+	if err != nil {
 		return nil, fmt.Errorf("store: outgoing mail: %w", err)
 	}
 	return m, nil

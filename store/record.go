@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"maps"
@@ -9,10 +10,11 @@ import (
 	"time"
 )
 
-// Games, users and reply tokens are stored in a binary form of numbered
-// fields, which costs a fraction of JSON to read and write: a move mail
-// reads and writes its board, reads its players and writes two tokens,
-// under the write lock, where one core works. Like JSON it lets later versions add fields without a migration:
+// Games, users, reply tokens and outbox mails are stored in a binary form
+// of numbered fields, which costs a fraction of JSON to read and write: a
+// move mail reads and writes its board, reads its players and writes two
+// tokens and two replies, under the write lock, where one core works.
+// Like JSON it lets later versions add fields without a migration:
 // a reader skips a field it does not know, and a field a record lacks
 // reads as its zero value. Records written in JSON before it still read,
 // and are written in the binary form when next stored.
@@ -88,6 +90,14 @@ func (w *recordWriter) string(field int, s string) {
 	if s != "" {
 		w.key(field, kindBytes)
 		w.str(s)
+	}
+}
+
+func (w *recordWriter) bytes(field int, v []byte) {
+	if len(v) > 0 {
+		w.key(field, kindBytes)
+		w.b = binary.AppendUvarint(w.b, uint64(len(v)))
+		w.b = append(w.b, v...)
 	}
 }
 
@@ -276,6 +286,15 @@ func (r *recordReader) string(kind int) string {
 		return ""
 	}
 	return string(r.sized())
+}
+
+// bytes reads a field of bytes into a slice of its own: the record's
+// bytes are valid only in their transaction.
+func (r *recordReader) bytes(kind int) []byte {
+	if !r.want(kind, kindBytes) {
+		return nil
+	}
+	return bytes.Clone(r.sized())
 }
 
 func (r *recordReader) time(kind int) time.Time {

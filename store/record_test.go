@@ -24,6 +24,8 @@ func fill(t *testing.T, v reflect.Value, n *int) {
 		v.SetString(fmt.Sprintf("s%d", *n))
 	case reflect.Int:
 		v.SetInt(int64(*n * (1 - 2*(*n%2))))
+	case reflect.Uint64, reflect.Uint8:
+		v.SetUint(uint64(*n))
 	case reflect.Float64:
 		v.SetFloat(float64(*n) + 0.25)
 	case reflect.Bool:
@@ -368,5 +370,47 @@ func TestReplyTokenRecords(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// An outbox mail reads back whole, in the outbox and in the failed mail,
+// and one written in JSON before the binary form still reads.
+func TestOutgoingRecords(t *testing.T) {
+	db := openTest(t)
+	want := new(Outgoing)
+	n := 0
+	fill(t, reflect.ValueOf(want).Elem(), &n)
+	oldRecord, _ := json.Marshal(want)
+	var got, gotOld *Outgoing
+	update(t, db, func(tx *Tx) error {
+		if err := tx.Enqueue(want); err != nil {
+			return err
+		}
+		b := tx.bucket(bucketOutbox)
+		if v := b.Get(outKey(want.ID)); isJSON(v) || len(v) > len(want.Data)+200 {
+			t.Errorf("stored as %d bytes, JSON %v; want the binary form", len(v), isJSON(v))
+		}
+		var err error
+		if got, err = tx.Outgoing(want.ID); err != nil {
+			return err
+		}
+		if err := b.Put(outKey(want.ID+1), oldRecord); err != nil {
+			return err
+		}
+		gotOld, err = tx.Outgoing(want.ID + 1)
+		return err
+	})
+	sameRecord(t, "an outbox mail", got, want)
+	wantOld := *want
+	wantOld.ID++ // the key it was put under
+	sameRecord(t, "an outbox mail in JSON", gotOld, &wantOld)
+	update(t, db, func(tx *Tx) error {
+		var err error
+		got, err = tx.Outgoing(want.ID)
+		got.Data[0]++ // a copy of its own, not the file's bytes
+		return err
+	})
+	if got, _ := db.Mails(want.ID); len(got) != 1 || !bytes.Equal(got[0].Data, want.Data) {
+		t.Errorf("the stored message changed with the copy read")
 	}
 }
