@@ -94,6 +94,7 @@ type DB struct {
 	path     string
 	readOnly bool
 	due      func(*Game) time.Time // see SetDeadline; set before use
+	book     addressBook
 }
 
 // lockedError is the error of Open when the file is locked.
@@ -336,9 +337,7 @@ type Tx struct {
 	// by game key, for the games read or written in it: PutGame of a game
 	// just read then need not decode its old record a second time.
 	indexed map[string]storedGame
-	// addresses holds the addresses of the users read by UserAddresses,
-	// by lower-case id, until PutUser or DeleteUser changes them.
-	addresses map[string][]string
+	book *addressBook // see UserAddresses
 }
 
 // Changed reports whether the transaction has written anything so far.
@@ -354,13 +353,13 @@ func (tx *Tx) Changed() bool {
 // returns nil, with an fsync unless the database was opened with NoSync.
 // When fn returns an error nothing it did is kept.
 func (db *DB) Update(fn func(*Tx) error) error {
-	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx, due: db.due}) })
+	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx, due: db.due, book: &db.book}) })
 }
 
 // View runs fn in a read-only transaction that sees one consistent state.
 // Do not call View or Update from inside fn.
 func (db *DB) View(fn func(*Tx) error) error {
-	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx, due: db.due}) })
+	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx, due: db.due, book: &db.book}) })
 }
 
 func (tx *Tx) bucket(name []byte) *bolt.Bucket {

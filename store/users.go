@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -83,23 +84,68 @@ func (tx *Tx) User(id string) (*User, error) {
 }
 
 // UserAddresses returns the addresses of the user with the id, or an
-// ErrNotFound error. A transaction decodes each user's record once for
-// them: a sweep step or a batch of mails mails the same notifiers and
-// subscribers again and again. The slice is shared: do not change it.
+// ErrNotFound error. The store remembers the addresses of the users last
+// asked for with the record they were read from, so that a user mailed
+// again (a notifier of every game's end, a subscriber, a player) costs no
+// decode while his record reads the same bytes. The slice is shared: do
+// not change it.
 func (tx *Tx) UserAddresses(id string) ([]string, error) {
 	key := strings.ToLower(id)
-	if a, ok := tx.addresses[key]; ok {
+	v := tx.bucket(bucketUsers).Get([]byte(key))
+	if v == nil {
+		return nil, fmt.Errorf("user %q: %w", id, ErrNotFound)
+	}
+	if a, ok := tx.book.get(key, v); ok {
 		return a, nil
 	}
-	u, err := tx.User(key)
+	u, err := decodeUser(key, v)
 	if err != nil {
 		return nil, err
 	}
-	if tx.addresses == nil {
-		tx.addresses = map[string][]string{}
-	}
-	tx.addresses[key] = u.Addresses
+	tx.book.put(key, v, u.Addresses)
 	return u.Addresses, nil
+}
+
+// An addressBook holds users' addresses with the record each was read
+// from; a record that reads otherwise now misses. It is shared by every
+// transaction; a rolled-back write can leave an entry only for bytes that
+// are not stored, which no read then finds.
+type addressBook struct {
+	mu sync.Mutex
+	m  map[string]addressEntry
+}
+
+type addressEntry struct {
+	record []byte
+	addrs  []string
+}
+
+// addressBookSize bounds the users the book holds: some 2 MB of records.
+const addressBookSize = 2000
+
+func (b *addressBook) get(id string, record []byte) ([]string, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	e, ok := b.m[id]
+	if !ok || !bytes.Equal(e.record, record) {
+		return nil, false
+	}
+	return e.addrs, true
+}
+
+func (b *addressBook) put(id string, record []byte, addrs []string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.m == nil {
+		b.m = map[string]addressEntry{}
+	}
+	if _, ok := b.m[id]; !ok && len(b.m) >= addressBookSize {
+		for k := range b.m { // full: one leaves, any one
+			delete(b.m, k)
+			break
+		}
+	}
+	b.m[id] = addressEntry{record: bytes.Clone(record), addrs: addrs}
 }
 
 // PutUser stores u under its id, lower-casing u.ID first, and keeps the
@@ -109,7 +155,6 @@ func (tx *Tx) PutUser(u *User) error {
 	if err := checkKey("user id", u.ID); err != nil {
 		return err
 	}
-	delete(tx.addresses, u.ID)
 	for _, a := range u.Addresses {
 		if err := checkKey("address", normAddr(a)); err != nil {
 			return fmt.Errorf("%w of user %q", err, u.ID)
@@ -155,7 +200,6 @@ func (tx *Tx) DeleteUser(id string) error {
 	if err != nil {
 		return err
 	}
-	delete(tx.addresses, u.ID)
 	addrs := tx.bucket(bucketAddrs)
 	for _, a := range u.Addresses {
 		if err := addrs.Delete(addrKey(normAddr(a), u.ID)); err != nil {

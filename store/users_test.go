@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"testing"
@@ -241,4 +242,41 @@ func TestUserAddresses(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// The addresses the store remembers follow a change made in a later
+// transaction, and it remembers a bounded number of users.
+func TestUserAddressesRemembered(t *testing.T) {
+	db := openTest(t)
+	update(t, db, func(tx *Tx) error {
+		for i := range addressBookSize + 100 {
+			if err := tx.PutUser(&User{ID: fmt.Sprintf("u%d", i), Addresses: []string{fmt.Sprintf("u%d@example.org", i)}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	read := func(id string) []string {
+		var a []string
+		db.View(func(tx *Tx) error {
+			var err error
+			a, err = tx.UserAddresses(id)
+			return err
+		})
+		return a
+	}
+	for i := range addressBookSize + 100 {
+		if a := read(fmt.Sprintf("u%d", i)); len(a) != 1 || a[0] != fmt.Sprintf("u%d@example.org", i) {
+			t.Fatalf("u%d: %v", i, a)
+		}
+	}
+	if n := len(db.book.m); n > addressBookSize {
+		t.Errorf("the store remembers %d users' addresses; want at most %d", n, addressBookSize)
+	}
+	update(t, db, func(tx *Tx) error {
+		return tx.PutUser(&User{ID: "u1", Addresses: []string{"u1@new.example"}})
+	})
+	if a := read("u1"); len(a) != 1 || a[0] != "u1@new.example" {
+		t.Errorf("after a change: %v", a)
+	}
 }
