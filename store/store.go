@@ -337,7 +337,7 @@ type Tx struct {
 	// by game key, for the games read or written in it: PutGame of a game
 	// just read then need not decode its old record a second time.
 	indexed map[string]storedGame
-	book *addressBook // see UserAddresses
+	book    *addressBook // see UserAddresses
 }
 
 // Changed reports whether the transaction has written anything so far.
