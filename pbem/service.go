@@ -64,7 +64,8 @@ type Service struct {
 	hashCost  int        // bcrypt cost of new password hashes; tests lower it
 	mu        sync.Mutex // serialises Deliver and Sweep
 	positions *positionCache
-	snoozed   snoozed // guarded by mu
+	snoozed   snoozed   // guarded by mu
+	pruned    time.Time // when the sweep last pruned; guarded by mu
 	limits    Limits
 	passwords *passwordCache
 	robots    robotHooks
