@@ -180,6 +180,11 @@ func mapField[V any](w *recordWriter, field int, m map[string]V, put func(v V)) 
 	})
 }
 
+// maxReserve bounds the elements a list or map read reserves ahead of
+// reading them: a count is checked only against the bytes left, and an
+// element can take one byte.
+const maxReserve = 1024
+
 // A recordReader reads the fields of a record. A malformed record sets
 // err; the reads after it return zero values.
 type recordReader struct {
@@ -338,8 +343,8 @@ func readList[T any](r *recordReader, kind int, elem func(r *recordReader) T) []
 	if sub == nil {
 		return nil
 	}
-	s := make([]T, 0, n)
-	for range n {
+	s := make([]T, 0, min(n, maxReserve)) // a corrupt count reserves little
+	for i := 0; i < n && sub.err == nil; i++ {
 		s = append(s, elem(sub))
 	}
 	if sub.err != nil || len(sub.b) > 0 {
@@ -368,8 +373,8 @@ func readMap[V any](r *recordReader, kind int, value func(r *recordReader) V) ma
 	if sub == nil {
 		return nil
 	}
-	m := make(map[string]V, n)
-	for range n {
+	m := make(map[string]V, min(n, maxReserve))
+	for i := 0; i < n && sub.err == nil; i++ {
 		k := string(sub.sized())
 		m[k] = value(sub)
 	}

@@ -2,10 +2,12 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"testing"
 	"time"
 
@@ -412,5 +414,47 @@ func TestOutgoingRecords(t *testing.T) {
 	})
 	if got, _ := db.Mails(want.ID); len(got) != 1 || !bytes.Equal(got[0].Data, want.Data) {
 		t.Errorf("the stored message changed with the copy read")
+	}
+}
+
+// A nil rating, as a user record in JSON may hold ("Ratings":{"tanbo":null}),
+// is the start rating: in the binary form it reads back as no rating, not
+// as a rating of 0, beside a rating that is there.
+func TestNilRatingStaysStart(t *testing.T) {
+	b, err := encodeUser(&User{ID: "u", Ratings: map[string]*Rating{"tanbo": nil, "tobit": {Rating: 1700}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := decodeUser("u", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := u.Ratings["tanbo"]; r != nil {
+		t.Errorf("a nil rating read back as %+v; want none", r)
+	}
+	if r := u.Ratings["tobit"]; r == nil || r.Rating != 1700 {
+		t.Errorf("the rating beside it read back as %+v", r)
+	}
+}
+
+// A corrupt count of a list reserves a bounded room before the read fails:
+// a count is checked only against the bytes left.
+func TestCorruptCountReservesLittle(t *testing.T) {
+	const n = 1 << 20 // elements claimed, as many bytes left, none an element
+	list := binary.AppendUvarint(nil, n)
+	list = append(list, bytes.Repeat([]byte{0xff}, n)...)
+	w := newRecordWriter(n + 16)
+	w.key(6, kindBytes) // a game's moves
+	w.b = binary.AppendUvarint(w.b, uint64(len(list)))
+	w.b = append(w.b, list...)
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	before := m.TotalAlloc
+	if _, err := decodeGame(w.b); err == nil {
+		t.Fatal("a corrupt record decoded")
+	}
+	runtime.ReadMemStats(&m)
+	if grew := m.TotalAlloc - before; grew > 4<<20 {
+		t.Errorf("decoding a corrupt record of 1 MB allocated %d MB", grew>>20)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"maps"
 )
 
 // The binary form of a user record (record.go). Field numbers are for
@@ -17,11 +18,19 @@ func encodeUser(u *User) ([]byte, error) {
 	w.strings(4, u.Addresses, u.Addresses != nil)
 	w.time(5, u.Created)
 	mapField(w, 6, u.Extra, w.str)
-	mapField(w, 7, u.Ratings, func(r *Rating) {
+	ratings := u.Ratings
+	for _, r := range u.Ratings {
+		if r == nil {
+			// A nil rating (JSON's null) is the start rating, as a
+			// missing one: left out, it reads back as missing, not as a
+			// rating of 0.
+			ratings = maps.Clone(u.Ratings)
+			maps.DeleteFunc(ratings, func(_ string, r *Rating) bool { return r == nil })
+			break
+		}
+	}
+	mapField(w, 7, ratings, func(r *Rating) {
 		w.sized(func() {
-			if r == nil {
-				return // read back as a zero Rating
-			}
 			w.float(1, r.Rating)
 			w.int(2, r.Games)
 			w.int(3, r.Won)
