@@ -87,6 +87,9 @@ func TestAdminBesideTheDaemon(t *testing.T) {
 	before := len(w.sink.Messages())
 	w.mustAdmin(t, []string{"outbox", "retry", id[1]}, "will be sent now")
 	waitUntil(t, "the retried reply", 10*time.Second, func() bool { return len(w.sink.Messages()) == before+1 })
+	// The sender takes a mail out of the outbox just after the sink has
+	// accepted it: wait for that, then nothing may be left anywhere.
+	waitUntil(t, "the outbox emptied", 10*time.Second, func() bool { return counters(t, w.metrics)["outbox_length"] == 0 })
 	if c := counters(t, w.metrics); c["failed_length"] != 0 || c["outbox_length"] != 0 {
 		t.Errorf("after retry: %v", c)
 	}
