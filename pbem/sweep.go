@@ -87,7 +87,7 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 	}
 	for _, p := range prune {
 		if p.n > 0 {
-			s.log.Debug("sweep: forgot "+p.what, "count", p.n) // every minute: not worth a line at info
+			s.log.Debug("sweep: forgot "+p.what, "count", p.n) // every few minutes: not worth a line at info
 		}
 	}
 	// Boards due that stay due (their player is away) are passed over,
