@@ -18,7 +18,7 @@ import (
 // (fsync on), at the median and the 99th percentile, and the largest
 // reply; "move-batch100" drains a backlog of move mails 100 a commit, as
 // the IMAP watcher does. Set PBEMD_SCALE_DATA to the populated data directory (the store is
-// changed: use a copy). Players' passwords are checked once before the
+// changed: use a copy); PBEMD_SCALE_AT fixes the time of sweep-tick. Players' passwords are checked once before the
 // timing, as a running daemon has them cached.
 //
 //	pbemd populate -data /tmp/pop -games 1000000
@@ -195,7 +195,16 @@ func BenchmarkScale(b *testing.B) {
 	b.Run("sweep-tick", func(b *testing.B) {
 		// The first sweep catches up; each later one is a minute on, as
 		// the daemon runs it by default (sweep_interval).
+		// PBEMD_SCALE_AT (RFC 3339, not before now) fixes the first
+		// tick, so that runs on copies of one store sweep the same boards.
 		at := time.Now()
+		if v := os.Getenv("PBEMD_SCALE_AT"); v != "" {
+			t, err := time.Parse(time.RFC3339, v)
+			if err != nil || t.Before(at) {
+				b.Fatalf("PBEMD_SCALE_AT=%q: want an RFC 3339 time not before now", v)
+			}
+			at = t
+		}
 		start := time.Now()
 		s.SweepIDs(at)
 		b.Logf("the first sweep, catching up: %v", time.Since(start))

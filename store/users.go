@@ -171,14 +171,19 @@ func (tx *Tx) PutUser(u *User) error {
 	if err := tx.bucket(bucketUsers).Put([]byte(u.ID), data); err != nil {
 		return err
 	}
+	// Only the addresses that changed are written: a user stored for his
+	// ratings or his vacation rewrites no index page.
 	addrs := tx.bucket(bucketAddrs)
 	keep := make(map[string]bool)
 	for _, a := range u.Addresses {
 		keep[normAddr(a)] = true
 	}
+	had := make(map[string]bool)
 	if old != nil {
 		for _, a := range old.Addresses {
-			if a = normAddr(a); !keep[a] {
+			a = normAddr(a)
+			had[a] = true
+			if !keep[a] {
 				if err := addrs.Delete(addrKey(a, u.ID)); err != nil {
 					return err
 				}
@@ -186,6 +191,9 @@ func (tx *Tx) PutUser(u *User) error {
 		}
 	}
 	for a := range keep {
+		if had[a] {
+			continue
+		}
 		if err := addrs.Put(addrKey(a, u.ID), nil); err != nil {
 			return err
 		}
