@@ -132,11 +132,23 @@ func Open(path string, opts *Options) (*DB, error) {
 			return nil, fmt.Errorf("store: %w", err)
 		}
 	}
-	bdb, err := openBolt(path, &bolt.Options{
+	bopts := &bolt.Options{
 		Timeout:  o.LockTimeout,
 		NoSync:   o.NoSync,
 		ReadOnly: o.ReadOnly,
-	}, statErr == nil)
+	}
+	bdb, err := openBolt(path, bopts, statErr == nil)
+	// A file put in place of the one opened while this process waited for
+	// its lock ("pbemd compact") is the store now: the old one is gone.
+	for tries := 0; err == nil && statErr == nil && tries < 3; tries++ {
+		now, serr := os.Stat(path)
+		if serr != nil || os.SameFile(fi, now) {
+			break
+		}
+		bdb.Close()
+		fi = now
+		bdb, err = openBolt(path, bopts, true)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -49,6 +49,15 @@ var commands = []command{
 		help: "Copies DIR/" + store.FileName + " to FILE, consistently, while the daemon runs or not:\n" +
 			"a running daemon (which holds the database) sends the copy itself.",
 		examples: []string{"pbemd backup -config /etc/pbemd/pbemd.yaml /var/backups/pbemd.db"}},
+	{name: "compact", args: "[-config FILE] [-data DIR]",
+		summary: "rewrite the database without its free pages (daemon stopped)", run: runCompact,
+		help: "Rewrites DIR/" + store.FileName + " packed, checks that the new file holds every record\n" +
+			"of the old one, and puts it in the old one's place. bbolt never gives back the\n" +
+			"pages it frees; every commit writes their list and writes among them, scattered.\n" +
+			"Worth it after a flood was pruned, after \"pbemd populate\", or when the file has\n" +
+			"grown far beyond its records. Needs the daemon stopped and room on the disk\n" +
+			"for a second copy; takes about half a minute a million games.",
+		examples: []string{"pbemd compact -config /etc/pbemd/pbemd.yaml"}},
 	{name: "admin", args: "[-config FILE] [-data DIR] ACTION [ARG ...]",
 		summary: "look at and fix accounts, games and mail", run: runAdmin,
 		help:     adminHelp,
