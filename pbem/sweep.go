@@ -28,7 +28,7 @@ const (
 
 // Sweep does the periodic work due at now: reminders to players who have
 // not moved for their board's nag time, forfeits at its forfeit time, and
-// forgetting the keys of mails handled long ago. The daemon runs it every minute (sweep_interval);
+// forgetting the keys of mails handled long ago. The daemon runs it every 20 seconds (sweep_interval);
 // "pbemd sweep" runs it by hand.
 func (s *Service) Sweep(now time.Time) error {
 	_, err := s.SweepIDs(now)

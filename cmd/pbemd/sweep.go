@@ -6,7 +6,7 @@ import (
 )
 
 // runSweep is "pbemd sweep [-config FILE] [-data DIR] [-print] [-n] [-now RFC3339]":
-// the reminders and forfeits due, as the daemon sends them every minute, run by
+// the reminders and forfeits due, as the daemon sends them every 20 seconds, run by
 // hand or from cron. -now pretends another time, for tests and for catching
 // up after a stop.
 func runSweep(c *invocation) error {

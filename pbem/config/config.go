@@ -231,7 +231,7 @@ func Default() *Config {
 			GiveUpAfter: 5 * 24 * time.Hour,
 		},
 		Limits:        defaultLimits(),
-		SweepInterval: time.Minute,
+		SweepInterval: 20 * time.Second,
 		Log:           Log{Level: "info", Format: "text"},
 		HTTP:          DefaultHTTP,
 		Robots:        Robots{MoveTime: 2 * time.Second},

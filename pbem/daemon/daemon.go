@@ -1,5 +1,5 @@
 // Package daemon is pbemd serve: it ties the store, the service, the IMAP
-// watcher, the outbox sender and the sweep (every minute) together and runs them
+// watcher, the outbox sender and the sweep (every 20 seconds) together and runs them
 // until its context ends.
 //
 // The order of events for one mail is: the watcher fetches it, the service
