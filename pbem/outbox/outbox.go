@@ -5,13 +5,20 @@
 // refusing server never loses one; at worst a reply is sent twice (after a
 // crash between the acceptance and the removal).
 //
+// A Sender may send over several connections at once (NewConns): each
+// recipient's replies go through one of them, chosen by his address, in
+// the order they were queued, so that a player's mails never overtake
+// each other; the copies of a mail in copies spread over them.
+//
 // Each reply has its own retry schedule, kept with it in the store, and a
 // failing reply never delays another. Failures are of three kinds:
 //
 //   - The connection failed (cannot connect, greeting, TLS or login failed,
-//     connection lost; a *ConnectionError): no reply is to blame, so
-//     sending pauses, with a wait that doubles from RetryMin up to
-//     RetryMax, and resumes where it stopped. Only a connection lost in
+//     connection lost; a *ConnectionError): no reply is to blame. The
+//     other connections take the mail that one had not tried, until the
+//     end of the pass; when none is left, sending pauses, with a wait
+//     that doubles from RetryMin up to RetryMax, and resumes where it
+//     stopped. Only a connection lost in
 //     the middle of a reply counts as an attempt of that reply, which then
 //     waits until the others have had their turn.
 //   - The reply was refused for now (a 4xx reply): it is tried again after
@@ -45,7 +52,6 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/mailconn"
-	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -117,10 +123,10 @@ const DefaultGiveUpAfter = 5 * 24 * time.Hour
 // how many copies at most are accepted before they leave the outbox.
 const batchSize = 64
 
-// A Sender drains a Queue through a Transport.
+// A Sender drains a Queue through one Transport or several at once.
 type Sender struct {
 	q    Queue
-	t    Transport
+	ts   []Transport // the connections; each recipient's mail goes through one
 	opts Options
 	log  *slog.Logger
 	kick chan struct{}
@@ -130,8 +136,19 @@ type Sender struct {
 	holdTill time.Time // no new pass before this, after a connection failure
 }
 
-// New returns a Sender; Run starts it.
+// New returns a Sender that sends through t, one mail at a time; Run
+// starts it.
 func New(q Queue, t Transport, opts Options) *Sender {
+	return NewConns(q, []Transport{t}, opts)
+}
+
+// NewConns returns a Sender that sends through each of ts at once, as
+// many connections to the same server (see the package comment on the
+// order kept). ts must not be empty.
+func NewConns(q Queue, ts []Transport, opts Options) *Sender {
+	if len(ts) == 0 {
+		panic("outbox: NewConns without a transport")
+	}
 	if opts.RetryMin <= 0 {
 		opts.RetryMin = 30 * time.Second
 	}
@@ -151,7 +168,7 @@ func New(q Queue, t Transport, opts Options) *Sender {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Sender{q: q, t: t, opts: opts, log: log, kick: make(chan struct{}, 1)}
+	return &Sender{q: q, ts: ts, opts: opts, log: log, kick: make(chan struct{}, 1)}
 }
 
 // Kick tells the Sender that new mail is waiting. It never blocks.
@@ -165,7 +182,7 @@ func (s *Sender) Kick() {
 // Run sends until ctx is done. A mail being sent when ctx ends is finished
 // first (or left in the outbox).
 func (s *Sender) Run(ctx context.Context) error {
-	defer s.t.Close()
+	defer s.close()
 	tick := time.NewTicker(s.opts.Tick)
 	defer tick.Stop()
 	for {
@@ -197,11 +214,12 @@ func (s *Sender) hold() time.Duration {
 
 // Drain tries every due mail once, oldest first, and returns how many were
 // accepted (a mail in copies counts each copy). It stops early only when
-// the connection fails. The mails accepted leave the outbox together after
+// every connection failed. The mails accepted leave the outbox together after
 // each batch, or each batchSize copies, in one transaction; a crash before
 // that sends them again, which beats losing them.
 func (s *Sender) Drain(ctx context.Context) int {
-	defer s.t.Close() // no idle connection left open between passes
+	defer s.close() // no idle connection left open between passes
+	p := s.newPass(ctx)
 	sent := 0
 	var after uint64
 	for ctx.Err() == nil {
@@ -215,7 +233,7 @@ func (s *Sender) Drain(ctx context.Context) int {
 			return sent
 		}
 		after = batch[len(batch)-1].ID
-		n, err := s.attempt(ctx, batch)
+		n, err := p.attempt(batch)
 		sent += n
 		if err != nil {
 			return sent
@@ -229,220 +247,22 @@ func (s *Sender) Drain(ctx context.Context) int {
 // the replies of one mail, written out at once. The error is that of a
 // failed connection (or store), after which the rest stays queued.
 func (s *Sender) Send(ctx context.Context, ids ...uint64) (int, error) {
-	defer s.t.Close()
+	defer s.close()
 	mails, err := s.q.Mails(ids...)
 	if err != nil {
 		return 0, err
 	}
 	var errConn error
+	p := s.newPass(ctx)
 	sent := 0
 	for len(mails) > 0 && errConn == nil {
 		batch := mails[:min(len(mails), batchSize)]
 		mails = mails[len(batch):]
 		var n int
-		n, errConn = s.attempt(ctx, batch)
+		n, errConn = p.attempt(batch)
 		sent += n
 	}
 	return sent, errConn
-}
-
-// attempt tries the mails in order, records each outcome, and takes what
-// was accepted out of the outbox. It stops at a connection failure, a
-// store failure or the end of ctx, and returns that error, with how many
-// mails (copies) were accepted.
-func (s *Sender) attempt(ctx context.Context, batch []store.Outgoing) (int, error) {
-	acc := &accepted{}
-	var stop error
-	for i := range batch {
-		if stop = ctx.Err(); stop != nil {
-			break
-		}
-		if stop = s.send(ctx, &batch[i], acc); stop != nil {
-			break
-		}
-	}
-	if err := s.record(acc); err != nil {
-		return acc.sent, err
-	}
-	return acc.sent, stop
-}
-
-// accepted is what the transport has accepted and the outbox still holds:
-// whole mails, and copies of the mail in copies being sent. It is written
-// to the outbox (record) once it counts batchSize copies, at the end of a
-// batch, and before a failure of a mail in copies is: a crash resends at
-// most that many, as a crash before the removal of a batch always did.
-type accepted struct {
-	mails  []uint64 // mails all of whose copies were accepted
-	part   uint64   // a mail in copies some of whose copies were accepted
-	partTo []string // the recipients of those copies
-	n      int      // copies accepted and not yet recorded
-	sent   int      // copies accepted and recorded
-}
-
-// record takes what acc holds out of the outbox, in one transaction for
-// the whole mails and one for the copies of a mail in copies, and counts
-// it sent. A non-nil error means the store cannot be written.
-func (s *Sender) record(acc *accepted) error {
-	var err error
-	if len(acc.mails) > 0 {
-		err = s.q.Sent(acc.mails...)
-	}
-	if err == nil && acc.part != 0 {
-		err = s.q.SentTo(acc.part, acc.partTo...)
-	}
-	if err != nil {
-		// Accepted but still queued: they will go out a second time,
-		// which beats losing them.
-		s.log.Error("replies sent but not removed from the outbox", "count", acc.n, "err", err)
-		s.paused()
-		return err
-	}
-	for range acc.n {
-		call(s.opts.OnSent)
-	}
-	acc.sent += acc.n
-	acc.mails, acc.part, acc.partTo, acc.n = nil, 0, nil, 0
-	return nil
-}
-
-// send tries one mail and records the outcome. It returns an error when
-// sending must stop: the connection failed, ctx ended or the store cannot
-// be written.
-func (s *Sender) send(ctx context.Context, m *store.Outgoing, acc *accepted) error {
-	if m.ToAt > 0 {
-		return s.sendCopies(ctx, m, acc)
-	}
-	err := s.t.Send(ctx, m.From, m.To, m.Data)
-	if err == nil {
-		s.connected()
-		s.log.Debug("reply sent", "id", m.ID, "to", m.To)
-		return s.done(acc, m.ID, 1)
-	}
-	if ctx.Err() != nil {
-		return ctx.Err() // stopped mid-send: the mail is still due, nothing to record
-	}
-	now := s.opts.Now()
-	switch refused, ce := s.failure(err); {
-	case refused:
-		return s.giveUp(m, now, "refused permanently", err)
-	case ce != nil:
-		return s.connectionFailed(m, now, err, ce)
-	default:
-		call(s.opts.OnFailure)
-		return s.retry(m, now, err, now)
-	}
-}
-
-// failure tells what an error of Send is (see Transport): a permanent
-// refusal, a failed connection (ce), or else a temporary refusal of the
-// mail alone. Any but a failed connection shows the connection works.
-func (s *Sender) failure(err error) (refused bool, ce *ConnectionError) {
-	if errors.As(err, &ce) {
-		return false, ce
-	}
-	s.connected()
-	var rej *RejectedError
-	return errors.As(err, &rej), nil
-}
-
-// done adds a mail all of whose copies were accepted to acc, and records
-// acc once it is full.
-func (s *Sender) done(acc *accepted, id uint64, copies int) error {
-	acc.mails = append(acc.mails, id)
-	acc.n += copies
-	if acc.part == id {
-		acc.part, acc.partTo = 0, nil // its copies go with the mail
-	}
-	if acc.n >= batchSize {
-		return s.record(acc)
-	}
-	return nil
-}
-
-// sendCopies sends a mail in copies (store.Outgoing.ToAt), to each
-// recipient his own, in turn. Each outcome is that recipient's alone: a
-// copy refused for good is given up by itself, the recipients refused
-// for now stay in the mail for its retry, and those whose copies were
-// accepted leave it, so that no retry sends them a second copy. A stop
-// (a connection failure, the end of ctx) leaves the recipients not yet
-// served in the mail.
-func (s *Sender) sendCopies(ctx context.Context, m *store.Outgoing, acc *accepted) error {
-	var later []string // refused for now
-	var laterErr error
-	for i, to := range m.To {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		data, err := mailmsg.Copy(m.Data, m.ToAt, to)
-		if err != nil {
-			err = &RejectedError{Err: err} // no copy for him can be written, now or later
-		} else {
-			err = s.t.Send(ctx, m.From, []string{to}, data)
-		}
-		if err == nil {
-			s.connected()
-			s.log.Debug("reply sent", "id", m.ID, "to", to)
-			acc.part = m.ID
-			acc.partTo = append(acc.partTo, to)
-			if acc.n++; acc.n >= batchSize {
-				if err := s.record(acc); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		if ctx.Err() != nil {
-			return ctx.Err() // stopped mid-send: he is still due
-		}
-		now := s.opts.Now()
-		switch refused, ce := s.failure(err); {
-		case refused:
-			if err := s.giveUpTo(m, to, now, err); err != nil {
-				return err
-			}
-		case ce != nil:
-			if err := s.record(acc); err != nil {
-				return err
-			}
-			m.To = append(later, m.To[i:]...)
-			return s.connectionFailed(m, now, err, ce)
-		default:
-			call(s.opts.OnFailure)
-			if laterErr == nil {
-				laterErr = err
-			}
-			later = append(later, to)
-		}
-	}
-	if len(later) == 0 {
-		return s.done(acc, m.ID, 0) // its copies are counted already
-	}
-	// The accepted copies leave the mail before it waits for its retry.
-	if err := s.record(acc); err != nil {
-		return err
-	}
-	m.To = later
-	now := s.opts.Now()
-	return s.retry(m, now, laterErr, now)
-}
-
-// connectionFailed pauses sending after a failed connection, and returns
-// the error that stops the pass. A connection lost in the middle of m
-// counts as an attempt of m, which is then tried again only after the
-// pause and a pass of the others, so that a mail on which a server drops
-// every connection does not hold up the rest.
-func (s *Sender) connectionFailed(m *store.Outgoing, now time.Time, err error, ce *ConnectionError) error {
-	call(s.opts.OnFailure)
-	wait := s.paused()
-	s.log.Warn("outbox paused: the connection failed", "id", m.ID, "retry_in", wait, "err", err)
-	if !ce.InMail {
-		return err
-	}
-	if serr := s.retry(m, now, err, now.Add(wait+s.opts.RetryMin)); serr != nil {
-		return serr
-	}
-	return err
 }
 
 // retry records a temporary failure of m: it is given up once its first
@@ -517,6 +337,13 @@ func (s *Sender) paused() time.Duration {
 	s.holdTill = s.opts.Now().Add(wait)
 	s.failures++
 	return wait
+}
+
+// close ends every connection.
+func (s *Sender) close() {
+	for _, t := range s.ts {
+		t.Close()
+	}
 }
 
 func call(f func()) {
