@@ -32,6 +32,10 @@ type Options struct {
 	// SMTPUTF8 offers the extension for internationalized addresses
 	// (RFC 6531); without it a client must not send them.
 	SMTPUTF8 bool
+	// MaxConns, when set, is how many connections may be open at once;
+	// one more is answered 421 at its greeting (EHLO), as a server
+	// limiting the connections of a client does.
+	MaxConns int
 }
 
 // A Sink is a running SMTP server.
@@ -49,6 +53,8 @@ type Sink struct {
 	refuseN int // mails still to refuse; <0 means until Accept
 	refused int
 	conns   map[*smtp.Conn]bool
+	open    int                        // connections with a session now
+	drop    int                        // mails until the one to drop the connection on
 	rcptErr map[string]*smtp.SMTPError // recipients refused forever
 }
 
@@ -72,9 +78,13 @@ func Start(opts Options) (*Sink, error) {
 	s.conns = map[*smtp.Conn]bool{}
 	s.srv = smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
 		s.mu.Lock()
+		defer s.mu.Unlock()
 		s.conns[c] = true
-		s.mu.Unlock()
-		return &session{sink: s}, nil
+		if s.opts.MaxConns > 0 && s.open >= s.opts.MaxConns {
+			return nil, &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 7, 0}, Message: "too many connections from you"}
+		}
+		s.open++
+		return &session{sink: s, conn: c}, nil
 	}))
 	s.srv.Domain = "sink.localhost"
 	s.srv.AllowInsecureAuth = true
@@ -125,6 +135,15 @@ func (s *Sink) AcceptRcpt(addr string) {
 	delete(s.rcptErr, addr)
 }
 
+// Drop makes the sink close the connection in the middle of the k-th
+// mail's DATA from now (1: the next), before answering it: the client
+// cannot know whether the mail was taken (it was not).
+func (s *Sink) Drop(k int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.drop = k
+}
+
 // Accept ends a Refuse.
 func (s *Sink) Accept() {
 	s.mu.Lock()
@@ -173,6 +192,7 @@ func (s *Sink) Wait(n int, timeout time.Duration) []Message {
 
 type session struct {
 	sink   *Sink
+	conn   *smtp.Conn
 	authed bool
 	from   string
 	to     []string
@@ -218,6 +238,10 @@ func (ss *session) Data(r io.Reader) error {
 		return err
 	}
 	s := ss.sink
+	if s.dropNow() {
+		ss.conn.Close()
+		return errors.New("connection dropped by the test sink")
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.refuse != nil && s.refuseN != 0 {
@@ -230,9 +254,25 @@ func (ss *session) Data(r io.Reader) error {
 	return nil
 }
 
+// dropNow counts a mail toward a Drop and tells whether it is the one.
+func (s *Sink) dropNow() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.drop == 0 {
+		return false
+	}
+	s.drop--
+	return s.drop == 0
+}
+
 func (ss *session) Reset() {
 	ss.from = ""
 	ss.to = nil
 }
 
-func (ss *session) Logout() error { return nil }
+func (ss *session) Logout() error {
+	ss.sink.mu.Lock()
+	ss.sink.open--
+	ss.sink.mu.Unlock()
+	return nil
+}
