@@ -2,6 +2,7 @@ package outbox
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,7 +14,17 @@ import (
 
 // BenchmarkDrain: replies sent per second from a synced store to a
 // loopback SMTP sink, one connection reused.
-func BenchmarkDrain(b *testing.B) {
+func BenchmarkDrain(b *testing.B) { benchDrain(b, 1) }
+
+// BenchmarkDrainConns: the same over 1 and 4 connections at once, each
+// reply to one of 50 players.
+func BenchmarkDrainConns(b *testing.B) {
+	for _, n := range []int{1, 4} {
+		b.Run(fmt.Sprintf("conns-%d", n), func(b *testing.B) { benchDrain(b, n) })
+	}
+}
+
+func benchDrain(b *testing.B, conns int) {
 	db, err := store.Open(filepath.Join(b.TempDir(), "pbem.db"), nil)
 	if err != nil {
 		b.Fatal(err)
@@ -29,8 +40,9 @@ func BenchmarkDrain(b *testing.B) {
 		data = append(data, "|  .  .  .  .  .  .  .  .  |  a board line of a typical reply  |\r\n"...)
 	}
 	err = db.Update(func(tx *store.Tx) error {
-		for range b.N {
-			if err := tx.Enqueue(&store.Outgoing{From: "pbem@localhost", To: []string{"p@localhost"}, Data: data, Queued: time.Now()}); err != nil {
+		for i := range b.N {
+			to := fmt.Sprintf("p%d@localhost", i%50)
+			if err := tx.Enqueue(&store.Outgoing{From: "pbem@localhost", To: []string{to}, Data: data, Queued: time.Now()}); err != nil {
 				return err
 			}
 		}
@@ -39,7 +51,11 @@ func BenchmarkDrain(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := New(db, &SMTP{Addr: sink.Addr, Security: mailconn.Plain}, Options{Logger: quiet})
+	var ts []Transport
+	for range conns {
+		ts = append(ts, &SMTP{Addr: sink.Addr, Security: mailconn.Plain})
+	}
+	s := NewConns(db, ts, Options{Logger: quiet})
 	b.ResetTimer()
 	if n := s.Drain(context.Background()); n != b.N {
 		b.Fatalf("sent %d of %d", n, b.N)
