@@ -117,7 +117,16 @@ type SMTP struct {
 	// permanently (5xx), is logged as an error and kept in the store's
 	// failed mail, never silently dropped.
 	GiveUpAfter time.Duration `yaml:"give_up_after"`
+	// Connections is how many connections the replies go over at once
+	// (1 to MaxSMTPConnections); each player's replies go through one,
+	// in order. A server that takes fewer still gets all the replies,
+	// over those it takes.
+	Connections int `yaml:"connections"`
 }
+
+// MaxSMTPConnections bounds smtp.connections: more would gain little on a
+// submission server and look like abuse to it.
+const MaxSMTPConnections = 32
 
 // Limits bound what one mail, one sender address, one account and strangers
 // as a whole may cost (pbem.Limits says each in full). The counts are kept in
@@ -229,6 +238,7 @@ func Default() *Config {
 			RetryMin:    30 * time.Second,
 			RetryMax:    time.Hour,
 			GiveUpAfter: 5 * 24 * time.Hour,
+			Connections: 4,
 		},
 		Limits:        defaultLimits(),
 		SweepInterval: 20 * time.Second,
@@ -362,6 +372,9 @@ func (c *Config) validateFor(uses Uses) error {
 	}
 	if c.IMAP.BatchBytes < 64<<10 {
 		return fmt.Errorf("imap.batch_bytes is %d; want at least 65536 (64 KiB)", c.IMAP.BatchBytes)
+	}
+	if c.SMTP.Connections < 1 || c.SMTP.Connections > MaxSMTPConnections {
+		return fmt.Errorf("smtp.connections is %d; want 1 to %d", c.SMTP.Connections, MaxSMTPConnections)
 	}
 	if c.IMAP.Batch < 1 || c.IMAP.Batch > 1000 {
 		return fmt.Errorf("imap: batch %d is out of range; want 1 to 1000", c.IMAP.Batch)

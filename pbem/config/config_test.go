@@ -67,7 +67,7 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.SweepInterval != 30*time.Minute || c.IMAP.Mailbox != "INBOX" || c.IMAP.Addr() != "imap.example.org:993" {
+	if c.SweepInterval != 30*time.Minute || c.IMAP.Mailbox != "INBOX" || c.IMAP.Addr() != "imap.example.org:993" || c.SMTP.Connections != 4 {
 		t.Errorf("got %+v", c)
 	}
 }
@@ -96,6 +96,8 @@ func TestRefused(t *testing.T) {
 		{"huge largest mail", minimal + "limits:\n  largest_mail: 10000000000\n", "limits.largest_mail is 10000000000 bytes", nil},
 		{"quarantine is done", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  quarantine_folder: pbem-done", 1), "quarantine_folder \"pbem-done\" must be set and differ", nil},
 		{"tiny batch bytes", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  batch_bytes: 10", 1), "imap.batch_bytes is 10", nil},
+		{"no smtp connection", minimal + "  connections: 0\n", "smtp.connections is 0; want 1 to 32", nil},
+		{"too many smtp connections", minimal + "  connections: 33\n", "smtp.connections is 33; want 1 to 32", nil},
 		{"robot move time", minimal + "robots:\n  move_time: 2h\n", "robots.move_time is 2h0m0s; want 10ms to 1m", nil},
 	}
 	for _, tt := range tests {

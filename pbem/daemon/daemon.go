@@ -168,8 +168,8 @@ func Run(ctx context.Context, opts Options) error {
 	defer stopWeb()
 
 	var (
-		watch     mailbox.Config
-		transport outbox.Transport
+		watch mailbox.Config
+		conns []outbox.Transport
 	)
 	if embedded {
 		dm, err := devmail.Start(devmail.Options{IMAPAddr: opts.IMAPAddr, SMTPAddr: opts.SMTPAddr})
@@ -185,13 +185,13 @@ func Run(ctx context.Context, opts Options) error {
 			IdleTimeout: time.Minute, // bounds the race noted at devmail's Idle
 			MaxSize:     cfg.Limits.LargestMail,
 		}
-		transport = dm.Transport()
+		conns = []outbox.Transport{dm.Transport()} // in process: one is enough
 		printWelcome(stdout, dm, cfg, webURL)
 	} else {
 		if watch, err = watchConfig(cfg); err != nil {
 			return err
 		}
-		if transport, err = SMTPTransport(cfg); err != nil {
+		if conns, err = smtpConns(cfg); err != nil {
 			return err
 		}
 	}
@@ -214,7 +214,7 @@ func Run(ctx context.Context, opts Options) error {
 	so.OnSent = func() { repliesSent.Add(1) }
 	so.OnFailure = func() { errorsCount.Add(1) }
 	so.OnGiveUp = func() { errorsCount.Add(1); repliesFailed.Add(1) }
-	sender := outbox.New(db, transport, so)
+	sender := outbox.NewConns(db, conns, so)
 	running.Store(sender)
 	robots, err := startRobots(svc, cfg, sender, log)
 	if err != nil {
@@ -225,7 +225,7 @@ func Run(ctx context.Context, opts Options) error {
 	watch.OnError = func() { errorsCount.Add(1) }
 	watch.OnReconnect = func() { reconnects.Add(1) }
 	watcher := mailbox.New(watch, handler{svc, sender})
-	if smtpT, ok := transport.(*outbox.SMTP); ok && !embedded {
+	if smtpT, ok := conns[0].(*outbox.SMTP); ok && !embedded {
 		if err := checkServers(ctx, cfg, watcher, smtpT, log); err != nil {
 			return err
 		}
@@ -362,27 +362,32 @@ func senderOptions(cfg *config.Config) outbox.Options {
 // cannot be sent now stays queued, with its retry time, for the next run or
 // for "pbemd serve"; so only a bad configuration is an error.
 func SendQueued(ctx context.Context, db *store.DB, cfg *config.Config) error {
-	transport, err := SMTPTransport(cfg)
+	conns, err := smtpConns(cfg)
 	if err != nil {
 		return err
 	}
-	outbox.New(db, transport, senderOptions(cfg)).Drain(ctx)
+	outbox.NewConns(db, conns, senderOptions(cfg)).Drain(ctx)
 	return nil
 }
 
-// SMTPTransport is the SMTP submission of a configuration.
-func SMTPTransport(cfg *config.Config) (*outbox.SMTP, error) {
+// smtpConns are the SMTP submission connections of a configuration
+// (smtp.connections), each an *outbox.SMTP.
+func smtpConns(cfg *config.Config) ([]outbox.Transport, error) {
 	tc, err := cfg.SMTP.TLSConfig()
 	if err != nil {
 		return nil, fmt.Errorf("smtp: %w", err)
 	}
-	return &outbox.SMTP{
-		Addr:      cfg.SMTP.Addr(),
-		Security:  cfg.SMTP.Security,
-		TLSConfig: tc,
-		Username:  cfg.SMTP.Username,
-		Password:  cfg.SMTP.Password.Reveal(),
-	}, nil
+	var conns []outbox.Transport
+	for range max(cfg.SMTP.Connections, 1) {
+		conns = append(conns, &outbox.SMTP{
+			Addr:      cfg.SMTP.Addr(),
+			Security:  cfg.SMTP.Security,
+			TLSConfig: tc,
+			Username:  cfg.SMTP.Username,
+			Password:  cfg.SMTP.Password.Reveal(),
+		})
+	}
+	return conns, nil
 }
 
 func randomSecret() string {
