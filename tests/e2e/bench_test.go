@@ -20,7 +20,8 @@ import (
 // BenchmarkBacklog: 10,000 move mails (500 boards, 20 moves each)
 // waiting in the mailbox when pbemd starts; handled/s is from starting
 // pbemd to the last mail committed, mails/s to the last reply accepted by
-// the SMTP sink, and pbemd-cpu-µs/mail the CPU time pbemd used for it all. "dovecot" reads Dovecot, "go-imap" go-imap's server (the
+// the SMTP sink (over smtp.connections, 4, or PBEMD_BENCH_SMTP_CONNECTIONS),
+// and pbemd-cpu-µs/mail the CPU time pbemd used for it all. "dovecot" reads Dovecot, "go-imap" go-imap's server (the
 // embedded default's). Run with -benchtime=1x: the set-up takes longer
 // than the run.
 func BenchmarkBacklog(b *testing.B) {
@@ -37,6 +38,11 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld)) {
 		b.StopTimer()
 		w := newDovecotWorld(b, "")
 		setup(w)
+		if v := os.Getenv("PBEMD_BENCH_SMTP_CONNECTIONS"); v != "" {
+			// To compare with other counts (1: one connection, as before smtp.connections).
+			cfg, _ := os.ReadFile(w.config)
+			os.WriteFile(w.config, []byte(strings.Replace(string(cfg), "  retry_max: 500ms\n", "  retry_max: 500ms\n  connections: "+v+"\n", 1)), 0o600)
+		}
 		mails, _ := backlog(b, w, 500, 20)
 		deliverAll(b, w, mails)
 		before := len(w.sink.Messages())
