@@ -46,6 +46,12 @@ type CompactStats struct {
 func Compact(path string, lockTimeout time.Duration) (CompactStats, error) {
 	var st CompactStats
 	began := time.Now()
+	// A data file that is a link is compacted where it lies, and the link
+	// kept.
+	path, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return st, fmt.Errorf("store: %w", err)
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return st, fmt.Errorf("store: %w", err)
@@ -72,6 +78,9 @@ func Compact(path string, lockTimeout time.Duration) (CompactStats, error) {
 	}
 	if err == nil {
 		err = sameStore(tmp, db.bolt)
+	}
+	if err == nil {
+		err = keepOwner(tmp, fi)
 	}
 	if err == nil {
 		err = os.Rename(tmp, path)
