@@ -182,6 +182,13 @@ func (r *request) auth(id, password string) (*store.User, error) {
 	} else if locked {
 		return nil, &failure{Msg: "password checks of " + u.ID + " are locked", silent: true}
 	}
+	if !contains(u.Addresses, r.sender()) && !r.s.passwords.known(u, password) {
+		if spent, until, err := r.foreignChecksSpent(); err != nil {
+			return nil, err
+		} else if spent {
+			return nil, fail("Your password was not checked: too many wrong passwords came lately from addresses that are not their account's, so until %s passwords are checked only when they come from one of the account's own addresses. Send this from an address of %s, or again after that time", until.UTC().Format(timeFormat), u.ID)
+		}
+	}
 	ok := r.s.passwords.check(u, password)
 	r.checked(password, ok)
 	if !ok {
@@ -300,6 +307,16 @@ func (c *passwordCache) check(u *store.User, password string) bool {
 	c.result[k] = ok
 	c.mu.Unlock()
 	return ok
+}
+
+// known reports whether the outcome of the password is remembered: its
+// check costs no bcrypt.
+func (c *passwordCache) known(u *store.User, password string) bool {
+	k := c.mac(u.ID, u.PasswordHash, password)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, found := c.result[k]
+	return found
 }
 
 // hash makes the bcrypt hash of a new password.

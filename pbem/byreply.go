@@ -1,7 +1,6 @@
 package pbem
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base32"
 	"encoding/hex"
@@ -31,7 +30,6 @@ const (
 	// answer (a last chat); after that they are expired.
 	replyAfterEnd = 7 * day
 
-	tokenBytes    = 16 // 128 bits from crypto/rand
 	tokenIDPrefix = "pbr."
 	// ReplyTokenPlace is where the token goes in Config.ReplyAddress.
 	ReplyTokenPlace = "{token}"
@@ -42,7 +40,7 @@ const (
 // some servers fold to lower case.
 var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
-var tokenLen = tokenEncoding.EncodedLen(tokenBytes)
+var tokenLen = tokenEncoding.EncodedLen(store.TokenBytes)
 
 // mailBoard mails a board to one user. A player of a board in play gets
 // the body that says how to reply (playersBody) and a token of his own in
@@ -67,9 +65,7 @@ func (r *request) mailBoard(b *board, v *boardView, id, subject, body string, pl
 	n := len(r.parts)
 	r.mailAddresses(u.Addresses, subject, *playersBody+b.nextCommand(id), b.rec.Thread)
 	for _, p := range r.parts[n:] {
-		tok := make([]byte, tokenBytes)
-		rand.Read(tok) // never fails (crypto/rand, Go 1.24+)
-		err := r.tx.PutReplyToken(tok, &store.ReplyToken{
+		tok, err := r.tx.NewReplyToken(&store.ReplyToken{
 			User: u.ID, Kind: b.game.Name(), Board: b.rec.Board, Move: b.next(),
 			Account: accountPrint(u), Expires: r.now.Add(replyTokenLife),
 		})
@@ -139,7 +135,7 @@ func idToken(id string) []byte {
 
 func decodeToken(s string) []byte {
 	tok, err := tokenEncoding.DecodeString(strings.ToLower(s))
-	if err != nil || len(tok) != tokenBytes {
+	if err != nil || len(tok) != store.TokenBytes {
 		return nil
 	}
 	return tok

@@ -250,7 +250,8 @@ func TestReplyRefused(t *testing.T) {
 	if len(moves(h)) != 0 || h.game("ultima", 101).Over {
 		t.Fatalf("refused replies changed the board")
 	}
-	// The sweep forgets expired tokens.
+	// The sweep forgets expired tokens, from the minute after their expiry.
+	h.now = h.now.Add(time.Minute)
 	h.sweep()
 	if n, err := h.db.ReplyTokens(); err != nil || n != 0 {
 		t.Errorf("%d tokens left after the sweep (%v)", n, err)

@@ -23,6 +23,15 @@ type Limits struct {
 	// every address until the window ends, with one warning to the
 	// account's addresses.
 	BadPasswords int
+	// ForeignBadPasswords is how many wrong passwords are checked in a
+	// Window from senders that are no address of the account, all
+	// accounts together [200]. Beyond, such a password is not checked
+	// until the window ends, while those from an account's own addresses
+	// still are: senders are free to forge, each with limits of his own,
+	// and each check is a bcrypt of some 60 ms, so that without this bound
+	// a stranger could make the server check 10 wrong passwords an hour
+	// for every account.
+	ForeignBadPasswords int
 	// Window is the time the counts above are kept [1h].
 	Window time.Duration
 	// Strangers is how many mails may go, in a Window, to addresses that
@@ -60,6 +69,7 @@ func (l Limits) withDefaults() Limits {
 	}
 	def(&l.Mails, 60)
 	def(&l.BadPasswords, 10)
+	def(&l.ForeignBadPasswords, 200)
 	def(&l.Strangers, 200)
 	def(&l.Addresses, 3)
 	def(&l.Commands, 20)
@@ -85,6 +95,10 @@ func howtoKey(addr string) string       { return "howto:" + addr }
 func confirmKey(addr string) string     { return "confirm:" + addr }
 
 const strangersKey = "strangers"
+
+// foreignBadKey counts the wrong passwords from senders that are no
+// address of the account.
+const foreignBadKey = "foreign-badpw"
 
 // counter returns the stored counter with the key, a fresh one when its
 // window of length window has passed.
@@ -164,9 +178,34 @@ func (r *request) passwordLocked(u *store.User) (bool, error) {
 	return true, nil
 }
 
-// badPassword counts a wrong password against the sender and the account.
+// foreignChecksSpent reports whether the budget of wrong passwords from
+// senders that are no address of their account is spent for the window,
+// and until when.
+func (r *request) foreignChecksSpent() (spent bool, until time.Time, err error) {
+	lim := r.s.limits
+	c, err := r.counter(foreignBadKey, lim.Window)
+	until = c.Start.Add(lim.Window)
+	if err != nil || c.Count < lim.ForeignBadPasswords {
+		return false, until, err
+	}
+	if !c.Warned {
+		c.Warned = true
+		r.logger().Warn("budget of wrong passwords from foreign addresses spent; such passwords are not checked until the window ends",
+			"budget", lim.ForeignBadPasswords, "window", lim.Window, "until", until)
+		err = r.tx.PutCounter(foreignBadKey, c)
+	}
+	return true, until, err
+}
+
+// badPassword counts a wrong password against the sender and the account,
+// and against the foreign addresses' budget when the sender is no address
+// of the account.
 func (r *request) badPassword(u *store.User) error {
-	for _, key := range []string{senderBadKey(r.sender()), accountBadKey(u.ID)} {
+	keys := []string{senderBadKey(r.sender()), accountBadKey(u.ID)}
+	if !contains(u.Addresses, r.sender()) {
+		keys = append(keys, foreignBadKey)
+	}
+	for _, key := range keys {
 		c, err := r.counter(key, r.s.limits.Window)
 		if err != nil {
 			return err

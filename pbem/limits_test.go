@@ -140,3 +140,87 @@ func TestStrangersBudget(t *testing.T) {
 		return nil
 	})
 }
+
+// Guesses from forged senders at many accounts: beyond the budget of wrong
+// passwords from addresses that are not the account's, no password from
+// such an address is checked (no bcrypt), and the sender is told why; the
+// accounts' own addresses are still checked, a pair checked before still
+// passes, and the budget comes back with the window. ("vacation ID PW 0"
+// of a player not away answers that he is not away: the password passed.)
+func TestForeignWrongPasswordsBudget(t *testing.T) {
+	h := newHarness(t)
+	h.svc.cfg.Limits.ForeignBadPasswords = 5
+	h.restart()
+	ids := []string{"alice", "bob", "carol", "dave", "erin", "frank"}
+	for _, id := range ids {
+		h.signup(id)
+	}
+	passed := func(from, id, password string) {
+		t.Helper()
+		r := one(t, h.send(from, fmt.Sprintf("vacation %s %s 0", id, password), ""), from)
+		says(t, r.Body, id+" is not on vacation")
+	}
+	// bob, from another address, is known right before the flood.
+	passed("bob@work.example", "bob", "pw-bob")
+	before := h.svc.passwords.compares.Load()
+	for i := range 60 {
+		id := ids[i%len(ids)]
+		from := fmt.Sprintf("g%d@attack.example", i)
+		r := one(t, h.send(from, fmt.Sprintf("vacation %s guess%d 0", id, i), ""), from)
+		if i < 5 {
+			says(t, r.Body, "The password for "+id+" is wrong")
+		} else {
+			says(t, r.Body, "Your password was not checked: too many wrong passwords came lately from addresses that are not their account's, so until 2026-11-22 13:00 UTC")
+		}
+	}
+	if n := h.svc.passwords.compares.Load() - before; n != 5 {
+		t.Errorf("60 guesses from forged senders ran %d bcrypt checks; want the budget's 5", n)
+	}
+	// The accounts' own addresses are checked, right or wrong.
+	passed("alice@example.org", "alice", "pw-alice")
+	r := one(t, h.send("carol@example.org", "vacation carol wrong 0", ""), "carol@example.org")
+	says(t, r.Body, "The password for carol is wrong")
+	// A pair checked before costs no bcrypt, and passes from anywhere.
+	passed("bob@work.example", "bob", "pw-bob")
+	// The right password from a new address waits for the window.
+	r = one(t, h.send("dave@elsewhere.example", "vacation dave pw-dave 0", ""), "dave@elsewhere.example")
+	says(t, r.Body, "Send this from an address of dave, or again after that time")
+	h.now = h.now.Add(time.Hour)
+	passed("dave@elsewhere.example", "dave", "pw-dave")
+}
+
+// Checks ahead of the lock draw on the same budget: a batch of guesses from
+// forged senders runs no more bcrypt before the lock than the budget has
+// left, and none once it is spent.
+func TestPreverifyForeignBudget(t *testing.T) {
+	h := newHarness(t)
+	h.svc.cfg.Limits.ForeignBadPasswords = 3
+	h.restart()
+	ids := []string{"alice", "bob", "carol"}
+	for _, id := range ids {
+		h.signup(id)
+	}
+	batch := func() [][]byte {
+		var raws [][]byte
+		for i := range 20 {
+			id := ids[i%len(ids)]
+			raws = append(raws, h.mail(fmt.Sprintf("g%d@attack.example", i), fmt.Sprintf("vacation %s guess%d 0", id, i), "")) // a fresh mail each
+		}
+		// Change password checks the old password ahead too.
+		return append(raws, h.mail("g@attack.example", "change password alice guess pw-new", ""))
+	}
+	for round, want := range []int64{3, 0} {
+		h.restart()
+		h.svc.Preverify(h.db, batch()...)
+		if n := h.svc.passwords.compares.Load(); n != want {
+			t.Errorf("round %d: %d bcrypt checks ahead of the lock; want %d", round, n, want)
+		}
+		h.svc.DeliverAll(batch())
+	}
+	// Their own addresses are not held back.
+	h.restart()
+	h.svc.Preverify(h.db, h.mail("alice@example.org", "vacation alice pw-alice 0", ""))
+	if n := rightPasswords(h.svc.passwords); n != 1 {
+		t.Errorf("alice from her own address: %d passwords checked ahead, want 1", n)
+	}
+}

@@ -63,11 +63,23 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 	queued := map[string]bool{} // user id, hash and password of the claims
 	var news []newPassword
 	err := db.View(func(tx *store.Tx) error {
+		// Passwords from senders that are no address of their account
+		// draw on a budget of all senders (Limits.ForeignBadPasswords):
+		// a batch checks ahead no more of them than it has left.
+		foreign := s.foreignLeft(tx)
 		for _, m := range mails {
 			if done, err := tx.Processed(m.Key); err != nil || done {
 				continue // a copy of a mail handled before: nothing to check
 			}
-			news = append(news, s.newPasswords(tx, m)...)
+			for _, n := range s.newPasswords(tx, m) {
+				if n.user != nil && !contains(n.user.Addresses, m.From) {
+					if foreign == 0 {
+						continue // its old password is checked under the lock
+					}
+					foreign--
+				}
+				news = append(news, n)
+			}
 			seen := map[string]bool{} // user id and password
 
 			for _, words := range passwordLines(m) {
@@ -84,6 +96,12 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 					}
 					if s.lockedBefore(tx, u) {
 						break // its checks are locked: nothing to spare
+					}
+					if !contains(u.Addresses, m.From) {
+						if foreign == 0 {
+							break // checked under the lock, if at all
+						}
+						foreign--
 					}
 					if k := u.ID + "\x00" + words[i+1]; !seen[k] {
 						seen[k] = true
@@ -165,6 +183,16 @@ func (s *Service) newPasswords(tx *store.Tx, m *mailmsg.Incoming) []newPassword 
 func (s *Service) lockedBefore(tx *store.Tx, u *store.User) bool {
 	c, err := tx.Counter(accountBadKey(u.ID))
 	return err == nil && c.Count >= s.limits.BadPasswords && s.cfg.Now().Before(c.Start.Add(s.limits.Window))
+}
+
+// foreignLeft is how many wrong passwords from senders that are no
+// address of their account may still be checked in the current window.
+func (s *Service) foreignLeft(tx *store.Tx) int {
+	c, err := tx.Counter(foreignBadKey)
+	if err != nil || !s.cfg.Now().Before(c.Start.Add(s.limits.Window)) {
+		return s.limits.ForeignBadPasswords
+	}
+	return max(s.limits.ForeignBadPasswords-c.Count, 0)
 }
 
 // passwordLines returns the command lines of the mail that may name a user

@@ -229,3 +229,32 @@ func TestSameStoreFindsEachDifference(t *testing.T) {
 		})
 	}
 }
+
+// A data file that is a link is compacted where it lies; the link stays,
+// and the file keeps its mode.
+func TestCompactThroughALink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "disk", FileName)
+	if err := os.MkdirAll(filepath.Dir(real), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fragmented(t, real)
+	if err := os.Chmod(real, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, FileName)
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Compact(link, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v, %v", fi.Mode(), err)
+	}
+	fi, err := os.Stat(real)
+	if err != nil || fi.Size() != st.After || fi.Mode().Perm() != 0o640 {
+		t.Errorf("the linked file: %v (%d bytes, want %d), %v; want the compacted store, mode 0640", fi.Mode(), fi.Size(), st.After, err)
+	}
+}

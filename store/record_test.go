@@ -345,15 +345,17 @@ func TestReplyTokenRecords(t *testing.T) {
 	want := new(ReplyToken)
 	n := 0
 	fill(t, reflect.ValueOf(want).Elem(), &n)
-	stored, old := bytes.Repeat([]byte{1}, 16), bytes.Repeat([]byte{2}, 16)
+	old := bytes.Repeat([]byte{2}, 16)
 	oldRecord, _ := json.Marshal(want)
 	var wantOld ReplyToken
 	json.Unmarshal(oldRecord, &wantOld)
+	var stored []byte
 	update(t, db, func(tx *Tx) error {
-		if err := tx.PutReplyToken(stored, want); err != nil {
+		var err error
+		if stored, err = tx.NewReplyToken(want); err != nil {
 			return err
 		}
-		if err := tx.PutReplyToken(old, want); err != nil {
+		if err := putOldToken(tx, old, want); err != nil {
 			return err
 		}
 		return tx.btx.Bucket(bucketTokens).Put(tokenHash(old), oldRecord)

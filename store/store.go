@@ -140,12 +140,15 @@ func Open(path string, opts *Options) (*DB, error) {
 	bdb, err := openBolt(path, bopts, statErr == nil)
 	// A file put in place of the one opened while this process waited for
 	// its lock ("pbemd compact") is the store now: the old one is gone.
-	for tries := 0; err == nil && statErr == nil && tries < 3; tries++ {
+	for tries := 0; err == nil && statErr == nil; tries++ {
 		now, serr := os.Stat(path)
 		if serr != nil || os.SameFile(fi, now) {
 			break
 		}
 		bdb.Close()
+		if tries == 3 {
+			return nil, fmt.Errorf("store: %s was replaced by another file each time it was opened", path)
+		}
 		fi = now
 		bdb, err = openBolt(path, bopts, true)
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -26,14 +27,28 @@ type ReplyToken struct {
 }
 
 // The tokens' buckets are created on first write, as the counters' are:
-// a file written before them needs no migration. bucketTokens maps the
-// SHA-256 of a token to its ReplyToken; bucketTokenExpiry holds the
-// big-endian Unix second of expiry followed by that hash, so that the sweep
-// finds the expired tokens without reading the others.
+// a file written before them needs no migration.
+//
+// bucketTimedTokens holds the tokens NewReplyToken makes. Their first four
+// bytes are their expiry, in minutes since 1970, big-endian, and the
+// bucket's key is those four bytes and the SHA-256 of the token: the
+// tokens made together are stored together, so that the commit of a move
+// writes their page or two, not three pages a token scattered over the
+// file, and the expired ones are the bucket's first keys, found with no
+// index of their own.
+//
+// bucketTokens holds the tokens made before, under the SHA-256 of the
+// token alone, and bucketTokenExpiry the big-endian Unix second of their
+// expiry followed by that hash; they are read and pruned until the last
+// has expired.
 var (
+	bucketTimedTokens = []byte("reply-tokens-by-time")
 	bucketTokens      = []byte("reply-tokens")
 	bucketTokenExpiry = []byte("reply-token-expiry")
 )
+
+// TokenBytes is the length of a reply token.
+const TokenBytes = 16
 
 func tokenHash(token []byte) []byte {
 	sum := sha256.Sum256(token)
@@ -44,39 +59,45 @@ func expiryKey(at time.Time, hash []byte) []byte {
 	return append(binary.BigEndian.AppendUint64(nil, uint64(max(at.Unix(), 0))), hash...)
 }
 
-// PutReplyToken stores the token's hash with what it stands for.
-func (tx *Tx) PutReplyToken(token []byte, t *ReplyToken) error {
-	if len(token) < 16 {
-		return fmt.Errorf("store: a reply token has at least 16 bytes, not %d", len(token))
-	}
-	b, err := tx.btx.CreateBucketIfNotExists(bucketTokens)
+// tokenMinute is the minute of t, as a token's first four bytes hold it.
+func tokenMinute(t time.Time) uint32 { return uint32(max(t.Unix(), 0) / 60) }
+
+func timedKey(token []byte) []byte { return append(token[:4:4], tokenHash(token)...) }
+
+// NewReplyToken makes a token that stands for t: its expiry's minute and
+// 96 bits from crypto/rand. Only its hash is stored.
+func (tx *Tx) NewReplyToken(t *ReplyToken) ([]byte, error) {
+	b, err := tx.btx.CreateBucketIfNotExists(bucketTimedTokens)
 	if err != nil {
-		return fmt.Errorf("store: reply tokens: %w", err)
-	}
-	exp, err := tx.btx.CreateBucketIfNotExists(bucketTokenExpiry)
-	if err != nil {
-		return fmt.Errorf("store: reply tokens: %w", err)
+		return nil, fmt.Errorf("store: reply tokens: %w", err)
 	}
 	data, err := encodeToken(t)
 	if err != nil {
-		return fmt.Errorf("store: reply token: %w", err)
+		return nil, fmt.Errorf("store: reply token: %w", err)
 	}
-	h := tokenHash(token)
-	if err := b.Put(h, data); err != nil {
-		return err
+	token := make([]byte, TokenBytes)
+	binary.BigEndian.PutUint32(token, tokenMinute(t.Expires))
+	rand.Read(token[4:]) // never fails (crypto/rand, Go 1.24+)
+	if err := b.Put(timedKey(token), data); err != nil {
+		return nil, err
 	}
-	return exp.Put(expiryKey(t.Expires, h), nil)
+	return token, nil
 }
 
 // ReplyToken returns what the token stands for, or ErrNotFound when the
 // store holds no such token. An expired token not yet pruned is returned:
 // the caller compares Expires with its clock.
 func (tx *Tx) ReplyToken(token []byte) (*ReplyToken, error) {
-	b := tx.btx.Bucket(bucketTokens)
-	if b == nil {
+	if len(token) != TokenBytes {
 		return nil, ErrNotFound
 	}
-	v := b.Get(tokenHash(token))
+	var v []byte
+	if b := tx.btx.Bucket(bucketTimedTokens); b != nil {
+		v = b.Get(timedKey(token))
+	}
+	if b := tx.btx.Bucket(bucketTokens); v == nil && b != nil {
+		v = b.Get(tokenHash(token))
+	}
 	if v == nil {
 		return nil, ErrNotFound
 	}
@@ -94,8 +115,8 @@ func (tx *Tx) ReplyToken(token []byte) (*ReplyToken, error) {
 }
 
 // A token is stored in the binary form of games and users (record.go):
-// two are written a move, under random keys, so their size is pages
-// written. Field numbers are for ever.
+// two are written a move, so their size is pages written. Field numbers
+// are for ever.
 func encodeToken(t *ReplyToken) ([]byte, error) {
 	w := newRecordWriter(64)
 	w.string(1, t.User)
@@ -132,11 +153,26 @@ func tokenFields(r *recordReader, t *ReplyToken) {
 // at most as many as most, and returns how many. It reads only the expired
 // ones.
 func (tx *Tx) PruneReplyTokens(now time.Time, most int) (int, error) {
-	b, exp := tx.btx.Bucket(bucketTokens), tx.btx.Bucket(bucketTokenExpiry)
-	if b == nil || exp == nil {
-		return 0, nil
+	n := 0
+	if b := tx.btx.Bucket(bucketTimedTokens); b != nil {
+		// A key's minute is its token's expiry, rounded down: one before
+		// now's has expired.
+		var old [][]byte
+		c := b.Cursor()
+		for k, _ := c.First(); k != nil && binary.BigEndian.Uint32(k) < tokenMinute(now) && len(old) < most; k, _ = c.Next() {
+			old = append(old, append([]byte(nil), k...))
+		}
+		if err := deleteKeys(b, old); err != nil {
+			return 0, err
+		}
+		n = len(old)
 	}
-	return pruneExpired(b, exp, now, most, nil)
+	b, exp := tx.btx.Bucket(bucketTokens), tx.btx.Bucket(bucketTokenExpiry)
+	if b == nil || exp == nil || n == most {
+		return n, nil
+	}
+	m, err := pruneExpired(b, exp, now, most-n, nil)
+	return n + m, err
 }
 
 // pruneExpired takes from the expiry index exp at most most entries up to
@@ -167,8 +203,10 @@ func pruneExpired(b, exp *bolt.Bucket, now time.Time, most int, live func(v []by
 func (db *DB) ReplyTokens() (int, error) {
 	n := 0
 	err := db.View(func(tx *Tx) error {
-		if b := tx.btx.Bucket(bucketTokens); b != nil {
-			n = b.Stats().KeyN
+		for _, name := range [][]byte{bucketTimedTokens, bucketTokens} {
+			if b := tx.btx.Bucket(name); b != nil {
+				n += b.Stats().KeyN
+			}
 		}
 		return nil
 	})

@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,47 +10,94 @@ import (
 	"time"
 )
 
+// putOldToken stores a token as pbemd did before NewReplyToken: under
+// the hash of a token of any 16 bytes, with an entry in the expiry index.
+func putOldToken(tx *Tx, token []byte, t *ReplyToken) error {
+	b, err := tx.btx.CreateBucketIfNotExists(bucketTokens)
+	if err != nil {
+		return err
+	}
+	exp, err := tx.btx.CreateBucketIfNotExists(bucketTokenExpiry)
+	if err != nil {
+		return err
+	}
+	data, err := encodeToken(t)
+	if err != nil {
+		return err
+	}
+	if err := b.Put(tokenHash(token), data); err != nil {
+		return err
+	}
+	return exp.Put(expiryKey(t.Expires, tokenHash(token)), nil)
+}
+
 func TestReplyTokens(t *testing.T) {
 	db := openTest(t)
-	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	live := bytes.Repeat([]byte{1}, 16)
-	old := bytes.Repeat([]byte{2}, 16)
+	now := time.Date(2026, 11, 22, 12, 0, 30, 0, time.UTC)
+	oldLive := bytes.Repeat([]byte{1}, 16)
+	oldGone := bytes.Repeat([]byte{2}, 16)
 	want := ReplyToken{User: "alice", Kind: "ultima", Board: 101, Move: 3, Account: "f00d", Expires: now.Add(time.Hour)}
+	var live, gone, thisMinute []byte
 	err := db.Update(func(tx *Tx) error {
-		if _, err := tx.ReplyToken(live); !errors.Is(err, ErrNotFound) {
+		if _, err := tx.ReplyToken(oldLive); !errors.Is(err, ErrNotFound) {
 			t.Errorf("a token in an empty store: %v, want ErrNotFound", err)
 		}
-		if err := tx.PutReplyToken(live, &want); err != nil {
+		var err error
+		if live, err = tx.NewReplyToken(&want); err != nil {
 			return err
 		}
-		if err := tx.PutReplyToken([]byte("short"), &want); err == nil {
-			t.Errorf("a 5-byte token was stored")
+		if gone, err = tx.NewReplyToken(&ReplyToken{User: "carol", Expires: now.Add(-2 * time.Minute)}); err != nil {
+			return err
 		}
-		return tx.PutReplyToken(old, &ReplyToken{User: "bob", Expires: now.Add(-time.Minute)})
+		// Expiring later in the minute of now: not pruned yet, and
+		// refused when used (the caller compares Expires).
+		if thisMinute, err = tx.NewReplyToken(&ReplyToken{User: "dave", Expires: now.Add(10 * time.Second)}); err != nil {
+			return err
+		}
+		if err := putOldToken(tx, oldLive, &want); err != nil {
+			return err
+		}
+		return putOldToken(tx, oldGone, &ReplyToken{User: "bob", Expires: now.Add(-time.Minute)})
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, err := db.ReplyTokens(); err != nil || n != 2 {
-		t.Fatalf("ReplyTokens = %d, %v; want 2", n, err)
+	if len(live) != TokenBytes || bytes.Equal(live[4:], gone[4:]) {
+		t.Fatalf("tokens %x and %x: want %d bytes, random after the first 4", live, gone, TokenBytes)
+	}
+	if n, err := db.ReplyTokens(); err != nil || n != 5 {
+		t.Fatalf("ReplyTokens = %d, %v; want 5", n, err)
 	}
 	err = db.Update(func(tx *Tx) error {
-		got, err := tx.ReplyToken(live)
-		if err != nil || got.User != want.User || got.Board != 101 || got.Move != 3 || got.Account != "f00d" || !got.Expires.Equal(want.Expires) {
-			t.Errorf("ReplyToken = %+v, %v; want %+v", got, err, want)
+		for _, tok := range [][]byte{live, oldLive} {
+			got, err := tx.ReplyToken(tok)
+			if err != nil || got.User != want.User || got.Board != 101 || got.Move != 3 || got.Account != "f00d" || !got.Expires.Equal(want.Expires) {
+				t.Errorf("ReplyToken(%x) = %+v, %v; want %+v", tok, got, err, want)
+			}
 		}
-		if _, err := tx.ReplyToken(bytes.Repeat([]byte{3}, 16)); !errors.Is(err, ErrNotFound) {
-			t.Errorf("a forged token: %v, want ErrNotFound", err)
+		forged := append([]byte(nil), live...)
+		forged[15] ^= 1
+		for _, tok := range [][]byte{forged, bytes.Repeat([]byte{3}, 16), live[:15], append(live, 0)} {
+			if _, err := tx.ReplyToken(tok); !errors.Is(err, ErrNotFound) {
+				t.Errorf("a forged token %x: %v, want ErrNotFound", tok, err)
+			}
 		}
 		n, err := tx.PruneReplyTokens(now, 100)
-		if n != 1 || err != nil {
-			t.Errorf("PruneReplyTokens = %d, %v; want the one expired", n, err)
+		if n != 2 || err != nil {
+			t.Errorf("PruneReplyTokens = %d, %v; want the two expired", n, err)
 		}
-		if _, err := tx.ReplyToken(old); !errors.Is(err, ErrNotFound) {
-			t.Errorf("a pruned token is still found: %v", err)
+		for _, tok := range [][]byte{gone, oldGone} {
+			if _, err := tx.ReplyToken(tok); !errors.Is(err, ErrNotFound) {
+				t.Errorf("a pruned token %x is still found: %v", tok, err)
+			}
 		}
-		if _, err := tx.ReplyToken(live); err != nil {
-			t.Errorf("the live token was pruned: %v", err)
+		for _, tok := range [][]byte{live, oldLive, thisMinute} {
+			if _, err := tx.ReplyToken(tok); err != nil {
+				t.Errorf("the token %x was pruned: %v", tok, err)
+			}
+		}
+		if n, err := tx.PruneReplyTokens(now.Add(time.Minute), 100); n != 1 || err != nil {
+			t.Errorf("PruneReplyTokens a minute later = %d, %v; want the one expired in that minute", n, err)
 		}
 		return nil
 	})
@@ -64,8 +110,33 @@ func TestReplyTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Contains(data, live) {
+	if bytes.Contains(data, live[4:]) || bytes.Contains(data, oldLive) {
 		t.Errorf("the store file holds a token in clear")
+	}
+}
+
+// Pruning takes at most the number asked, the new tokens first.
+func TestPruneReplyTokensBounded(t *testing.T) {
+	db := openTest(t)
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	update(t, db, func(tx *Tx) error {
+		for i := range 5 {
+			if _, err := tx.NewReplyToken(&ReplyToken{User: "a", Expires: now.Add(-time.Duration(i+1) * time.Minute)}); err != nil {
+				return err
+			}
+			if err := putOldToken(tx, bytes.Repeat([]byte{byte(i + 1)}, 16), &ReplyToken{User: "b", Expires: now.Add(-time.Hour)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, want := range []int{3, 3, 3, 1, 0} {
+		update(t, db, func(tx *Tx) error {
+			if n, err := tx.PruneReplyTokens(now, 3); n != want || err != nil {
+				t.Errorf("PruneReplyTokens = %d, %v; want %d", n, err, want)
+			}
+			return nil
+		})
 	}
 }
 
@@ -80,14 +151,12 @@ func BenchmarkReplyToken(b *testing.B) {
 	}
 	defer db.Close()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	token := func(i int) []byte {
-		t := make([]byte, 16)
-		binary.BigEndian.PutUint64(t, uint64(i))
-		return t
-	}
+	tokens := make([][]byte, 100000)
 	err = db.Update(func(tx *Tx) error {
-		for i := range 100000 {
-			if err := tx.PutReplyToken(token(i), &ReplyToken{User: "alice", Kind: "tanbo", Board: 101 + i/40, Move: i % 40, Account: "0123456789abcdef", Expires: now.Add(time.Duration(i) * time.Second)}); err != nil {
+		for i := range tokens {
+			var err error
+			tokens[i], err = tx.NewReplyToken(&ReplyToken{User: "alice", Kind: "tanbo", Board: 101 + i/40, Move: i % 40, Account: "0123456789abcdef", Expires: now.Add(time.Duration(i) * time.Second)})
+			if err != nil {
 				return err
 			}
 		}
@@ -105,21 +174,21 @@ func BenchmarkReplyToken(b *testing.B) {
 			}
 		}
 	})
-	b.Run("tokens", func(b *testing.B) { benchTokens(b, db, now, token) })
+	b.Run("tokens", func(b *testing.B) { benchTokens(b, db, now, tokens) })
 }
 
-func benchTokens(b *testing.B, db *DB, now time.Time, token func(int) []byte) {
+func benchTokens(b *testing.B, db *DB, now time.Time, tokens [][]byte) {
 	for i := 0; i < b.N; i++ {
 		err := db.Update(func(tx *Tx) error {
 			if err := tx.SetNote("bench", strconv.Itoa(i)); err != nil {
 				return err
 			}
-			if _, err := tx.ReplyToken(token(i * 7 % 100000)); err != nil {
+			if _, err := tx.ReplyToken(tokens[i*7%len(tokens)]); err != nil {
 				return err
 			}
-			for k := range 2 {
+			for range 2 {
 				t := &ReplyToken{User: "bob", Kind: "tanbo", Board: 101, Move: i, Account: "0123456789abcdef", Expires: now.Add(60 * 24 * time.Hour)}
-				if err := tx.PutReplyToken(token(200000+2*i+k), t); err != nil {
+				if _, err := tx.NewReplyToken(t); err != nil {
 					return err
 				}
 			}

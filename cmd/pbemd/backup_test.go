@@ -8,19 +8,28 @@ import (
 	"github.com/pbemd/pbemd/store"
 )
 
-func TestBackupCommand(t *testing.T) {
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data")
+// openWithAlice makes a store in data holding the user alice, and leaves
+// it open, as a running daemon holds it.
+func openWithAlice(t *testing.T, data string) *store.DB {
+	t.Helper()
 	db, err := store.Open(store.PathIn(data), &store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { db.Close() })
 	err = db.Update(func(tx *store.Tx) error {
 		return tx.PutUser(&store.User{ID: "alice", Addresses: []string{"alice@example.org"}})
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return db
+}
+
+func TestBackupCommand(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	db := openWithAlice(t, data)
 
 	out := filepath.Join(dir, "copy.db")
 	// While the store is open for writing the backup is refused, not hung.

@@ -10,16 +10,7 @@ import (
 
 func TestCompactCommand(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
-	db, err := store.Open(store.PathIn(data), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = db.Update(func(tx *store.Tx) error {
-		return tx.PutUser(&store.User{ID: "alice", Addresses: []string{"alice@example.org"}})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openWithAlice(t, data)
 
 	// A daemon holds the store: the operator is told to stop it.
 	code, _, stderr := pbemd(t, "", "compact", "-data", data)
@@ -32,7 +23,7 @@ func TestCompactCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "pbemd compact: "+store.PathIn(data)+": ") {
 		t.Fatalf("compact: exit %d, stdout %s, stderr %s", code, stdout, stderr)
 	}
-	db, err = store.Open(store.PathIn(data), &store.Options{ReadOnly: true})
+	db, err := store.Open(store.PathIn(data), &store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

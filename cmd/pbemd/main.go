@@ -56,7 +56,10 @@ var commands = []command{
 			"pages it frees; every commit writes their list and writes among them, scattered.\n" +
 			"Worth it after a flood was pruned, after \"pbemd populate\", or when the file has\n" +
 			"grown far beyond its records. Needs the daemon stopped and room on the disk\n" +
-			"for a second copy; takes about half a minute a million games.",
+			"for a second copy (DIR/" + store.FileName + ".compact, removed when done or when it\n" +
+			"fails; one left by a crash can be removed, or goes at the next compact); takes\n" +
+			"about half a minute a million games, while \"pbemd deliver\" waits for the\n" +
+			"database up to its -lock-wait and then has the MTA offer the mail again.",
 		examples: []string{"pbemd compact -config /etc/pbemd/pbemd.yaml"}},
 	{name: "admin", args: "[-config FILE] [-data DIR] ACTION [ARG ...]",
 		summary: "look at and fix accounts, games and mail", run: runAdmin,

@@ -136,27 +136,29 @@ type Limits struct {
 	// one is answered from its header and set aside.
 	LargestMail int64 `yaml:"largest_mail"`
 
-	Mails        int           `yaml:"mails"`         // commands per sender and window
-	BadPasswords int           `yaml:"bad_passwords"` // wrong passwords per sender, and per account, and window
-	Window       time.Duration `yaml:"window"`
-	Strangers    int           `yaml:"strangers"`     // mails to addresses of no user per window, in all
-	Addresses    int           `yaml:"addresses"`     // addresses per account
-	Commands     int           `yaml:"commands"`      // commands run per multiple mail
-	Recipients   int           `yaml:"recipients"`    // users one message reaches
-	MessageBytes int           `yaml:"message_bytes"` // largest text a message relays
-	Watchers     int           `yaml:"watchers"`      // subscribers of a board, and users asking for every board of a game
+	Mails        int `yaml:"mails"`         // commands per sender and window
+	BadPasswords int `yaml:"bad_passwords"` // wrong passwords per sender, and per account, and window
+	// ForeignBadPasswords: wrong passwords from addresses not the account's, all together, per window.
+	ForeignBadPasswords int           `yaml:"foreign_bad_passwords"`
+	Window              time.Duration `yaml:"window"`
+	Strangers           int           `yaml:"strangers"`     // mails to addresses of no user per window, in all
+	Addresses           int           `yaml:"addresses"`     // addresses per account
+	Commands            int           `yaml:"commands"`      // commands run per multiple mail
+	Recipients          int           `yaml:"recipients"`    // users one message reaches
+	MessageBytes        int           `yaml:"message_bytes"` // largest text a message relays
+	Watchers            int           `yaml:"watchers"`      // subscribers of a board, and users asking for every board of a game
 }
 
 // defaultLimits are the service's own defaults.
 func defaultLimits() Limits {
 	d := pbem.DefaultLimits()
-	return Limits{LargestMail: 10 << 20, Mails: d.Mails, BadPasswords: d.BadPasswords, Window: d.Window, Strangers: d.Strangers,
+	return Limits{LargestMail: 10 << 20, Mails: d.Mails, BadPasswords: d.BadPasswords, ForeignBadPasswords: d.ForeignBadPasswords, Window: d.Window, Strangers: d.Strangers,
 		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes, Watchers: d.Watchers}
 }
 
 // Service returns the limits as the service takes them.
 func (l Limits) Service() pbem.Limits {
-	return pbem.Limits{Mails: l.Mails, BadPasswords: l.BadPasswords, Window: l.Window, Strangers: l.Strangers,
+	return pbem.Limits{Mails: l.Mails, BadPasswords: l.BadPasswords, ForeignBadPasswords: l.ForeignBadPasswords, Window: l.Window, Strangers: l.Strangers,
 		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes, Watchers: l.Watchers}
 }
 
@@ -405,6 +407,7 @@ func (c *Config) validateFor(uses Uses) error {
 		v    int
 	}{
 		{"limits.mails", c.Limits.Mails}, {"limits.bad_passwords", c.Limits.BadPasswords},
+		{"limits.foreign_bad_passwords", c.Limits.ForeignBadPasswords},
 		{"limits.strangers", c.Limits.Strangers}, {"limits.addresses", c.Limits.Addresses},
 		{"limits.commands", c.Limits.Commands}, {"limits.recipients", c.Limits.Recipients},
 		{"limits.message_bytes", c.Limits.MessageBytes}, {"limits.watchers", c.Limits.Watchers},

@@ -305,15 +305,27 @@ func (h handler) TooLarge(header []byte, size, limit int64) error {
 
 func (h handler) Check() error { return h.svc.Check() }
 
-// sweepLoop runs the sweep at start and then every interval.
+// sweepLoop runs the sweep at start and then every interval. A sweep
+// that keeps failing (a full disk) is logged when it starts failing, then
+// once an hour, and when it works again.
 func sweepLoop(ctx context.Context, sw sweeper, interval time.Duration, sender *outbox.Sender, log *slog.Logger) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	var failing time.Time // when the failures last logged began, or zero
+	failed := 0
 	for {
 		if err := sw.Sweep(time.Now()); err != nil {
 			errorsCount.Add(1)
-			log.Error("sweep failed", "err", err)
+			failed++
+			if failing.IsZero() || time.Since(failing) >= time.Hour {
+				log.Error("sweep failed", "err", err, "times", failed)
+				failing, failed = time.Now(), 0
+			}
 		} else {
+			if !failing.IsZero() {
+				log.Info("sweep works again")
+				failing, failed = time.Time{}, 0
+			}
 			sender.Kick()
 		}
 		select {
