@@ -373,14 +373,25 @@ func senderOptions(cfg *config.Config) outbox.Options {
 // for the commands that run once ("pbemd deliver", "pbemd sweep"). What
 // cannot be sent now stays queued, with its retry time, for the next run or
 // for "pbemd serve"; so only a bad configuration is an error.
+//
+// The replies of one mail go over one connection: more would log in
+// several times for two or three mails. A backlog (a sweep's mails, or
+// mails left by an earlier run) goes over smtp.connections.
 func SendQueued(ctx context.Context, db *store.DB, cfg *config.Config) error {
 	conns, err := smtpConns(cfg)
 	if err != nil {
 		return err
 	}
+	if n, err := db.OutboxLen(); err == nil && n <= sendQueuedAlone {
+		conns = conns[:1]
+	}
 	outbox.NewConns(db, conns, senderOptions(cfg)).Drain(ctx)
 	return nil
 }
+
+// sendQueuedAlone is the most mails in the outbox that SendQueued sends
+// over one connection.
+const sendQueuedAlone = 16
 
 // smtpConns are the SMTP submission connections of a configuration
 // (smtp.connections), each an *outbox.SMTP.

@@ -95,9 +95,39 @@ func TestConnsServerTakesFewer(t *testing.T) {
 	if wait := s.hold(); wait > 0 {
 		t.Errorf("the sender pauses %v after the pass; want no pause", wait)
 	}
+	// The next passes use the two it took, and dial no others until an
+	// hour has passed.
+	dialed := sink.Connections()
 	enqueue(t, db, 10)
 	if n := s.Drain(context.Background()); n != 10 {
 		t.Errorf("the next Drain sent %d; want 10", n)
+	}
+	if c := sink.Connections() - dialed; c > 2 {
+		t.Errorf("the next pass dialed %d connections; want the 2 the server took", c)
+	}
+}
+
+// A server that cannot be reached costs one connection's failure a pass,
+// not one after another of each: the sender pauses at once.
+func TestConnsServerDown(t *testing.T) {
+	db := openStore(t)
+	sink := startSink(t, smtpsink.Options{})
+	addr := sink.Addr
+	sink.Close() // nothing listens there now
+	enqueue(t, db, 1)
+	failures := 0
+	s := NewConns(db, conns(addr, 4), Options{Logger: quiet, OnFailure: func() { failures++ }})
+	if n := s.Drain(context.Background()); n != 0 {
+		t.Fatalf("Drain sent %d to a server that is down", n)
+	}
+	if failures != 1 {
+		t.Errorf("%d connection failures counted in the pass; want 1", failures)
+	}
+	if wait := s.hold(); wait <= 0 {
+		t.Errorf("the sender does not pause when the server is down")
+	}
+	if n := outboxLen(t, db); n != 1 {
+		t.Errorf("%d mails in the outbox; want the one still queued", n)
 	}
 }
 

@@ -7,8 +7,12 @@
 //
 // A Sender may send over several connections at once (NewConns): each
 // recipient's replies go through one of them, chosen by his address, in
-// the order they were queued, so that a player's mails never overtake
-// each other; the copies of a mail in copies spread over them.
+// the order they were queued, so that a player's mails do not overtake
+// each other, but for one refused for now or cut off, which waits for its
+// retry while the later ones go on (as over one connection); the copies
+// of a mail in copies spread over them. A server that takes fewer
+// connections is sent to over those it took, for an hour; one that
+// cannot be reached pauses the Sender at the first failure.
 //
 // Each reply has its own retry schedule, kept with it in the store, and a
 // failing reply never delays another. Failures are of three kinds:
@@ -134,7 +138,17 @@ type Sender struct {
 	mu       sync.Mutex
 	failures int       // consecutive connection failures
 	holdTill time.Time // no new pass before this, after a connection failure
+	// fewer, until fewerTill, is how many of ts the server took when it
+	// last refused some while it took others: the passes meanwhile use
+	// no more, so that each does not dial, log and count the refused
+	// ones again.
+	fewer     int
+	fewerTill time.Time
 }
+
+// fewerFor is how long the Sender uses only the connections a server took
+// before it tries them all again.
+const fewerFor = time.Hour
 
 // New returns a Sender that sends through t, one mail at a time; Run
 // starts it.
@@ -220,6 +234,7 @@ func (s *Sender) hold() time.Duration {
 func (s *Sender) Drain(ctx context.Context) int {
 	defer s.close() // no idle connection left open between passes
 	p := s.newPass(ctx)
+	defer p.end()
 	sent := 0
 	var after uint64
 	for ctx.Err() == nil {
@@ -254,6 +269,7 @@ func (s *Sender) Send(ctx context.Context, ids ...uint64) (int, error) {
 	}
 	var errConn error
 	p := s.newPass(ctx)
+	defer p.end()
 	sent := 0
 	for len(mails) > 0 && errConn == nil {
 		batch := mails[:min(len(mails), batchSize)]

@@ -19,7 +19,7 @@ import (
 // each recipient's mail (each copy of a mail in copies its recipient's)
 // through one of them, chosen by his address, in the order of the outbox;
 // the next batch starts when the whole batch is done. So a player's mails
-// never overtake each other. A connection that fails is not used again
+// do not overtake each other (but for one that waits for its retry). A connection that fails is not used again
 // in the pass: the mail it had not tried goes over the others, and the
 // pass stops, pausing the Sender, only when none is left. A server that
 // takes fewer connections than configured still gets all the mail.
@@ -28,11 +28,14 @@ type pass struct {
 	ctx  context.Context
 	live []Transport // the connections not failed in this pass
 
-	mu     sync.Mutex
-	alive  int // connections not failed, counted down as they fail
-	acc    accepted
-	copies map[uint64]*copiesOf // the outcomes of the batch's mails in copies
-	stop   error                // the store cannot be written: every connection stops
+	mu      sync.Mutex
+	alive   int  // connections not failed, counted down as they fail
+	reached bool // a connection of the pass reached the server
+	paused  bool // the Sender was paused by this pass
+	refused int  // connections that failed before reaching the server, the server being up
+	acc     accepted
+	copies  map[uint64]*copiesOf // the outcomes of the batch's mails in copies
+	stop    error                // the store cannot be written: every connection stops
 }
 
 // item is one whole mail to send, or one copy of a mail in copies.
@@ -65,7 +68,29 @@ type accepted struct {
 }
 
 func (s *Sender) newPass(ctx context.Context) *pass {
-	return &pass{s: s, ctx: ctx, live: s.ts, alive: len(s.ts), acc: accepted{parts: map[uint64][]string{}}}
+	live := s.ts
+	s.mu.Lock()
+	if s.fewer > 0 && s.opts.Now().Before(s.fewerTill) {
+		live = s.ts[:s.fewer]
+	}
+	s.mu.Unlock()
+	return &pass{s: s, ctx: ctx, live: live, alive: len(live), acc: accepted{parts: map[uint64][]string{}}}
+}
+
+// end notes, once the pass is over, that the server took only some of the
+// connections while it took the others: the next passes use those only,
+// for fewerFor.
+func (p *pass) end() {
+	if p.refused == 0 || !p.reached {
+		return
+	}
+	took := max(len(p.live), 1)
+	s := p.s
+	s.mu.Lock()
+	s.fewer, s.fewerTill = took, s.opts.Now().Add(fewerFor)
+	s.mu.Unlock()
+	s.log.Warn("the SMTP server took fewer connections than smtp.connections; sending over those it took",
+		"took", took, "configured", len(s.ts), "for", fewerFor)
 }
 
 // attempt tries the mails of a batch once, records each outcome, and takes
@@ -133,6 +158,9 @@ func (p *pass) round(items []item) ([]item, error) {
 		switch {
 		case errors.As(err, &ce):
 			lastConn = err
+			if !ce.InMail {
+				p.refused++
+			}
 		case err != nil:
 			stop = err
 			fallthrough
@@ -142,10 +170,33 @@ func (p *pass) round(items []item) ([]item, error) {
 		left = append(left, queues[k]...)
 	}
 	p.live = live
-	if stop == nil && len(live) == 0 {
+	switch {
+	case stop != nil || lastConn == nil:
+	case len(live) == 0:
+		stop = lastConn // the last one failed and paused the Sender
+	case !p.hasReached():
+		// Those tried failed and none reached the server: it is down,
+		// and trying the others one after another would wait for each.
 		stop = lastConn
+		if wait, first := p.pause(); first {
+			p.s.log.Warn("outbox paused: the SMTP server cannot be reached", "retry_in", wait, "err", lastConn)
+		}
 	}
 	return left, stop
+}
+
+func (p *pass) hasReached() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.reached
+}
+
+// reach notes that a connection of the pass reached the server: it
+// answered, accepting the mail or refusing it.
+func (p *pass) reach() {
+	p.mu.Lock()
+	p.reached = true
+	p.mu.Unlock()
 }
 
 // recipient is the address whose connection an item goes through: that
@@ -199,6 +250,7 @@ func (p *pass) send(t Transport, m *store.Outgoing) error {
 	s := p.s
 	err := t.Send(p.ctx, m.From, m.To, m.Data)
 	if err == nil {
+		p.reach()
 		s.connected()
 		s.log.Debug("reply sent", "id", m.ID, "to", m.To)
 		return p.accept(m.ID, "")
@@ -207,7 +259,11 @@ func (p *pass) send(t Transport, m *store.Outgoing) error {
 		return p.ctx.Err() // stopped mid-send: the mail is still due, nothing to record
 	}
 	now := s.opts.Now()
-	switch refused, ce := s.failure(err); {
+	refused, ce := s.failure(err)
+	if ce == nil {
+		p.reach()
+	}
+	switch {
 	case refused:
 		return p.stopOn(s.giveUp(m, now, "refused permanently", err))
 	case ce != nil:
@@ -240,6 +296,7 @@ func (p *pass) sendCopy(t Transport, m *store.Outgoing, to string) error {
 		err = t.Send(p.ctx, m.From, []string{to}, data)
 	}
 	if err == nil {
+		p.reach()
 		s.connected()
 		s.log.Debug("reply sent", "id", m.ID, "to", to)
 		return p.accept(m.ID, to)
@@ -248,7 +305,11 @@ func (p *pass) sendCopy(t Transport, m *store.Outgoing, to string) error {
 		return p.ctx.Err() // stopped mid-send: he is still due
 	}
 	now := s.opts.Now()
-	switch refused, ce := s.failure(err); {
+	refused, ce := s.failure(err)
+	if ce == nil {
+		p.reach()
+	}
+	switch {
 	case refused:
 		return p.stopOn(s.giveUpTo(m, to, now, err))
 	case ce != nil:
@@ -342,9 +403,24 @@ func (p *pass) connectionFailed(id uint64, err error) time.Duration {
 		p.s.log.Warn("an SMTP connection failed; the others take its mail", "id", id, "err", err)
 		return 0
 	}
-	wait := p.s.paused()
-	p.s.log.Warn("outbox paused: the connection failed", "id", id, "retry_in", wait, "err", err)
+	wait, first := p.pause()
+	if first {
+		p.s.log.Warn("outbox paused: the connection failed", "id", id, "retry_in", wait, "err", err)
+	}
 	return wait
+}
+
+// pause pauses the Sender once a pass, and returns the pause and whether
+// this call made it.
+func (p *pass) pause() (time.Duration, bool) {
+	p.mu.Lock()
+	first := !p.paused
+	p.paused = true
+	p.mu.Unlock()
+	if !first {
+		return p.s.hold(), false
+	}
+	return p.s.paused(), true
 }
 
 // stopOn stops every connection of the pass when err (of the store) is
