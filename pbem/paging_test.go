@@ -118,3 +118,40 @@ func TestSweepReadsDeadlines(t *testing.T) {
 		t.Errorf("a second sweep queued %d mails (err %v); want none", len(ids), err)
 	}
 }
+
+// After a long stop the daemon's sweeps catch up a part at a time: each
+// makes about tickMails mails, so that replies to players are not queued
+// behind all of them; the sweeps that follow finish the work.
+func TestSweepCatchesUpInParts(t *testing.T) {
+	defer func(n int) { tickMails = n }(tickMails)
+	tickMails = 40
+	h := newHarness(t)
+	if _, err := h.svc.Populate(PopulateOptions{Games: 300, Players: 30, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	later := h.now.Add(60 * day)
+	sweeps := 0
+	for ; sweeps < 100; sweeps++ {
+		if err := h.svc.Sweep(later); err != nil {
+			t.Fatal(err)
+		}
+		made := len(h.outbox())
+		if made == 0 {
+			break
+		}
+		// One transaction may end past the bound: at most sweepMails
+		// more, and a game's end to its watchers.
+		if made > tickMails+sweepMails+DefaultLimits().Watchers+2 {
+			t.Fatalf("sweep %d made %d mails; want about %d", sweeps, made, tickMails)
+		}
+	}
+	if sweeps < 3 {
+		t.Errorf("the work was done in %d sweeps; want it in parts", sweeps)
+	}
+	for _, kind := range []string{"ultima", "tanbo", "taratibu", "tobit"} {
+		r := one(t, h.send("carol@example.org", kind+" games active page 1", ""), "carol@example.org")
+		if n := strings.Count(r.Body, "to move: "); n != 0 {
+			t.Errorf("%d %s boards still running after the sweeps", n, kind)
+		}
+	}
+}
