@@ -191,12 +191,21 @@ func (p *pass) hasReached() bool {
 	return p.reached
 }
 
-// reach notes that a connection of the pass reached the server: it
-// answered, accepting the mail or refusing it.
-func (p *pass) reach() {
-	p.mu.Lock()
-	p.reached = true
-	p.mu.Unlock()
+// failure tells what an error of Send is, as Sender.failure does (nil:
+// the mail was accepted), and notes that the pass reached the server
+// when it answered, accepting the mail or refusing it.
+func (p *pass) failure(err error) (refused bool, ce *ConnectionError) {
+	if err != nil {
+		refused, ce = p.s.failure(err)
+	} else {
+		p.s.connected()
+	}
+	if ce == nil {
+		p.mu.Lock()
+		p.reached = true
+		p.mu.Unlock()
+	}
+	return refused, ce
 }
 
 // recipient is the address whose connection an item goes through: that
@@ -250,8 +259,7 @@ func (p *pass) send(t Transport, m *store.Outgoing) error {
 	s := p.s
 	err := t.Send(p.ctx, m.From, m.To, m.Data)
 	if err == nil {
-		p.reach()
-		s.connected()
+		p.failure(nil)
 		s.log.Debug("reply sent", "id", m.ID, "to", m.To)
 		return p.accept(m.ID, "")
 	}
@@ -259,11 +267,7 @@ func (p *pass) send(t Transport, m *store.Outgoing) error {
 		return p.ctx.Err() // stopped mid-send: the mail is still due, nothing to record
 	}
 	now := s.opts.Now()
-	refused, ce := s.failure(err)
-	if ce == nil {
-		p.reach()
-	}
-	switch {
+	switch refused, ce := p.failure(err); {
 	case refused:
 		return p.stopOn(s.giveUp(m, now, "refused permanently", err))
 	case ce != nil:
@@ -296,8 +300,7 @@ func (p *pass) sendCopy(t Transport, m *store.Outgoing, to string) error {
 		err = t.Send(p.ctx, m.From, []string{to}, data)
 	}
 	if err == nil {
-		p.reach()
-		s.connected()
+		p.failure(nil)
 		s.log.Debug("reply sent", "id", m.ID, "to", to)
 		return p.accept(m.ID, to)
 	}
@@ -305,11 +308,7 @@ func (p *pass) sendCopy(t Transport, m *store.Outgoing, to string) error {
 		return p.ctx.Err() // stopped mid-send: he is still due
 	}
 	now := s.opts.Now()
-	refused, ce := s.failure(err)
-	if ce == nil {
-		p.reach()
-	}
-	switch {
+	switch refused, ce := p.failure(err); {
 	case refused:
 		return p.stopOn(s.giveUpTo(m, to, now, err))
 	case ce != nil:
