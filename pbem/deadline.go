@@ -10,11 +10,16 @@ import (
 // sweepMails and sweepStep about how many mails it makes and how long it
 // works at most (no further board is begun once either is reached): the
 // mail path waits for one transaction at most, some milliseconds; the end
-// of a game mails at most limits.watchers users beyond its audience.
+// of a game mails at most limits.watchers users beyond its audience, so a
+// transaction holds some ten ends at most. Every transaction pays a commit
+// of its own, so fewer and fuller ones make a shorter tick: at 512 mails
+// rather than 64, a 20-second tick at a million games took 14 ms rather
+// than 16 at the median, 30 rather than 39 at most, and a mail arriving
+// meanwhile waited 29 ms rather than 21 at the 99th percentile.
 const (
 	sweepKeys  = 512 // deadline index keys read a transaction, asleep boards' included
 	sweepBatch = 32
-	sweepMails = 64
+	sweepMails = 512
 	sweepStep  = 10 * time.Millisecond
 )
 
