@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // A User is an account.
@@ -171,8 +173,9 @@ func (tx *Tx) PutUser(u *User) error {
 	if err := tx.bucket(bucketUsers).Put([]byte(u.ID), data); err != nil {
 		return err
 	}
-	// Only the addresses that changed are written: a user stored for his
-	// ratings or his vacation rewrites no index page.
+	// Only the entries missing are written: a user stored for his ratings
+	// or his vacation rewrites no index page, and one whose entry was lost
+	// gets it back.
 	addrs := tx.bucket(bucketAddrs)
 	keep := make(map[string]bool)
 	for _, a := range u.Addresses {
@@ -191,7 +194,7 @@ func (tx *Tx) PutUser(u *User) error {
 		}
 	}
 	for a := range keep {
-		if had[a] {
+		if had[a] && hasKey(addrs, addrKey(a, u.ID)) {
 			continue
 		}
 		if err := addrs.Put(addrKey(a, u.ID), nil); err != nil {
@@ -277,4 +280,11 @@ func (tx *Tx) Users(fn func(*User) error) error {
 		}
 		return fn(u)
 	})
+}
+
+// hasKey reports whether b holds the key: index entries have empty values,
+// which Get does not tell from a missing key.
+func hasKey(b *bolt.Bucket, key []byte) bool {
+	k, _ := b.Cursor().Seek(key)
+	return bytes.Equal(k, key)
 }

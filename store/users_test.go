@@ -280,3 +280,30 @@ func TestUserAddressesRemembered(t *testing.T) {
 		t.Errorf("after a change: %v", a)
 	}
 }
+
+// A user's address entry lost from the index (a damaged file) comes back
+// the next time the user is stored, though stored addresses are not
+// written again.
+func TestPutUserMendsAMissingAddress(t *testing.T) {
+	db := openTest(t)
+	alice := &User{ID: "alice", Addresses: []string{"alice@example.org", "home@example.org"}}
+	update(t, db, func(tx *Tx) error { return tx.PutUser(alice) })
+	update(t, db, func(tx *Tx) error {
+		return tx.btx.Bucket(bucketAddrs).Delete(addrKey("home@example.org", "alice"))
+	})
+	update(t, db, func(tx *Tx) error {
+		if tx.KnownAddress("home@example.org") {
+			t.Error("the deleted entry is still found")
+		}
+		alice.Name = "Alice"
+		return tx.PutUser(alice)
+	})
+	db.View(func(tx *Tx) error {
+		for _, a := range alice.Addresses {
+			if !tx.KnownAddress(a) {
+				t.Errorf("%s is not found after the user was stored again", a)
+			}
+		}
+		return nil
+	})
+}
