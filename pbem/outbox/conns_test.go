@@ -2,9 +2,11 @@ package outbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -156,4 +158,95 @@ func TestConnsOneDroppedMidBatch(t *testing.T) {
 		t.Errorf("the retry sent %d; want 1", n)
 	}
 	checkOnce(t, sink.Messages(), 100)
+}
+
+// fakeConn is a connection that a test steers: it refuses at its greeting
+// (421, the server over its limit of connections), or takes limit mails a
+// session and then closes it with 421, as a server that caps the mails of
+// a session does.
+type fakeConn struct {
+	mu      sync.Mutex
+	refuse  bool
+	limit   int
+	session int
+	took    int
+}
+
+func (c *fakeConn) Send(context.Context, string, []string, []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.refuse {
+		return &ConnectionError{Err: errors.New("421 4.7.0 too many connections"), Answered: true}
+	}
+	if c.limit > 0 && c.session == c.limit {
+		c.session = 0
+		return &ConnectionError{Err: errors.New("421 4.7.0 too many mails this session"), Answered: true}
+	}
+	c.session++
+	c.took++
+	return nil
+}
+
+func (c *fakeConn) Close() error {
+	c.mu.Lock()
+	c.session = 0
+	c.mu.Unlock()
+	return nil
+}
+
+func fakeConns(n int) ([]*fakeConn, []Transport) {
+	var cs []*fakeConn
+	var ts []Transport
+	for range n {
+		c := &fakeConn{}
+		cs, ts = append(cs, c), append(ts, c)
+	}
+	return cs, ts
+}
+
+// A connection refused at its greeting while the server is up: the mail
+// goes over the others in the same pass, nothing pauses, and the next
+// passes use the three the server did not refuse.
+func TestConnsOneRefusedAtGreeting(t *testing.T) {
+	db := openStore(t)
+	enqueue(t, db, 1)
+	cs, ts := fakeConns(4)
+	m, err := db.Pending(time.Now(), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs[conn(m[0].To[0], 4)].refuse = true
+	s := NewConns(db, ts, Options{Logger: quiet})
+	if n := s.Drain(context.Background()); n != 1 {
+		t.Fatalf("Drain sent %d; want the mail over another connection", n)
+	}
+	if wait := s.hold(); wait > 0 {
+		t.Errorf("the sender pauses %v; want no pause", wait)
+	}
+	if s.fewer != 3 {
+		t.Errorf("the next passes use %d connections; want the 3 not refused", s.fewer)
+	}
+}
+
+// A server that closes each session after 20 mails took mail over every
+// connection: the sender keeps all of them.
+func TestConnsSessionCapKeepsConnections(t *testing.T) {
+	db := openStore(t)
+	enqueue(t, db, 200)
+	cs, ts := fakeConns(4)
+	for _, c := range cs {
+		c.limit = 20
+	}
+	s := NewConns(db, ts, Options{Logger: quiet})
+	if n := s.Drain(context.Background()); n != 80 {
+		t.Fatalf("Drain sent %d; want 4 sessions of 20", n)
+	}
+	if s.fewer != 0 {
+		t.Errorf("the sender keeps %d connections of 4 after sessions ended by the server", s.fewer)
+	}
+	for i, c := range cs {
+		if c.took != 20 {
+			t.Errorf("connection %d took %d mails; want 20", i, c.took)
+		}
+	}
 }

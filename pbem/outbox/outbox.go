@@ -96,6 +96,9 @@ type ConnectionError struct {
 	// may be the mail's fault (a server that drops every connection on
 	// it): the attempt then counts for the mail too.
 	InMail bool
+	// Answered is set when the server answered (421 at its greeting,
+	// a refused login): it is up, and may take other connections.
+	Answered bool
 }
 
 func (e *ConnectionError) Error() string { return e.Err.Error() }

@@ -29,10 +29,12 @@ type pass struct {
 	live []Transport // the connections not failed in this pass
 
 	mu      sync.Mutex
-	alive   int  // connections not failed, counted down as they fail
-	reached bool // a connection of the pass reached the server
-	paused  bool // the Sender was paused by this pass
-	refused int  // connections that failed before reaching the server, the server being up
+	alive   int                // connections not failed, counted down as they fail
+	reached bool               // a connection of the pass reached the server
+	paused  bool               // the Sender was paused by this pass
+	conns   int    // the connections the pass began with
+	worked  []bool // by live: the connection took a mail (or refused one) in this pass
+	refused int    // connections the server refused before they took any mail
 	acc     accepted
 	copies  map[uint64]*copiesOf // the outcomes of the batch's mails in copies
 	stop    error                // the store cannot be written: every connection stops
@@ -74,17 +76,19 @@ func (s *Sender) newPass(ctx context.Context) *pass {
 		live = s.ts[:s.fewer]
 	}
 	s.mu.Unlock()
-	return &pass{s: s, ctx: ctx, live: live, alive: len(live), acc: accepted{parts: map[uint64][]string{}}}
+	return &pass{s: s, ctx: ctx, live: live, conns: len(live), alive: len(live), worked: make([]bool, len(live)), acc: accepted{parts: map[uint64][]string{}}}
 }
 
-// end notes, once the pass is over, that the server took only some of the
-// connections while it took the others: the next passes use those only,
-// for fewerFor.
+// end notes, once the pass is over, that the server answered some of the
+// connections with a refusal before they took any mail, while it took
+// mail over another: the next passes use no more than it did not refuse,
+// for fewerFor. (A connection closed by the server after some mails, as
+// one capping the mails of a session does, was not refused.)
 func (p *pass) end() {
-	if p.refused == 0 || !p.reached {
+	took := p.conns - p.refused
+	if p.refused == 0 || took <= 0 || !p.reached {
 		return
 	}
-	took := max(len(p.live), 1)
 	s := p.s
 	s.mu.Lock()
 	s.fewer, s.fewerTill = took, s.opts.Now().Add(fewerFor)
@@ -143,22 +147,25 @@ func (p *pass) round(items []item) ([]item, error) {
 		queues[k] = append(queues[k], it)
 	}
 	errs := make([]error, len(p.live))
+	worked := make([]bool, len(p.live))
 	var wg sync.WaitGroup
 	for k, q := range queues {
 		if len(q) > 0 {
-			wg.Go(func() { queues[k], errs[k] = p.sendAll(p.live[k], q) })
+			wg.Go(func() { queues[k], worked[k], errs[k] = p.sendAll(p.live[k], q) })
 		}
 	}
 	wg.Wait()
 	var left []item
 	var live []Transport
+	var liveWorked []bool
 	var stop, lastConn error
 	for k, err := range errs {
+		p.worked[k] = p.worked[k] || worked[k]
 		var ce *ConnectionError
 		switch {
 		case errors.As(err, &ce):
 			lastConn = err
-			if !ce.InMail {
+			if ce.Answered && !p.worked[k] {
 				p.refused++
 			}
 		case err != nil:
@@ -166,10 +173,11 @@ func (p *pass) round(items []item) ([]item, error) {
 			fallthrough
 		default:
 			live = append(live, p.live[k])
+			liveWorked = append(liveWorked, p.worked[k])
 		}
 		left = append(left, queues[k]...)
 	}
-	p.live = live
+	p.live, p.worked = live, liveWorked
 	switch {
 	case stop != nil || lastConn == nil:
 	case len(live) == 0:
@@ -200,7 +208,7 @@ func (p *pass) failure(err error) (refused bool, ce *ConnectionError) {
 	} else {
 		p.s.connected()
 	}
-	if ce == nil {
+	if ce == nil || ce.Answered {
 		p.mu.Lock()
 		p.reached = true
 		p.mu.Unlock()
@@ -225,15 +233,16 @@ func conn(addr string, n int) int {
 }
 
 // sendAll sends the items through t in order and returns those left
-// untried and why: a *ConnectionError (t failed, the others go on), the
-// end of ctx or a store failure (the pass stops).
-func (p *pass) sendAll(t Transport, items []item) ([]item, error) {
+// untried, whether t took (or refused) any, and why it stopped: a
+// *ConnectionError (t failed, the others go on), the end of ctx or a
+// store failure (the pass stops).
+func (p *pass) sendAll(t Transport, items []item) (left []item, worked bool, err error) {
 	for i, it := range items {
 		if err := p.ctx.Err(); err != nil {
-			return items[i:], err
+			return items[i:], worked, err
 		}
 		if err := p.stopped(); err != nil {
-			return items[i:], err
+			return items[i:], worked, err
 		}
 		var err error
 		if it.to == "" {
@@ -244,12 +253,13 @@ func (p *pass) sendAll(t Transport, items []item) ([]item, error) {
 		var ce *ConnectionError
 		switch {
 		case errors.As(err, &ce) && ce.InMail:
-			return items[i+1:], err // the attempt counted for the mail
+			return items[i+1:], worked, err // the attempt counted for the mail
 		case err != nil:
-			return items[i:], err
+			return items[i:], worked, err
 		}
+		worked = true
 	}
-	return nil, nil
+	return nil, worked, nil
 }
 
 // send tries one whole mail and records the outcome. It returns an error

@@ -45,7 +45,8 @@ func (s *SMTP) Send(ctx context.Context, from string, to []string, data []byte) 
 	if s.c == nil {
 		c, err := s.dial(ctx)
 		if err != nil {
-			return &ConnectionError{Err: err}
+			var se *smtp.SMTPError
+			return &ConnectionError{Err: err, Answered: errors.As(err, &se)}
 		}
 		s.c = c
 	}
@@ -62,7 +63,7 @@ func (s *SMTP) Send(ctx context.Context, from string, to []string, data []byte) 
 	switch {
 	case errors.As(err, &se) && se.Code == 421:
 		s.drop()
-		return &ConnectionError{Err: err}
+		return &ConnectionError{Err: err, Answered: true}
 	case errors.As(err, &se):
 		// The server refused this mail and still talks: end the
 		// transaction and keep the connection for the next mail.
