@@ -30,7 +30,9 @@ type Limits struct {
 	// still are: senders are free to forge, each with limits of his own,
 	// and each check is a bcrypt of some 60 ms, so that without this bound
 	// a stranger could make the server check 10 wrong passwords an hour
-	// for every account.
+	// for every account. (One who knows an account's address can forge
+	// it and still make its 10: the bound holds while addresses stay
+	// private, as the server keeps them.)
 	ForeignBadPasswords int
 	// Window is the time the counts above are kept [1h].
 	Window time.Duration

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Long lists come a page at a time, each page saying how to ask for the
@@ -151,5 +152,31 @@ func TestSweepCatchesUpInParts(t *testing.T) {
 		if n := strings.Count(r.Body, "to move: "); n != 0 {
 			t.Errorf("%d %s boards still running after the sweeps", n, kind)
 		}
+	}
+}
+
+// Sweeps further apart may make more: one an hour after the last makes
+// an hour's worth, so that a long sweep_interval does not fall behind.
+func TestSweepBoundGrowsWithTheInterval(t *testing.T) {
+	defer func(n int) { tickMails = n }(tickMails)
+	tickMails = 40
+	h := newHarness(t)
+	if _, err := h.svc.Populate(PopulateOptions{Games: 300, Players: 30, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	later := h.now.Add(60 * day)
+	if err := h.svc.Sweep(later); err != nil {
+		t.Fatal(err)
+	}
+	first := len(h.outbox())
+	if err := h.svc.Sweep(later.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	second := len(h.outbox())
+	if ids, err := h.svc.SweepIDs(later.Add(time.Hour)); err != nil || len(ids) != 0 {
+		t.Errorf("after a sweep an hour on, %d mails were still due (%v); the sweeps made %d and %d", len(ids), err, first, second)
+	}
+	if first > second {
+		t.Errorf("the first sweep made %d mails, the one an hour later %d; want the first bounded", first, second)
 	}
 }

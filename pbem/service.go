@@ -66,6 +66,7 @@ type Service struct {
 	positions *positionCache
 	snoozed   snoozed   // guarded by mu
 	pruned    time.Time // when the sweep last pruned; guarded by mu
+	swept     time.Time // when Sweep last ran; guarded by mu
 	limits    Limits
 	passwords *passwordCache
 	robots    robotHooks

@@ -31,20 +31,32 @@ const (
 // forgetting the keys of mails handled long ago. The daemon runs it every
 // 20 seconds (sweep_interval).
 //
-// One Sweep makes about tickMails mails at most, and leaves the boards
-// still due for the next: after a stop of hours, the reminders and
-// forfeits that piled up (tens of thousands of mails at a million games)
-// go out over some minutes, and the replies to players' mails are not
-// queued behind them all.
+// One Sweep makes about tickMails mails for each tickTime since the last
+// (one tickTime's worth for the first), and leaves the boards still due
+// for the next: after a stop of hours, the reminders and forfeits that
+// piled up (tens of thousands of mails at a million games) go out over
+// some minutes, and the replies to players' mails are not queued behind
+// them all; sweeps an hour apart may still make an hour's mails.
 func (s *Service) Sweep(now time.Time) error {
-	_, err := s.sweep(now, tickMails)
+	s.mu.Lock()
+	since := now.Sub(s.swept)
+	if s.swept.IsZero() || since < tickTime {
+		since = tickTime
+	}
+	s.swept = now
+	s.mu.Unlock()
+	_, err := s.sweep(now, tickMails*int(min(since/tickTime, 1000)))
 	return err
 }
 
-// tickMails is about the most mails (recipients) one Sweep makes; a
-// Sweep stops at the first transaction that reaches it. A 20-second tick
-// at a million games makes some 200. (A variable for the tests.)
+// tickMails is about the most mails (recipients) a Sweep makes for each
+// tickTime since the last; a Sweep stops at the first transaction that
+// reaches its bound. A 20-second tick at a million games makes some 200.
+// (A variable for the tests.)
 var tickMails = 1000
+
+// tickTime is the default sweep_interval.
+const tickTime = 20 * time.Second
 
 // SweepIDs does all that is due at now, however much, and returns the
 // outbox ids of the mails it queued, for "pbemd sweep".
@@ -129,7 +141,7 @@ func (s *Service) sweep(now time.Time, most int) ([]uint64, error) {
 					after = d.Mark
 					continue
 				}
-				if read == sweepBatch || len(r.parts) >= sweepMails || time.Since(began) > sweepStep {
+				if read == sweepBatch || len(r.parts) >= sweepMails || read > 0 && time.Since(began) > sweepStep {
 					// The boards left are still due: the next step
 					// finds them first.
 					more = true

@@ -29,9 +29,9 @@ type pass struct {
 	live []Transport // the connections not failed in this pass
 
 	mu      sync.Mutex
-	alive   int                // connections not failed, counted down as they fail
-	reached bool               // a connection of the pass reached the server
-	paused  bool               // the Sender was paused by this pass
+	alive   int    // connections not failed, counted down as they fail
+	reached bool   // a connection of the pass reached the server
+	paused  bool   // the Sender was paused by this pass
 	conns   int    // the connections the pass began with
 	worked  []bool // by live: the connection took a mail (or refused one) in this pass
 	refused int    // connections the server refused before they took any mail
