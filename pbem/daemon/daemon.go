@@ -382,16 +382,29 @@ func SendQueued(ctx context.Context, db *store.DB, cfg *config.Config) error {
 	if err != nil {
 		return err
 	}
-	if n, err := db.OutboxLen(); err == nil && n <= sendQueuedAlone {
+	if due, err := db.Pending(time.Now(), 0, sendQueuedAlone+1); err == nil && copies(due) <= sendQueuedAlone {
 		conns = conns[:1]
 	}
 	outbox.NewConns(db, conns, senderOptions(cfg)).Drain(ctx)
 	return nil
 }
 
-// sendQueuedAlone is the most mails in the outbox that SendQueued sends
-// over one connection.
+// sendQueuedAlone is the most mails due (a mail in copies counting each)
+// that SendQueued sends over one connection.
 const sendQueuedAlone = 16
+
+// copies counts the mails to send: each copy of a mail in copies.
+func copies(ms []store.Outgoing) int {
+	n := 0
+	for _, m := range ms {
+		if m.ToAt > 0 {
+			n += len(m.To)
+		} else {
+			n++
+		}
+	}
+	return n
+}
 
 // smtpConns are the SMTP submission connections of a configuration
 // (smtp.connections), each an *outbox.SMTP.
