@@ -120,17 +120,26 @@ func TestSweepReadsDeadlines(t *testing.T) {
 	}
 }
 
-// After a long stop the daemon's sweeps catch up a part at a time: each
-// makes about tickMails mails, so that replies to players are not queued
-// behind all of them; the sweeps that follow finish the work.
-func TestSweepCatchesUpInParts(t *testing.T) {
-	defer func(n int) { tickMails = n }(tickMails)
+// overdueBoards populates 300 games and returns the time 60 days later,
+// when every running board has forfeited, with a Sweep bounded to 40
+// mails a tick for the test.
+func overdueBoards(t *testing.T) (*harness, time.Time) {
+	t.Helper()
+	n := tickMails
+	t.Cleanup(func() { tickMails = n })
 	tickMails = 40
 	h := newHarness(t)
 	if _, err := h.svc.Populate(PopulateOptions{Games: 300, Players: 30, Seed: 5}); err != nil {
 		t.Fatal(err)
 	}
-	later := h.now.Add(60 * day)
+	return h, h.now.Add(60 * day)
+}
+
+// After a long stop the daemon's sweeps catch up a part at a time: each
+// makes about tickMails mails, so that replies to players are not queued
+// behind all of them; the sweeps that follow finish the work.
+func TestSweepCatchesUpInParts(t *testing.T) {
+	h, later := overdueBoards(t)
 	var made []int // the mails of each sweep
 	total := 0
 	for len(made) < 100 {
@@ -158,13 +167,7 @@ func TestSweepCatchesUpInParts(t *testing.T) {
 // Sweeps further apart may make more: one an hour after the last makes
 // an hour's worth, so that a long sweep_interval does not fall behind.
 func TestSweepBoundGrowsWithTheInterval(t *testing.T) {
-	defer func(n int) { tickMails = n }(tickMails)
-	tickMails = 40
-	h := newHarness(t)
-	if _, err := h.svc.Populate(PopulateOptions{Games: 300, Players: 30, Seed: 5}); err != nil {
-		t.Fatal(err)
-	}
-	later := h.now.Add(60 * day)
+	h, later := overdueBoards(t)
 	if err := h.svc.Sweep(later); err != nil {
 		t.Fatal(err)
 	}
