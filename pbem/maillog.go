@@ -75,7 +75,7 @@ func (s *Service) logMail(m *mailmsg.Incoming, r *request, why string, start tim
 		if o.why != "" {
 			attrs = append(attrs, "why", o.why)
 		}
-		attrs = append(attrs, "replies", r.mails())
+		attrs = append(attrs, "auth", r.vouched.How, "replies", r.mails())
 	}
 	attrs = append(attrs, "ms", time.Since(start).Milliseconds())
 	log.Info("mail", attrs...)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/mailauth"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
@@ -18,6 +19,10 @@ type request struct {
 	tx   *store.Tx
 	mail *mailmsg.Incoming
 	now  time.Time
+	// vouched says whether the From domain vouches for the sender
+	// (docs/trust.md); a mail that is not authenticated may still be
+	// proved, command by command, by a password or a reply token.
+	vouched mailauth.Result
 
 	parts   []*part           // replies as the commands make them
 	out     []*store.Outgoing // replies composed from parts, queued when the transaction commits
@@ -143,6 +148,10 @@ func (r *request) runCmd(c *cmd) error {
 	}
 	return err
 }
+
+// authenticated reports whether the sender's From domain vouches for him:
+// only then may a mail without a password or reply token act on others.
+func (r *request) authenticated() bool { return r.vouched.Authenticated }
 
 // sender is the address replies to the sender go to: the From address.
 func (r *request) sender() string { return strings.ToLower(r.mail.From) }

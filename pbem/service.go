@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/pbemd/pbemd/pbem/mailauth"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/store"
 )
@@ -45,6 +46,10 @@ type Config struct {
 	// Mail bounds what reading one mail may cost; the zero value means
 	// mailmsg's defaults. A mail over them is answered, not read.
 	Mail mailmsg.Limits
+
+	// Auth tells which mails are vouched for by their From domain
+	// (package mailauth); nil trusts none. See docs/trust.md.
+	Auth *mailauth.Verifier
 
 	// RobotJoin lets a player waiting on an open seat ask a robot to take
 	// it ("<game> join board ROBOT password"); off by default.
@@ -145,9 +150,17 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 	errs := make([]error, len(raws))
 	// Read every mail first, on all cores; a parser's panic fails its
 	// mail alone.
+	// Who vouches for each sender is found here too, before the lock:
+	// a DKIM check may wait on DNS.
 	read := make([]*mailmsg.Incoming, len(raws))
 	readErrs := make([]error, len(raws))
-	eachParallel(len(raws), func(i int) { read[i], readErrs[i] = readMailSafely(s.cfg.Mail, raws[i]) })
+	auths := make([]mailauth.Result, len(raws))
+	eachParallel(len(raws), func(i int) {
+		read[i], readErrs[i] = readMailSafely(s.cfg.Mail, raws[i])
+		if readErrs[i] == nil {
+			auths[i] = s.cfg.Auth.Check(raws[i])
+		}
+	})
 	var mails []*mailmsg.Incoming
 	var index []int // index[k] is the position in raws of mails[k]
 	// tooLarge[k] says why mails[k] was not read, or is nil.
@@ -190,7 +203,7 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 				after = append(after, func() { s.logMail(m, nil, "already handled (same Message-ID or content)", start) })
 				continue
 			}
-			r := &request{s: s, tx: tx, mail: m, now: now, uncommitted: uncommitted}
+			r := &request{s: s, tx: tx, mail: m, now: now, uncommitted: uncommitted, vouched: auths[index[k]]}
 			if err := safely(func() error { return r.runOrRefuse(tooLarge[k]) }); err != nil {
 				if p, ok := err.(*errPanic); ok {
 					crashed = k

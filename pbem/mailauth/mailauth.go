@@ -1,0 +1,218 @@
+// Package mailauth tells whether the domain of a mail's From address vouches
+// for it: a DKIM signature of an aligned domain verified here (RFC 6376), or
+// a DKIM, DMARC or submission pass in the Authentication-Results field
+// (RFC 8601) of a server the operator trusts. Nothing else does: the From
+// line is written by the sender and proves nothing by itself.
+//
+// It knows nothing of the service; package pbem asks it about each mail and
+// decides what an unauthenticated mail may do.
+package mailauth
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-msgauth/authres"
+	"github.com/emersion/go-msgauth/dkim"
+	"golang.org/x/net/publicsuffix"
+)
+
+// Resolver looks up DNS TXT records; *net.Resolver is one. Tests give
+// their own, so that they run offline.
+type Resolver interface {
+	LookupTXT(ctx context.Context, name string) ([]string, error)
+}
+
+// Verifier checks mails. The zero Verifier authenticates nothing.
+type Verifier struct {
+	// TrustedIDs are the authserv-ids (RFC 8601, section 2.5) whose
+	// Authentication-Results fields are believed: the operator's own MTA
+	// or provider, which must remove fields that claim its id from mail
+	// coming in. Compared without regard to case.
+	TrustedIDs []string
+	// Resolver, when set, lets the Verifier check DKIM signatures itself.
+	Resolver Resolver
+	// Timeout bounds the DNS lookups of one mail [5s].
+	Timeout time.Duration
+}
+
+// maxSignatures bounds the DKIM signatures checked in one mail: each costs
+// a DNS lookup and a pass over the body.
+const maxSignatures = 3
+
+// Result is what a Verifier found.
+type Result struct {
+	// Authenticated is true when the From domain is aligned with a
+	// DKIM or DMARC pass, or the trusted server saw the From address
+	// log in to submit the mail.
+	Authenticated bool
+	// How says, for the log, what vouched for the mail or why nothing
+	// did: "dkim example.org", "ar mx.example.org dmarc", "no signature".
+	How string
+}
+
+// Check reads raw, a whole RFC 5322 mail, and says whether its From domain
+// is vouched for. The cost is one pass over the mail per signature
+// checked, at most maxSignatures, and DNS lookups within the Timeout.
+func (v *Verifier) Check(raw []byte) Result {
+	if v == nil {
+		return Result{How: "not checked"}
+	}
+	hdr, err := readHeader(raw)
+	if err != nil {
+		return Result{How: "no header"}
+	}
+	from, err := singleFrom(hdr)
+	if err != nil {
+		return Result{How: err.Error()}
+	}
+	if r, ok := v.fromResults(hdr, from); ok {
+		return r
+	}
+	if v.Resolver == nil {
+		return Result{How: "no trusted result"}
+	}
+	return v.fromSignatures(raw, from)
+}
+
+// readHeader parses only the header of raw.
+func readHeader(raw []byte) (mail.Header, error) {
+	end := bytes.Index(raw, []byte("\r\n\r\n"))
+	if e := bytes.Index(raw, []byte("\n\n")); e >= 0 && (end < 0 || e < end) {
+		end = e
+	}
+	if end < 0 {
+		end = len(raw)
+	}
+	m, err := mail.ReadMessage(bytes.NewReader(append(raw[:end:end], "\r\n\r\n"...)))
+	if err != nil {
+		return nil, err
+	}
+	return m.Header, nil
+}
+
+// singleFrom returns the one address of the From field. A mail with no
+// From, several From fields or several addresses in it cannot be aligned
+// with one domain (RFC 7489, section 6.6.1) and is not authenticated.
+func singleFrom(h mail.Header) (string, error) {
+	if len(h["From"]) != 1 {
+		return "", fmt.Errorf("%d From fields", len(h["From"]))
+	}
+	list, err := mail.ParseAddressList(h["From"][0])
+	if err != nil || len(list) != 1 {
+		return "", errors.New("no single From address")
+	}
+	return strings.ToLower(list[0].Address), nil
+}
+
+// fromResults reads the topmost Authentication-Results field of a trusted
+// server: fields further down, or of other ids, may have been written by
+// anyone.
+func (v *Verifier) fromResults(h mail.Header, from string) (Result, bool) {
+	for _, field := range h["Authentication-Results"] {
+		id, results, err := authres.Parse(field)
+		if !v.trusts(id) {
+			continue
+		}
+		if err != nil {
+			return Result{How: "ar " + id + " unreadable"}, true
+		}
+		domain := domainOf(from)
+		for _, res := range results {
+			switch r := res.(type) {
+			case *authres.DMARCResult:
+				if r.Value == authres.ResultPass && strings.EqualFold(r.From, domain) {
+					return Result{Authenticated: true, How: "ar " + id + " dmarc"}, true
+				}
+			case *authres.DKIMResult:
+				if r.Value == authres.ResultPass && Aligned(r.Domain, domain) {
+					return Result{Authenticated: true, How: "ar " + id + " dkim " + strings.ToLower(r.Domain)}, true
+				}
+			case *authres.AuthResult:
+				if r.Value == authres.ResultPass && strings.EqualFold(r.Auth, from) {
+					return Result{Authenticated: true, How: "ar " + id + " auth"}, true
+				}
+			}
+		}
+		if v.Resolver == nil {
+			return Result{How: "ar " + id + " no aligned pass"}, true
+		}
+		return Result{}, false // the signatures may still tell
+	}
+	return Result{}, false
+}
+
+// trusts reports whether id is one of the trusted authserv-ids.
+func (v *Verifier) trusts(id string) bool {
+	for _, t := range v.TrustedIDs {
+		if t != "" && strings.EqualFold(t, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// fromSignatures verifies the mail's DKIM signatures and looks for one of
+// a domain aligned with the From address.
+func (v *Verifier) fromSignatures(raw []byte, from string) Result {
+	timeout := v.Timeout
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	verifications, err := dkim.VerifyWithOptions(bytes.NewReader(raw), &dkim.VerifyOptions{
+		LookupTXT:        func(name string) ([]string, error) { return v.Resolver.LookupTXT(ctx, name) },
+		MaxVerifications: maxSignatures,
+	})
+	if err != nil && !errors.Is(err, dkim.ErrTooManySignatures) {
+		return Result{How: "dkim unreadable"}
+	}
+	if len(verifications) == 0 {
+		return Result{How: "no signature"}
+	}
+	how := "dkim fail"
+	for _, ver := range verifications {
+		switch {
+		case ver.Err != nil:
+			if dkim.IsTempFail(ver.Err) {
+				how = "dkim temperror"
+			}
+		case Aligned(ver.Domain, domainOf(from)):
+			return Result{Authenticated: true, How: "dkim " + strings.ToLower(ver.Domain)}
+		default:
+			how = "dkim pass, not aligned: " + strings.ToLower(ver.Domain)
+		}
+	}
+	return Result{How: how}
+}
+
+// Aligned reports whether a signing domain is aligned with the From domain
+// in DMARC's relaxed mode (RFC 7489, section 3.1.1): both have the same
+// organizational domain, the one just below the public suffix.
+func Aligned(signer, from string) bool {
+	signer, from = strings.ToLower(strings.TrimSuffix(signer, ".")), strings.ToLower(strings.TrimSuffix(from, "."))
+	if signer == "" || from == "" {
+		return false
+	}
+	if signer == from {
+		return true
+	}
+	a, errA := publicsuffix.EffectiveTLDPlusOne(signer)
+	b, errB := publicsuffix.EffectiveTLDPlusOne(from)
+	return errA == nil && errB == nil && a == b
+}
+
+// domainOf is the domain of an address, lower-case.
+func domainOf(addr string) string {
+	at := strings.LastIndexByte(addr, '@')
+	if at < 0 {
+		return ""
+	}
+	return strings.ToLower(addr[at+1:])
+}
