@@ -115,17 +115,33 @@ func (r *request) counter(key string, window time.Duration) (store.Counter, erro
 	return c, nil
 }
 
+// senderScope is whose counts a command is kept in. A forger can write
+// anyone's From, but cannot make its domain vouch for him nor know a reply
+// token: the counts of authenticated and token-proved mail are kept apart
+// from those of mail anyone might have written, so that a flood of forged
+// mail silences only mail that proves nothing, never the player's own
+// authenticated mail or replies to his board mails (docs/trust.md).
+func (r *request) senderScope() string {
+	switch {
+	case r.replyAs != "":
+		return "token:" + r.replyAs
+	case r.authenticated():
+		return "auth:" + r.sender()
+	}
+	return r.sender()
+}
+
 // allowSender counts one command of the sender. It reports false when the
 // sender is over his limit of commands or wrong passwords: the command is
 // then ignored, and the first ignored one gets a warning.
 func (r *request) allowSender() (bool, error) {
 	lim := r.s.limits
-	sender := r.sender()
-	mails, err := r.counter(senderMailsKey(sender), lim.Window)
+	sender, scope := r.sender(), r.senderScope()
+	mails, err := r.counter(senderMailsKey(scope), lim.Window)
 	if err != nil {
 		return false, err
 	}
-	bad, err := r.counter(senderBadKey(sender), lim.Window)
+	bad, err := r.counter(senderBadKey(scope), lim.Window)
 	if err != nil {
 		return false, err
 	}
@@ -135,7 +151,7 @@ func (r *request) allowSender() (bool, error) {
 	if warn {
 		mails.Warned = true
 	}
-	if err := r.tx.PutCounter(senderMailsKey(sender), mails); err != nil {
+	if err := r.tx.PutCounter(senderMailsKey(scope), mails); err != nil {
 		return false, err
 	}
 	if warn {
@@ -147,18 +163,36 @@ func (r *request) allowSender() (bool, error) {
 				until = u
 			}
 		}
-		r.replyText(sender, "pbemd: too many mails", fmt.Sprintf(
-			"You sent %s within %s. Mails from %s are ignored until %s; this is the only notice.\n",
-			why, shortDuration(lim.Window), sender, until.UTC().Format(timeFormat)))
+		text := fmt.Sprintf("Mail from %s sent %s within %s. Such mail is ignored until %s;\nthis is the only notice.\n",
+			sender, why, shortDuration(lim.Window), until.UTC().Format(timeFormat))
+		if scope == sender {
+			text += proofHint
+		}
+		r.replyText(sender, "pbemd: too many mails", text)
 	}
 	return ok, nil
 }
 
+// proofHint tells a player whose mail proves nothing (anyone could have
+// written its From) how his own mail still gets through.
+const proofHint = `
+Anyone can write your address in a From line, so this may not have
+been you. Mail that proves its sender is counted apart and still works:
+- reply to one of your board mails (its reply token is your proof);
+- send from an address whose domain signs its mail (DKIM);
+- or send "reset USERID" for a code to the account's addresses.
+`
+
 // passwordLocked reports whether the password checks of the account are
-// locked by too many wrong passwords in the current window. The first
-// refused check of a lock warns the account's addresses; the others are
-// ignored without a reply.
+// locked by too many wrong passwords in the current window. Only mail
+// that proves nothing is locked out: authenticated mail from one of the
+// account's own addresses is always checked, so that no forged mail can
+// stop the owner from playing. The first refused check of a lock warns
+// the account's addresses; the others are ignored without a reply.
 func (r *request) passwordLocked(u *store.User) (bool, error) {
+	if r.authenticated() && contains(u.Addresses, r.sender()) {
+		return false, nil
+	}
 	lim := r.s.limits
 	c, err := r.counter(accountBadKey(u.ID), lim.Window)
 	if err != nil || c.Count < lim.BadPasswords {
@@ -171,10 +205,11 @@ func (r *request) passwordLocked(u *store.User) (bool, error) {
 		}
 		for _, a := range u.Addresses {
 			r.replyText(a, "pbemd: password checks of "+u.ID+" locked", fmt.Sprintf(
-				"%d wrong passwords for %s came within %s, from any addresses. Until %s no password\n"+
-					"of %s is checked and every command that needs it is ignored without an answer,\n"+
-					"even with the right password; send it again after that time. This is the only notice.\n",
-				c.Count, u.ID, shortDuration(lim.Window), c.Start.Add(lim.Window).UTC().Format(timeFormat), u.ID))
+				"%d wrong passwords for %s came within %s in mail that\n"+
+					"proves nothing of its sender. Until %s no password of %s\n"+
+					"is checked in such mail, even the right one: it is ignored\n"+
+					"without an answer. This is the only notice.\n",
+				c.Count, u.ID, shortDuration(lim.Window), c.Start.Add(lim.Window).UTC().Format(timeFormat), u.ID)+proofHint)
 		}
 	}
 	return true, nil
@@ -199,11 +234,19 @@ func (r *request) foreignChecksSpent() (spent bool, until time.Time, err error) 
 	return true, until, err
 }
 
-// badPassword counts a wrong password against the sender and the account,
-// and against the foreign addresses' budget when the sender is no address
-// of the account.
-func (r *request) badPassword(u *store.User) error {
-	keys := []string{senderBadKey(r.sender()), accountBadKey(u.ID)}
+// badPassword counts a wrong password against the sender; against the
+// account only when the mail proves nothing (an authenticated sender's
+// typos are his own, and cannot lock the account); and against the foreign
+// addresses' budget when the sender is no address of the account.
+func (r *request) badPassword(u *store.User) error { return r.badGuess(u, true) }
+
+// badGuess counts a wrong password, or a wrong code when password is
+// false: a code's guesses do not lock the account's password.
+func (r *request) badGuess(u *store.User, password bool) error {
+	keys := []string{senderBadKey(r.senderScope())}
+	if password && !r.authenticated() {
+		keys = append(keys, accountBadKey(u.ID))
+	}
 	if !contains(u.Addresses, r.sender()) {
 		keys = append(keys, foreignBadKey)
 	}

@@ -21,9 +21,11 @@ func (h *harness) restart() {
 	h.svc.NewID = newID
 }
 
-// 300 guesses at alice's password from 300 addresses: only the lock's count
-// is checked; the rest are ignored without an answer; alice's addresses are
-// warned once; the lock holds in a new process and ends with its window.
+// 300 guesses at alice's password from 300 addresses that nothing vouches
+// for: only the lock's count is checked; the rest are ignored without an
+// answer; alice's addresses are warned once, and told how their own mail
+// gets through; the lock holds in a new process and ends with its window.
+// Alice's authenticated mail is never locked out.
 func TestPasswordLockByAccount(t *testing.T) {
 	h := twoPlayers(t)
 	var wrongReplies, others int
@@ -32,13 +34,14 @@ func TestPasswordLockByAccount(t *testing.T) {
 		if i == 150 {
 			h.restart() // the count is in the store, not in the process
 		}
-		for _, r := range h.send(from, fmt.Sprintf("tanbo move 101 alice guess%d h7", i), "") {
+		for _, r := range h.deliver(h.forged(from, fmt.Sprintf("tanbo move 101 alice guess%d h7", i), "")) {
 			switch {
 			case r.To == from && strings.HasPrefix(r.Body, "The password for alice is wrong;"):
 				wrongReplies++
 			case r.To == "alice@example.org" && r.Subject == "pbemd: password checks of alice locked":
 				others++
-				says(t, r.Body, "10 wrong passwords for alice came within 1h, from any addresses. Until 2026-11-22 13:00 UTC no password")
+				says(t, r.Body, "10 wrong passwords for alice came within 1h in mail that proves nothing of its sender. Until 2026-11-22 13:00 UTC no password of alice is checked in such mail")
+				says(t, r.Body, "reply to one of your board mails")
 			default:
 				t.Errorf("guess %d: unexpected reply to %s: %q", i, r.To, r.Subject)
 			}
@@ -49,20 +52,37 @@ func TestPasswordLockByAccount(t *testing.T) {
 		t.Errorf("300 guesses: %d wrong-password replies, %d warnings, %d bcrypt checks after the restart; want 10, 1, 0",
 			wrongReplies, others, compares)
 	}
-	// Locked means locked: the right password is not checked either.
-	if out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""); len(out) != 0 {
-		t.Errorf("a move during the lock: %v", subjects(out))
+	// Locked means locked for mail that proves nothing: the right
+	// password is not checked either, even from alice's own address.
+	if out := h.deliver(h.forged("alice@example.org", "tanbo move 101 alice pw-alice h7", "")); len(out) != 0 {
+		t.Errorf("an unauthenticated move during the lock: %v", subjects(out))
 	}
 	if g := h.game("tanbo", 101); len(g.Moves) != 0 {
-		t.Errorf("a move was played during the lock")
+		t.Errorf("an unauthenticated move was played during the lock")
+	}
+	// Alice's own authenticated mail is checked: no forger stops her.
+	if out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""); len(out) != 2 {
+		t.Errorf("alice's authenticated move during the lock: %v", subjects(out))
 	}
 	// Other accounts are not locked.
-	if out := h.send("bob@example.org", "tanbo chat 101 bob pw-bob", "hi"); len(out) != 2 {
+	if out := h.deliver(h.forged("bob@example.org", "tanbo chat 101 bob pw-bob", "hi")); len(out) != 2 {
 		t.Errorf("bob during alice's lock: %v", subjects(out))
 	}
 	h.now = h.now.Add(time.Hour)
-	if out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""); len(out) != 2 {
-		t.Errorf("a move after the lock: %v", subjects(out))
+	if out := h.deliver(h.forged("alice@example.org", "tanbo chat 101 alice pw-alice", "back")); len(out) != 2 {
+		t.Errorf("an unauthenticated chat after the lock: %v", subjects(out))
+	}
+}
+
+// Wrong passwords in authenticated mail are the sender's own typos: they
+// count against him, never against the account.
+func TestAuthenticatedGuessesDoNotLock(t *testing.T) {
+	h := twoPlayers(t)
+	for i := range 30 {
+		h.send(fmt.Sprintf("g%d@attack.example", i), fmt.Sprintf("tanbo resign 101 alice guess%d", i), "")
+	}
+	if out := h.deliver(h.forged("alice@example.org", "tanbo move 101 alice pw-alice h7", "")); len(out) != 2 {
+		t.Errorf("alice's move after 30 authenticated strangers' guesses: %v", subjects(out))
 	}
 }
 
@@ -71,7 +91,7 @@ func TestPasswordLockByAccount(t *testing.T) {
 func TestPasswordGuessesCostBoundedChecks(t *testing.T) {
 	h := twoPlayers(t)
 	for i := 0; i < 300; i++ {
-		h.send(fmt.Sprintf("g%d@attack.example", i), fmt.Sprintf("tanbo resign 101 alice guess%d", i), "")
+		h.deliver(h.forged(fmt.Sprintf("g%d@attack.example", i), fmt.Sprintf("tanbo resign 101 alice guess%d", i), ""))
 	}
 	if n := h.svc.passwords.compares.Load(); n != 10 {
 		t.Errorf("300 guesses ran %d bcrypt checks; want 10, the lock's count", n)

@@ -34,6 +34,9 @@ type request struct {
 	replyAs string            // the player a reply's token stands for (byreply.go): his password is not asked
 	robot   string            // the robot a robot command acts for (robots.go)
 	outcome outcome           // for the mail's log line
+	// silenced is set while a command runs whose sender is over his
+	// limits and gets no answer (a reset, which gets through anyway).
+	silenced bool
 
 	// uncommitted holds the positions of the boards the transaction
 	// changed, for the next mail of its batch; nil outside a batch.
@@ -120,15 +123,27 @@ func (r *request) command(words []string, withComment bool) error {
 
 // runCmd runs a command within the sender's limits.
 func (r *request) runCmd(c *cmd) error {
-	if ok, err := r.allowSender(); !ok || err != nil {
-		r.outcome.note(resultIgnored, "the sender is over his limit of commands or wrong passwords")
+	ok, err := r.allowSender()
+	if err != nil {
 		return err
+	}
+	if !ok {
+		if !isReset(c.words) {
+			r.outcome.note(resultIgnored, "the sender is over his limit of commands or wrong passwords")
+			return nil
+		}
+		// A reset gets through whoever spent the limit of this From
+		// (docs/trust.md): its code goes only to the account's own
+		// addresses, and the sender, maybe a forger's victim, is not
+		// answered.
+		r.silenced = true
+		defer func() { r.silenced = false }()
 	}
 	words := c.words
 	if len(words) == 0 {
 		return r.unknownCommand(words)
 	}
-	err := c.dispatch()
+	err = c.dispatch()
 	if c.game != nil {
 		r.outcome.game = c.game.Name()
 	}
@@ -137,7 +152,7 @@ func (r *request) runCmd(c *cmd) error {
 	}
 	var f *failure
 	if errors.As(err, &f) {
-		if f.silent {
+		if f.silent || r.silenced {
 			r.outcome.note(resultIgnored, f.Msg)
 			return nil
 		}
@@ -148,6 +163,9 @@ func (r *request) runCmd(c *cmd) error {
 	}
 	return err
 }
+
+// isReset reports whether command words are a reset.
+func isReset(words []string) bool { return len(words) > 0 && strings.EqualFold(words[0], "reset") }
 
 // authenticated reports whether the sender's From domain vouches for him:
 // only then may a mail without a password or reply token act on others.

@@ -17,7 +17,8 @@ import (
 const (
 	// resetLife is how long a reset code works.
 	resetLife = 24 * time.Hour
-	// resetTries is how many wrong codes kill a code.
+	// resetTries is how many wrong codes killed a code, as codes stored
+	// by earlier versions count them; wrong codes no longer kill one.
 	resetTries = 5
 	// resetRemail is how long before a new request mails a new code: the
 	// account's addresses get at most one such mail in that time.
@@ -94,6 +95,9 @@ func (c *cmd) resetRequest(id string) error {
 			return err
 		}
 	}
+	if c.r.silenced {
+		return nil
+	}
 	c.r.replyText(c.r.sender(), "pbemd: reset of "+strings.ToLower(id), fmt.Sprintf(
 		"If there is a user %s, a code to set a new password has been\n"+
 			"mailed to the addresses of the account (not to the address a\n"+
@@ -116,7 +120,7 @@ func (r *request) mailResetCode(u *store.User) error {
 		return err
 	}
 	body, err := render("reset", map[string]any{"User": u.ID, "Code": code, "Address": r.s.cfg.Address,
-		"Until": r.now.Add(resetLife).UTC().Format(timeFormat), "From": r.sender(), "Tries": resetTries})
+		"Until": r.now.Add(resetLife).UTC().Format(timeFormat), "From": r.sender()})
 	if err != nil {
 		return err
 	}
@@ -140,37 +144,31 @@ func (c *cmd) resetWithCode(id, code, password string) error {
 	if err != nil {
 		return err
 	}
-	if err := c.r.checksLocked(u); err != nil {
-		return err
-	}
+	// A reset gets through even while the account's password checks are
+	// locked: the code came to the account's own addresses, so whoever
+	// has it reads the owner's mail. Its ten letters cannot be guessed
+	// within the sender's limits, so a wrong one does not kill it either:
+	// a forger cannot spend the owner's code.
 	live := liveReset(u, c.r.now)
 	if live == nil {
-		return fail("%s has no reset code that still works: a code works for %d hours and for %d tries. Send reset %s for a new one",
-			u.ID, resetLife/time.Hour, resetTries, u.ID)
+		return fail("%s has no reset code that still works: a code works for %d hours. Send reset %s for a new one",
+			u.ID, resetLife/time.Hour, u.ID)
 	}
 	if hashCode(code) != live.hash {
-		live.tries++
-		if live.tries >= resetTries {
-			setReset(u, nil)
-		} else {
-			setReset(u, live)
-		}
-		if err := c.r.tx.PutUser(u); err != nil {
+		if err := c.r.badGuess(u, false); err != nil {
 			return err
 		}
-		if err := c.r.badPassword(u); err != nil {
-			return err
-		}
-		if live.tries >= resetTries {
-			return fail("That is not the reset code of %s, and %d wrong codes have killed it. Send reset %s for a new one", u.ID, resetTries, u.ID)
-		}
-		return fail("That is not the reset code of %s; %d more tries before the code dies. Copy it from the mail sent to the account", u.ID, resetTries-live.tries)
+		return fail("That is not the reset code of %s; copy it from the mail sent to the account's addresses", u.ID)
 	}
 	if err := checkPassword(password); err != nil {
 		return err
 	}
 	setReset(u, nil)
 	if err := c.r.setPassword(u, password); err != nil {
+		return err
+	}
+	// The guesses that locked the old password do not lock the new one.
+	if err := c.r.tx.PutCounter(accountBadKey(u.ID), store.Counter{Start: c.r.now, Expires: c.r.now.Add(c.r.s.limits.Window)}); err != nil {
 		return err
 	}
 	return c.r.tellUser(u, "pbemd: password changed", "password", map[string]any{"User": u, "Reset": true})
