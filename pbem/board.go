@@ -93,8 +93,12 @@ func (b *board) toMove() string { return b.rec.Seats[b.pos.ToMove()] }
 // next is the number the next move will get.
 func (b *board) next() int { return len(b.rec.Moves) + 1 }
 
-// open reports whether the board still waits for a player to take a seat.
+// open reports whether the board still waits for a player to take a seat,
+// or for an invited player to accept (invitations.go).
 func (b *board) open() bool {
+	if b.rec.Extra[pendingKey] != "" {
+		return true
+	}
 	for _, s := range b.rec.Seats {
 		if s == "" {
 			return true

@@ -71,6 +71,8 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 	}
 	sides := b.game.Sides()
 	switch {
+	case !b.rec.Over && len(b.pending()) > 0:
+		v.State = b.pendingState()
 	case !b.rec.Over && b.open():
 		v.State = []string{"Waiting for an opponent; anyone may take the open seat with:",
 			fmt.Sprintf("  %s join %d userid password", b.game.Name(), b.rec.Board)}

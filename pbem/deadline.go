@@ -30,6 +30,9 @@ const (
 // vacation moves his boards' clocks on; the sweep finds them due, sees the
 // vacation and leaves them until his return or an hour (snoozeFor).
 func deadline(rec *store.Game) time.Time {
+	if at := inviteLapse(rec.Created, rec.Extra[pendingKey]); !rec.Over && !at.IsZero() {
+		return at
+	}
 	if rec.Over || len(rec.Seats) != 2 || rec.Seats[0] == "" || rec.Seats[1] == "" {
 		return time.Time{}
 	}

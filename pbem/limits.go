@@ -51,6 +51,11 @@ type Limits struct {
 	Recipients int
 	// MessageBytes is the largest text a message relays [8000].
 	MessageBytes int
+	// Invitations is how many invitations mail that proves nothing of
+	// its sender may make in a Window, per sender address, and how many
+	// one player may be sent in the three days an invitation waits [5]
+	// (invitations.go).
+	Invitations int
 	// Watchers is how many users may subscribe to one board, and how
 	// many may be told of its end [100]; and how many may subscribe to
 	// every new board of a game, and how many be told of the end of every
@@ -78,6 +83,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.Recipients, 10)
 	def(&l.MessageBytes, 8000)
 	def(&l.Watchers, 100)
+	def(&l.Invitations, 5)
 	if l.Window <= 0 {
 		l.Window = time.Hour
 	}

@@ -16,6 +16,10 @@ func (c *cmd) playable(b *board) error {
 	if b.rec.Over {
 		return c.failOn(b, "%s board %d is over; no more moves can be played on it", b.game.Title(), b.rec.Board)
 	}
+	if p := b.pending(); len(p) > 0 {
+		return c.failOn(b, "%s board %d waits for %s to accept the challenge; no move can be played until then (%s join %d USERID PASSWORD)",
+			b.game.Title(), b.rec.Board, strings.Join(p, " and "), b.game.Name(), b.rec.Board)
+	}
 	if b.open() {
 		return c.failOn(b, "%s board %d waits for an opponent; no move can be played until someone takes the open seat (%s join %d userid password)",
 			b.game.Title(), b.rec.Board, b.game.Name(), b.rec.Board)

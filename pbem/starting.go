@@ -63,6 +63,12 @@ func (c *cmd) challenge(args []string) error {
 		}
 		seats = append(seats, u.ID)
 	}
+	invited := c.inviteOnly(seats)
+	if len(invited) > 0 {
+		if err := c.allowInvitations(seats, invited); err != nil {
+			return err
+		}
+	}
 	opts, err := rules.ParseOptions(c.game, params)
 	if err != nil {
 		return c.fail("%s", err.Error())
@@ -98,23 +104,34 @@ func (c *cmd) challenge(args []string) error {
 			rec.Extra[openSeatKey] = strconv.Itoa(i)
 		}
 	}
-	if err := c.r.subscribeWatchers(rec); err != nil {
+	if len(invited) > 0 {
+		if rec.Extra == nil {
+			rec.Extra = map[string]string{}
+		}
+		rec.Extra[pendingKey] = strings.Join(invited, " ")
+	} else if err := c.r.subscribeWatchers(rec); err != nil {
+		// An invitation is announced to the watchers of every new board
+		// once it is accepted, not before.
 		return err
 	}
 	b := &board{game: c.game, rec: rec, opts: opts, pos: pos, fresh: true}
 	b.keepPosition()
 	sides := c.game.Sides()
-	notice := fmt.Sprintf("A new game: %s (%s) against %s (%s).", seatOrOpen(seats[0]), sides[0], seatOrOpen(seats[1]), sides[1])
+	notices := []string{fmt.Sprintf("A new game: %s (%s) against %s (%s).", seatOrOpen(seats[0]), sides[0], seatOrOpen(seats[1]), sides[1])}
+	if len(invited) > 0 {
+		notices = append(notices, c.inviteNotice(b))
+	}
 	if !b.open() {
 		rec.TurnSince = c.r.now
 	}
 	// The comment is the challenger's, and only a player's: a stranger's
-	// challenge relays no text to the players it names.
+	// challenge relays no text to the players it names, nor does one that
+	// proves nothing, which may put words in a player's mouth.
 	var comment *store.Comment
-	if by != "" && b.seatOf(by) >= 0 {
+	if by != "" && b.seatOf(by) >= 0 && len(invited) == 0 {
 		comment = c.commentBy(by, 0)
 	}
-	if err := c.r.saveAndAnnounce(b, comment, notice); err != nil {
+	if err := c.r.saveAndAnnounce(b, comment, notices...); err != nil {
 		return err
 	}
 	// A challenger who is not a player hears that the board exists, too.
@@ -166,6 +183,9 @@ func (c *cmd) join(args []string) error {
 		return err
 	}
 	num := b.rec.Board
+	if !b.rec.Over && contains(b.pending(), u.ID) {
+		return c.acceptInvitation(b, u.ID)
+	}
 	if b.rec.Over {
 		return c.failOn(b, "%s board %d is over, so its seat cannot be taken; send '%s games open' for the boards waiting for a player",
 			b.game.Title(), num, c.game.Name())

@@ -371,6 +371,12 @@ func (r *request) remindBoard(kind string, num int) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
+	if at := b.lapses(); !b.rec.Over && !at.IsZero() {
+		if r.now.Before(at) {
+			return at, nil
+		}
+		return time.Time{}, r.lapse(b)
+	}
 	if b.rec.Over || b.open() {
 		return time.Time{}, nil
 	}

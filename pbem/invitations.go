@@ -1,0 +1,168 @@
+package pbem
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pbemd/pbemd/rules"
+)
+
+// Invitations. A challenge names players and carries no password, as on
+// pbmserv: from authenticated mail it starts the game at once, as it
+// always did. From mail that proves nothing of its sender (docs/trust.md)
+// it only invites: the board is made with every named human's seat
+// pending, each gets one mail, and the game begins when each has accepted
+// with his password ("<game> join BOARD USERID PASSWORD"). A robot's seat
+// is never pending, so a robot is taken only by a human who proved
+// himself. Unaccepted invitations lapse after inviteLife. A forger can
+// thus send a bounded number of mails to each player, and start nothing.
+
+// pendingKey is the Extra key of a board's pending seats: the user ids,
+// separated by spaces, of the named players who have not accepted yet.
+const pendingKey = "pending"
+
+// inviteLife is how long an invitation waits to be accepted.
+const inviteLife = 3 * day
+
+// pending returns the players of the board who have not accepted yet.
+func (b *board) pending() []string { return strings.Fields(b.rec.Extra[pendingKey]) }
+
+// lapses is when the board's invitation lapses; zero when none is pending.
+func (b *board) lapses() time.Time { return inviteLapse(b.rec.Created, b.rec.Extra[pendingKey]) }
+
+func inviteLapse(created time.Time, pending string) time.Time {
+	if pending == "" {
+		return time.Time{}
+	}
+	return created.Add(inviteLife)
+}
+
+// inviteOnly returns the human players whose seats a challenge leaves
+// pending: every one it names when the mail proves nothing, else none.
+func (c *cmd) inviteOnly(seats []string) []string {
+	if c.r.authenticated() {
+		return nil
+	}
+	var humans []string
+	for _, id := range seats {
+		if _, _, robot := ParseRobotID(id); id != "" && !robot {
+			humans = append(humans, id)
+		}
+	}
+	return humans
+}
+
+// robotInvitations bounds the invitations pending against one robot, so
+// that forged challenges hold a tenth of its seats at most.
+const robotInvitations = robotActiveGames / 10
+
+// allowInvitations counts the invitations of one challenge against the
+// sender's budget, each invited player's, and the robot's it names, and
+// refuses the challenge when one is spent.
+func (c *cmd) allowInvitations(seats, invited []string) error {
+	lim := c.r.s.limits
+	scope := c.r.senderScope()
+	sent, err := c.r.counter(invitesKey(scope), lim.Window)
+	if err != nil {
+		return err
+	}
+	if sent.Count >= lim.Invitations {
+		return c.fail("Mail from %s has sent %d invitations within %s, the most it may; send this again after %s, or from an address whose domain signs its mail (DKIM), whose challenges start games at once",
+			c.r.sender(), sent.Count, shortDuration(lim.Window), sent.Start.Add(lim.Window).UTC().Format(timeFormat))
+	}
+	for _, id := range invited {
+		got, err := c.r.counter(invitedKey(id), inviteLife)
+		if err != nil {
+			return err
+		}
+		if got.Count >= lim.Invitations {
+			return c.fail("%s has been sent %d invitations within %d days by mail that proves nothing of its sender, the most he is sent; ask him to challenge you, or send this from an address whose domain signs its mail (DKIM)",
+				id, got.Count, inviteLife/day)
+		}
+	}
+	var robots []string
+	for _, id := range seats {
+		if _, _, ok := ParseRobotID(id); ok {
+			got, err := c.r.counter(invitedKey(id), inviteLife)
+			if err != nil {
+				return err
+			}
+			if got.Count >= robotInvitations {
+				return c.fail("%s has %d invitations waiting from mail that proves nothing of its sender, the most it takes; send this from an address whose domain signs its mail (DKIM), whose challenges start games at once",
+					id, got.Count)
+			}
+			robots = append(robots, id)
+		}
+	}
+	sent.Count++
+	if err := c.r.tx.PutCounter(invitesKey(scope), sent); err != nil {
+		return err
+	}
+	for _, id := range append(invited, robots...) {
+		got, err := c.r.counter(invitedKey(id), inviteLife)
+		if err != nil {
+			return err
+		}
+		got.Count++
+		if err := c.r.tx.PutCounter(invitedKey(id), got); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func invitesKey(scope string) string { return "invites:" + scope }
+func invitedKey(id string) string    { return "invited:" + id }
+
+// inviteNotice is the notice of a new board whose seats are pending.
+func (c *cmd) inviteNotice(b *board) string {
+	return fmt.Sprintf("A challenge invites %s to this game. It came from %s, and nothing proves who wrote it, so the game begins only when %s accepted.",
+		strings.Join(b.pending(), " and "), c.r.sender(), bothOrHe(len(b.pending())))
+}
+
+// bothOrHe is who must accept, in words.
+func bothOrHe(n int) string {
+	if n > 1 {
+		return "each has"
+	}
+	return "he has"
+}
+
+// pendingState is the state lines of a board waiting for its invited
+// players.
+func (b *board) pendingState() []string {
+	return []string{
+		fmt.Sprintf("Waiting for %s to accept. To accept, send:", strings.Join(b.pending(), " and ")),
+		fmt.Sprintf("  %s join %d USERID PASSWORD", b.game.Name(), b.rec.Board),
+		"To refuse, send:",
+		fmt.Sprintf("  %s decline %d USERID PASSWORD", b.game.Name(), b.rec.Board),
+	}
+}
+
+// acceptInvitation takes u's acceptance of the board he was invited to;
+// the game begins with the last one.
+func (c *cmd) acceptInvitation(b *board, id string) error {
+	left := remove(b.pending(), id)
+	b.rec.Updated = c.r.now
+	if len(left) > 0 {
+		b.rec.Extra[pendingKey] = strings.Join(left, " ")
+		return c.r.saveAndAnnounce(b, nil, fmt.Sprintf("%s accepted the challenge.", id))
+	}
+	delete(b.rec.Extra, pendingKey)
+	b.rec.TurnSince = c.r.now
+	b.fresh = true
+	if err := c.r.subscribeWatchers(b.rec); err != nil {
+		return err
+	}
+	return c.r.saveAndAnnounce(b, nil, fmt.Sprintf("%s accepted the challenge. The game begins.", id))
+}
+
+// lapse ends a board whose invitation was not accepted in time.
+func (r *request) lapse(b *board) error {
+	pending := b.pending()
+	b.end(r.now, rules.Drawn(fmt.Sprintf("the invitation was not accepted within %d days", inviteLife/day)))
+	b.rec.Withdrawn = pending[0]
+	delete(b.rec.Extra, pendingKey)
+	return r.saveAndAnnounce(b, nil, fmt.Sprintf("%s did not accept within %d days: the board is withdrawn.", strings.Join(pending, " and "), inviteLife/day))
+}

@@ -1,0 +1,135 @@
+package pbem
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pbemd/pbemd/store"
+)
+
+// A challenge in mail that proves nothing only invites: each named player
+// gets one mail, no move can be played, and the game begins when both
+// accepted with their passwords.
+func TestForgedChallengeOnlyInvites(t *testing.T) {
+	h := newHarness(t)
+	h.signup("alice")
+	h.signup("bob")
+	out := h.deliver(h.forged("mallory@evil.example", "tanbo challenge alice bob -size=9", "I speak for alice"))
+	inv := boardMails(t, append([]reply(nil), out[:2]...), "New Tanbo Board 101 alice", "alice@example.org", "bob@example.org")
+	says(t, inv.Body, "A challenge invites alice and bob to this game. It came from mallory@evil.example, and nothing proves who wrote it",
+		"Waiting for alice and bob to accept. To accept, send:", "tanbo join 101 USERID PASSWORD", "tanbo decline 101 USERID PASSWORD")
+	hasNot(t, inv.Body, "I speak for alice", "Your move.")
+	if len(out) != 3 || out[2].To != "mallory@evil.example" {
+		t.Errorf("a forged challenge's replies: %v", subjects(out))
+	}
+
+	// Nothing can be played, by a forger or by the players.
+	errorReply(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice e5", ""), "alice@example.org",
+		"Tanbo board 101 waits for alice and bob to accept the challenge; no move can be played until then (tanbo join 101 USERID PASSWORD).")
+	// No forged mail can accept for a player.
+	h.deliver(h.forged("alice@example.org", "tanbo join 101 alice guess", ""))
+	if g := h.game("tanbo", 101); g.Extra[pendingKey] != "alice bob" {
+		t.Fatalf("after a wrong password the pending seats are %q", g.Extra[pendingKey])
+	}
+
+	// Each accepts with his password, from any kind of mail.
+	out = h.deliver(h.forged("alice@example.org", "tanbo join 101 alice pw-alice", ""))
+	r := boardMails(t, out, "Tanbo Board 101 alice", "alice@example.org", "bob@example.org")
+	says(t, r.Body, "alice accepted the challenge.", "Waiting for bob to accept.")
+	out = h.send("bob@example.org", "tanbo join 101 bob pw-bob", "")
+	r = boardMails(t, out, "New Tanbo Board 101 alice", "alice@example.org", "bob@example.org")
+	says(t, r.Body, "bob accepted the challenge. The game begins.", "It is alice's turn.")
+	if g := h.game("tanbo", 101); g.Extra[pendingKey] != "" || g.TurnSince != h.now {
+		t.Errorf("after both accepted: pending %q, turn since %v", g.Extra[pendingKey], g.TurnSince)
+	}
+	if out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""); len(out) != 2 {
+		t.Errorf("the first move after the invitation: %v", subjects(out))
+	}
+}
+
+// An authenticated challenge starts the game at once, as on pbmserv.
+func TestAuthenticatedChallengeStartsAtOnce(t *testing.T) {
+	h := twoPlayers(t)
+	g := h.game("tanbo", 101)
+	if g.Extra[pendingKey] != "" || g.TurnSince.IsZero() {
+		t.Errorf("an authenticated challenge left pending seats %q", g.Extra[pendingKey])
+	}
+}
+
+// A player who declines ends the invitation, unrated; one nobody answers
+// lapses in the sweep after three days.
+func TestInvitationDeclinedOrLapsed(t *testing.T) {
+	h := newHarness(t)
+	h.signup("alice")
+	h.signup("bob")
+	h.deliver(h.forged("x@evil.example", "tanbo challenge alice bob", ""))
+	h.deliver(h.forged("y@evil.example", "tanbo challenge bob alice", ""))
+	out := h.send("bob@example.org", "tanbo decline 101 bob pw-bob", "")
+	says(t, boardMails(t, out, "Tanbo Board 101 withdrawn", "alice@example.org", "bob@example.org").Body, "Game withdrawn, not rated.")
+
+	h.now = h.now.Add(inviteLife - time.Minute)
+	if out := h.sweep(); len(out) != 0 {
+		t.Errorf("the sweep before the invitation lapses: %v", subjects(out))
+	}
+	h.now = h.now.Add(time.Minute)
+	out = h.sweep()
+	r := boardMails(t, out, "Tanbo Board 102 withdrawn", "bob@example.org", "alice@example.org")
+	says(t, r.Body, "bob and alice did not accept within 3 days: the board is withdrawn.", "Game withdrawn, not rated.")
+	if g := h.game("tanbo", 102); !g.Over || g.Withdrawn == "" || g.Extra[pendingKey] != "" {
+		t.Errorf("the lapsed board: over %v, withdrawn %q, pending %q", g.Over, g.Withdrawn, g.Extra[pendingKey])
+	}
+}
+
+// The robots attack of the issue: forged multiple mails of twenty robot
+// challenges each, from invented addresses. Nothing starts, alice gets a
+// bounded number of mails, and the robot keeps its seats for real players.
+func TestForgedRobotChallengesSeizeNothing(t *testing.T) {
+	h := newHarness(t)
+	if err := h.svc.EnsureRobots([]string{"ultima"}); err != nil {
+		t.Fatal(err)
+	}
+	h.signup("alice")
+	h.signup("bob")
+	toAlice := 0
+	for i := range 11 {
+		body := strings.Repeat("ultima challenge alice ultima-robot3\n", 20)
+		for _, r := range h.deliver(h.forged(fmt.Sprintf("m%d@evil.example", i), "multiple", body)) {
+			if r.To == "alice@example.org" {
+				toAlice++
+			}
+		}
+	}
+	if toAlice != DefaultLimits().Invitations {
+		t.Errorf("220 forged challenges sent alice %d mails; want the %d invitations she may be sent", toAlice, DefaultLimits().Invitations)
+	}
+	// Many players invited by forgers hold a tenth of the robot at most.
+	for i := range 30 {
+		id := fmt.Sprintf("p%d", i)
+		h.signup(id)
+		for range 5 {
+			h.deliver(h.forged(fmt.Sprintf("n%d@evil.example", i), "ultima challenge "+id+" ultima-robot3", ""))
+		}
+	}
+	robot := RobotID("ultima", 3)
+	if n := h.active(robot, "ultima"); n > robotInvitations {
+		t.Errorf("forged invitations hold %d boards of %s; want at most %d", n, robot, robotInvitations)
+	}
+	// Bob's own, authenticated challenge starts at once.
+	out := h.send("bob@example.org", "ultima challenge bob ultima-robot3", "")
+	if len(out) != 1 || !strings.HasPrefix(out[0].Subject, "New Ultima Board") {
+		t.Fatalf("bob's challenge of the robot: %v", subjects(out))
+	}
+	says(t, out[0].Body, "It is bob's turn.")
+}
+
+// active counts the boards in play of a user in a game, as the limits do.
+func (h *harness) active(id, kind string) int {
+	h.t.Helper()
+	n := 0
+	if err := h.db.View(func(tx *store.Tx) error { n = tx.ActiveCount(id, kind); return nil }); err != nil {
+		h.t.Fatal(err)
+	}
+	return n
+}
