@@ -4,10 +4,12 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -37,6 +39,9 @@ func (c *cmd) signup(args []string) error {
 	} else if !errNotFound(err) {
 		return err
 	}
+	if err := c.r.allowSignup(); err != nil {
+		return err
+	}
 	// The welcome goes to an address that belonged to no one (the From may
 	// be forged): it is charged to the strangers' budget like a how-to note.
 	if _, err := c.r.tx.UserByAddress(c.r.sender()); errNotFound(err) {
@@ -54,11 +59,15 @@ func (c *cmd) signup(args []string) error {
 	if err != nil {
 		return err
 	}
-	u := &store.User{ID: strings.ToLower(id), Name: id, PasswordHash: hash, Created: c.r.now}
+	u := &store.User{ID: strings.ToLower(id), Name: id, PasswordHash: hash, Created: c.r.now,
+		Extra: map[string]string{unusedKey: "1"}}
 	if err := c.r.ask(u, set); err != nil {
 		return err
 	}
 	if err := c.r.tx.PutUser(u); err != nil {
+		return err
+	}
+	if err := c.r.tx.SetNote(unusedNote(u), ""); err != nil {
 		return err
 	}
 	data := set.data()
@@ -197,7 +206,76 @@ func (r *request) auth(id, password string) (*store.User, error) {
 		}
 		return nil, fail("The password for %s is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset %s' and a code comes to the account's addresses", u.Name, u.ID)
 	}
-	return u, nil
+	return u, r.used(u)
+}
+
+// Accounts made and never used expire, so that a flood of signups leaves
+// nothing behind for good: a new account is marked unused, with a note
+// named by its time in the store, until its password first proves a
+// command; the sweep deletes those still unused after unusedLife that
+// hold no seat.
+const (
+	unusedKey  = "unused"
+	unusedLife = 30 * day
+)
+
+// unusedNote is the store note of an unused account, named so that the
+// notes sort by the account's age.
+func unusedNote(u *store.User) string {
+	return fmt.Sprintf("unused:%012d:%s", u.Created.Unix(), u.ID)
+}
+
+// used notes that u's password has proved a command.
+func (r *request) used(u *store.User) error {
+	if u.Extra[unusedKey] == "" {
+		return nil
+	}
+	delete(u.Extra, unusedKey)
+	if err := r.tx.PutUser(u); err != nil {
+		return err
+	}
+	return r.tx.DeleteNote(unusedNote(u))
+}
+
+// pruneUnused deletes up to most accounts made before now less unusedLife
+// and never used, and reports how many notes it read.
+func pruneUnused(tx *store.Tx, now time.Time, most int) (int, error) {
+	stop := errors.New("stop")
+	end := fmt.Sprintf("unused:%012d:", now.Add(-unusedLife).Unix()+1) // made at the cutoff or before
+	var names []string
+	err := tx.Notes("unused:", func(name, _ string) error {
+		if name >= end || len(names) == most {
+			return stop
+		}
+		names = append(names, name)
+		return nil
+	})
+	if err != nil && err != stop {
+		return 0, err
+	}
+	for _, name := range names {
+		if err := tx.DeleteNote(name); err != nil {
+			return 0, err
+		}
+		id := name[strings.LastIndexByte(name, ':')+1:]
+		u, err := tx.User(id)
+		if errNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		refs, err := tx.GamesOf(u.ID)
+		if err != nil {
+			return 0, err
+		}
+		if u.Extra[unusedKey] != "" && len(refs) == 0 {
+			if err := tx.DeleteUser(u.ID); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return len(names), nil
 }
 
 // checkUserID accepts ids of 2 to 16 letters, digits, '_', '-' or '.',

@@ -51,6 +51,11 @@ type Limits struct {
 	Recipients int
 	// MessageBytes is the largest text a message relays [8000].
 	MessageBytes int
+	// Signups is how many accounts mail that proves nothing of its
+	// sender may make in a Window, all senders together, and how many
+	// authenticated mail may make, apart [60]: each costs a bcrypt and
+	// a record (kept until unusedLife when never used).
+	Signups int
 	// Invitations is how many invitations mail that proves nothing of
 	// its sender may make in a Window, per sender address, and how many
 	// one player may be sent in the three days an invitation waits [5]
@@ -84,6 +89,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.MessageBytes, 8000)
 	def(&l.Watchers, 100)
 	def(&l.Invitations, 5)
+	def(&l.Signups, 60)
 	if l.Window <= 0 {
 		l.Window = time.Hour
 	}
@@ -267,6 +273,54 @@ func (r *request) badGuess(u *store.User, password bool) error {
 		}
 	}
 	return nil
+}
+
+// signupsKey is the counter of the signups of a kind of mail.
+func signupsKey(authenticated bool) string {
+	if authenticated {
+		return "signups-authenticated"
+	}
+	return "signups"
+}
+
+// allowSignup counts a signup against the budget of its kind of mail, and
+// refuses it when the budget is spent.
+func (r *request) allowSignup() error {
+	lim := r.s.limits
+	key := signupsKey(r.authenticated())
+	c, err := r.counter(key, lim.Window)
+	if err != nil {
+		return err
+	}
+	if c.Count >= lim.Signups {
+		if !c.Warned {
+			c.Warned = true
+			r.logger().Warn("budget of signups spent; more are refused until the window ends",
+				"key", key, "budget", lim.Signups, "until", c.Start.Add(lim.Window))
+			if err := r.tx.PutCounter(key, c); err != nil {
+				return err
+			}
+		}
+		return fail("This server takes no more new accounts until %s: %d were made within %s. Send the signup again after that time",
+			c.Start.Add(lim.Window).UTC().Format(timeFormat), c.Count, shortDuration(lim.Window))
+	}
+	c.Count++
+	return r.tx.PutCounter(key, c)
+}
+
+// signupsLeft is how many signups of either kind of mail the current
+// window still takes, for the hashing ahead of the lock.
+func (s *Service) signupsLeft(tx *store.Tx) int {
+	left := 0
+	for _, auth := range []bool{false, true} {
+		c, err := tx.Counter(signupsKey(auth))
+		if err != nil || !s.cfg.Now().Before(c.Start.Add(s.limits.Window)) {
+			left += s.limits.Signups
+			continue
+		}
+		left += max(s.limits.Signups-c.Count, 0)
+	}
+	return left
 }
 
 // oncePer reports whether the event with the key may happen now, at most

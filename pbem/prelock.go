@@ -62,11 +62,13 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 	var claims []claim
 	queued := map[string]bool{} // user id, hash and password of the claims
 	var news []newPassword
+	signups := 0 // signups the window still takes
 	err := db.View(func(tx *store.Tx) error {
 		// Passwords from senders that are no address of their account
 		// draw on a budget of all senders (Limits.ForeignBadPasswords):
 		// a batch checks ahead no more of them than it has left.
 		foreign := s.foreignLeft(tx)
+		signups = s.signupsLeft(tx)
 		for _, m := range mails {
 			if done, err := tx.Processed(m.Key); err != nil || done {
 				continue // a copy of a mail handled before: nothing to check
@@ -121,9 +123,24 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 		return // the handling under the lock will meet the error too
 	}
 	// New passwords are a stranger's to name (a signup needs no account),
-	// and no limit of his is counted yet: a batch hashes a few ahead, and
-	// the rest are hashed under the lock, where the limits apply.
-	news = news[:min(len(news), maxHashesAhead)]
+	// and no limit of his is counted yet: a batch hashes ahead the
+	// signups that the signup budget still takes, which bounds them for
+	// all batches together, and a few changes of password; the rest are
+	// hashed under the lock, where the limits apply.
+	var ahead []newPassword
+	changes := 0
+	for _, n := range news {
+		switch {
+		case n.user == nil && signups > 0:
+			signups--
+		case n.user != nil && changes < maxHashesAhead:
+			changes++
+		default:
+			continue
+		}
+		ahead = append(ahead, n)
+	}
+	news = ahead
 	// bcrypt on all cores. A panic here is not the mail's end: the
 	// check under the lock, which counts, meets it again.
 	eachParallel(len(claims), func(i int) {

@@ -174,32 +174,69 @@ func TestNewPasswordsHashedAhead(t *testing.T) {
 	hasNot(t, r.Body, "welcome user2", "pass-")
 }
 
-// A batch of strangers' signup mails, as a flood brings them, hashes at
-// most maxHashesAhead new passwords before the lock, where no limit is
-// counted yet; the signups still work, hashed under the lock.
-func TestHashesAheadBoundedPerBatch(t *testing.T) {
+// A flood of signup mails that prove nothing: the hashes made before the
+// lock, and all hashes, are bounded by the signup budget, whatever the
+// batches; the accounts beyond it are refused, with no bcrypt.
+func TestSignupFloodBounded(t *testing.T) {
 	h := newHarness(t)
+	h.svc.limits.Signups = 3
 	var raws [][]byte
 	for i := range 10 {
-		raws = append(raws, h.mail(fmt.Sprintf("s%d@example.org", i), "multiple",
+		raws = append(raws, h.forged(fmt.Sprintf("s%d@example.org", i), "multiple",
 			fmt.Sprintf("signup new%da pass-%da\nsignup new%db pass-%db\n", i, i, i, i)))
 	}
 	before := h.svc.passwords.hashes.Load()
 	h.svc.Preverify(h.db, raws...)
-	if got := h.svc.passwords.hashes.Load() - before; got != maxHashesAhead {
-		t.Errorf("%d new passwords hashed before the lock for 20 signups; want %d", got, maxHashesAhead)
+	// Preverify cannot tell the kinds of mail apart: it takes both
+	// budgets' worth at most.
+	if got := h.svc.passwords.hashes.Load() - before; got != 2*3 {
+		t.Errorf("%d new passwords hashed before the lock for 20 signups; want 6, twice the budget", got)
 	}
 	for i, err := range h.svc.DeliverAll(raws) {
 		if err != nil {
 			t.Fatalf("mail %d: %v", i, err)
 		}
 	}
+	if got := h.svc.passwords.hashes.Load() - before; got != 6 {
+		t.Errorf("20 signups hashed %d passwords in all; want the 6 made ahead", got)
+	}
+	made := 0
 	h.db.View(func(tx *store.Tx) error {
-		for i := range 10 {
-			for _, x := range []string{"a", "b"} {
-				if _, err := tx.User(fmt.Sprintf("new%d%s", i, x)); err != nil {
-					t.Errorf("account new%d%s: %v", i, x, err)
-				}
+		return tx.Users(func(*store.User) error { made++; return nil })
+	})
+	if made != 3 {
+		t.Errorf("20 forged signups made %d accounts; want the budget's 3", made)
+	}
+	out := h.outbox()
+	refusals := 0
+	for _, r := range out {
+		refusals += strings.Count(r.Body, "This server takes no more new accounts until")
+	}
+	if refusals != 17 {
+		t.Errorf("%d signups were told the budget is spent; want 17", refusals)
+	}
+	// Authenticated mail has a budget of its own.
+	h.signup("alice")
+}
+
+// Accounts never used expire in the sweep; used ones, and those with a
+// board, stay.
+func TestUnusedAccountsExpire(t *testing.T) {
+	h := newHarness(t)
+	for _, id := range []string{"idle", "player", "named"} {
+		h.signup(id)
+	}
+	h.send("player@example.org", "tanbo games player pw-player", "") // no password needed: not a use
+	h.send("player@example.org", "vacation player pw-player 0", "")
+	h.send("x@example.org", "tanbo challenge named player", "")
+	h.now = h.now.Add(unusedLife - time.Hour)
+	h.sweep()
+	h.now = h.now.Add(time.Hour)
+	h.sweep()
+	h.db.View(func(tx *store.Tx) error {
+		for id, want := range map[string]bool{"idle": false, "player": true, "named": true} {
+			if _, err := tx.User(id); (err == nil) != want {
+				t.Errorf("after %v unused: user %s there: %v, want %v", unusedLife, id, err == nil, want)
 			}
 		}
 		return nil

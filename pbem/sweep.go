@@ -85,6 +85,7 @@ func (s *Service) sweep(now time.Time, most int) ([]uint64, error) {
 		{what: "expired limit counters", fn: func(tx *store.Tx) (int, error) { return tx.PruneCounters(now, pruneBatch) }},
 		{what: "expired reply tokens", fn: func(tx *store.Tx) (int, error) { return tx.PruneReplyTokens(now, pruneBatch) }},
 		{what: "old mail keys", fn: func(tx *store.Tx) (int, error) { return tx.PruneProcessed(now.Add(-keepProcessed), pruneBatch) }},
+		{what: "accounts never used", fn: func(tx *store.Tx) (int, error) { return pruneUnused(tx, now, pruneBatch) }},
 	}
 	s.mu.Lock()
 	prunes := now.Sub(s.pruned) >= pruneEvery || now.Before(s.pruned)
