@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/pbemd/pbemd/pbem/mailauth"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
@@ -47,36 +47,25 @@ func newHarness(t *testing.T) *harness {
 	t.Cleanup(func() { db.Close() })
 	h := &harness{t: t, db: db, now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	h.svc = New(db, Config{Address: "pbem@example.org", Now: func() time.Time { return h.now }, Log: slog.New(slog.DiscardHandler),
-		Auth: &mailauth.Verifier{TrustedIDs: []string{testAuthserv}}})
+		Auth: pbemtest.Auth()})
 	h.svc.hashCost = bcrypt.MinCost // a test's passwords need no strength
 	ids := 0
 	h.svc.NewID = func() string { ids++; return fmt.Sprintf("reply%d@example.org", ids) }
 	return h
 }
 
-// testAuthserv is the authserv-id of the harness's trusted MTA.
-const testAuthserv = "mx.example.org"
-
 // mail is a plain mail as a simple client writes it, vouched for by the
 // trusted MTA's Authentication-Results as a signed mail from a real
 // provider is (forged makes one that is not).
 func (h *harness) mail(from, subject, body string) []byte {
-	return h.vouch(from, h.forged(from, subject, body))
-}
-
-// vouch puts the trusted MTA's DMARC pass for the From's domain on raw.
-func (h *harness) vouch(from string, raw []byte) []byte {
-	_, domain, _ := strings.Cut(from, "@")
-	domain = strings.TrimRight(domain, ">")
-	return append([]byte("Authentication-Results: "+testAuthserv+"; dmarc=pass header.from="+domain+"\r\n"), raw...)
+	return pbemtest.Vouch(from, h.forged(from, subject, body))
 }
 
 // forged is a plain mail with no one vouching for its From: anyone may
 // have written it.
 func (h *harness) forged(from, subject, body string) []byte {
 	h.n++
-	return []byte(fmt.Sprintf("From: %s\r\nTo: pbem@example.org\r\nSubject: %s\r\nMessage-ID: <m%d@client.example>\r\nDate: Sun, 22 Nov 2026 12:00:00 +0000\r\n\r\n%s\r\n",
-		from, subject, h.n, strings.ReplaceAll(body, "\n", "\r\n")))
+	return pbemtest.Forged(from, subject, body, fmt.Sprintf("m%d@client.example", h.n))
 }
 
 // send delivers a mail from an address and returns the replies it caused.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
@@ -36,6 +37,7 @@ func newServer(t *testing.T, path string, cfg pbem.Config, budget Budget) *serve
 	}
 	cfg.Address = "pbem@example.org"
 	cfg.Log = slog.New(slog.DiscardHandler)
+	cfg.Auth = pbemtest.Auth()
 	svc := pbem.New(db, cfg)
 	w := NewWorker(svc, WorkerOptions{Budget: budget, Log: cfg.Log})
 	if err := w.Start(); err != nil {
@@ -50,9 +52,8 @@ func newServer(t *testing.T, path string, cfg pbem.Config, budget Budget) *serve
 func (s *server) send(id, subject string) {
 	s.t.Helper()
 	s.n++
-	raw := fmt.Sprintf("From: %s@example.org\r\nTo: pbem@example.org\r\nSubject: %s\r\nMessage-ID: <m%d.%d@client.example>\r\nDate: Mon, 23 Nov 2026 12:00:00 +0000\r\n\r\n\r\n",
-		id, subject, s.n, time.Now().UnixNano())
-	if err := s.svc.Deliver([]byte(raw)); err != nil {
+	raw := pbemtest.Mail(id+"@example.org", subject, "", fmt.Sprintf("m%d.%d@client.example", s.n, time.Now().UnixNano()))
+	if err := s.svc.Deliver(raw); err != nil {
 		s.t.Fatal(err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
@@ -46,14 +47,14 @@ func newPlayed(t testing.TB) *played {
 	t.Cleanup(func() { db.Close() })
 	p := &played{db: db, now: testStart, games: map[string]int{}, live: map[string]int{}}
 	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Now: func() time.Time { return p.now },
-		Log: slog.New(slog.DiscardHandler), Limits: pbem.Limits{Mails: 1 << 30}})
+		Log: slog.New(slog.DiscardHandler), Limits: pbem.Limits{Mails: 1 << 30}, Auth: pbemtest.Auth()})
 	n := 0
 	send := func(from, subject string) {
 		t.Helper()
 		n++
 		p.now = p.now.Add(17 * time.Minute)
-		raw := fmt.Sprintf("From: %s@example.org\r\nTo: pbem@example.org\r\nSubject: %s\r\nMessage-ID: <m%d@client.example>\r\n\r\n\r\n", from, subject, n)
-		if err := svc.Deliver([]byte(raw)); err != nil {
+		raw := pbemtest.Mail(from+"@example.org", subject, "", fmt.Sprintf("m%d@client.example", n))
+		if err := svc.Deliver(raw); err != nil {
 			t.Fatalf("%s: %v", subject, err)
 		}
 	}

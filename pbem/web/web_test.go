@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/rules/rulestool"
 	"github.com/pbemd/pbemd/store"
@@ -437,14 +438,14 @@ func TestWithdrawnBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler)})
+	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Auth: pbemtest.Auth()})
 	for i, subject := range []string{"signup alice secret", "signup bob secret", "tanbo challenge alice bob", "tanbo move 101 alice secret a1", "tanbo decline 101 bob secret"} {
 		from := "alice"
 		if strings.Contains(subject, "bob secret") {
 			from = "bob"
 		}
-		raw := fmt.Sprintf("From: %s@example.org\r\nTo: pbem@example.org\r\nSubject: %s\r\nMessage-ID: <w%d@client.example>\r\n\r\n\r\n", from, subject, i)
-		if err := svc.Deliver([]byte(raw)); err != nil {
+		raw := pbemtest.Mail(from+"@example.org", subject, "", fmt.Sprintf("w%d@client.example", i))
+		if err := svc.Deliver(raw); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,0 +1,37 @@
+// Package pbemtest is what the tests of the service and of the rooms
+// beside it share: mails as a player's client writes them, and the trusted
+// mail server that vouches for their senders (docs/trust.md).
+package pbemtest
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pbemd/pbemd/pbem/mailauth"
+)
+
+// Authserv is the authserv-id of the tests' trusted mail server.
+const Authserv = "mx.example.org"
+
+// Auth is the Verifier of a service that trusts the tests' mail server.
+func Auth() *mailauth.Verifier { return &mailauth.Verifier{TrustedIDs: []string{Authserv}} }
+
+// Vouch puts on raw the trusted server's DMARC pass for the domain of
+// from, as a provider that signs its mail gets from the operator's MTA.
+func Vouch(from string, raw []byte) []byte {
+	_, domain, _ := strings.Cut(from, "@")
+	domain = strings.TrimRight(domain, ">")
+	return append([]byte("Authentication-Results: "+Authserv+"; dmarc=pass header.from="+domain+"\r\n"), raw...)
+}
+
+// Forged is a plain mail with its own Message-ID and nobody vouching for
+// its From: anyone may have written it.
+func Forged(from, subject, body, messageID string) []byte {
+	return []byte(fmt.Sprintf("From: %s\r\nTo: pbem@example.org\r\nSubject: %s\r\nMessage-ID: <%s>\r\nDate: Sun, 22 Nov 2026 12:00:00 +0000\r\n\r\n%s\r\n",
+		from, subject, messageID, strings.ReplaceAll(body, "\n", "\r\n")))
+}
+
+// Mail is Forged vouched for: a player's own mail from a signing provider.
+func Mail(from, subject, body, messageID string) []byte {
+	return Vouch(from, Forged(from, subject, body, messageID))
+}
