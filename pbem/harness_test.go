@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
 )

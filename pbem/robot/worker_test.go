@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
-	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
