@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/tanbo"
 	"github.com/pbemd/pbemd/store"
@@ -26,12 +27,13 @@ func benchService(b *testing.B, path string, opts ...*store.Options) (*Service, 
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	s := New(db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Limits: Limits{Mails: 1 << 30}})
+	s := New(db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Limits: Limits{Mails: 1 << 30}, Auth: pbemtest.Auth()})
 	return s, db
 }
 
+// benchMail is a player's mail, vouched for by the trusted mail server.
 func benchMail(n int, from, subject string) []byte {
-	return []byte(fmt.Sprintf("From: %s\r\nTo: pbem@example.org\r\nSubject: %s\r\nMessage-ID: <b%d@client.example>\r\nDate: Sun, 22 Nov 2026 12:00:00 +0000\r\n\r\nMy move.\r\n", from, subject, n))
+	return pbemtest.Mail(from, subject, "My move.", fmt.Sprintf("b%d@client.example", n))
 }
 
 // firstMoves is a Tanbo game of n moves, each the first legal one.

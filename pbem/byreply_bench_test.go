@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pbemd/pbemd/pbem/mailmsg"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -32,7 +33,7 @@ func benchReplyMail(b *testing.B, sync, byReply bool) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	s := New(db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Limits: Limits{Mails: 1 << 30}})
+	s := New(db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Limits: Limits{Mails: 1 << 30}, Auth: pbemtest.Auth()})
 	n := 0
 	// deliver handles a mail and returns the Message-ID of the board mail
 	// it sent to the address.

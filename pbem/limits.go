@@ -308,19 +308,14 @@ func (r *request) allowSignup() error {
 	return r.tx.PutCounter(key, c)
 }
 
-// signupsLeft is how many signups of either kind of mail the current
-// window still takes, for the hashing ahead of the lock.
-func (s *Service) signupsLeft(tx *store.Tx) int {
-	left := 0
-	for _, auth := range []bool{false, true} {
-		c, err := tx.Counter(signupsKey(auth))
-		if err != nil || !s.cfg.Now().Before(c.Start.Add(s.limits.Window)) {
-			left += s.limits.Signups
-			continue
-		}
-		left += max(s.limits.Signups-c.Count, 0)
+// signupsLeft is how many signups of a kind of mail the current window
+// still takes, for the hashing ahead of the lock.
+func (s *Service) signupsLeft(tx *store.Tx, authenticated bool) int {
+	c, err := tx.Counter(signupsKey(authenticated))
+	if err != nil || !s.cfg.Now().Before(c.Start.Add(s.limits.Window)) {
+		return s.limits.Signups
 	}
-	return left
+	return max(s.limits.Signups-c.Count, 0)
 }
 
 // oncePer reports whether the event with the key may happen now, at most

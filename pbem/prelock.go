@@ -51,30 +51,45 @@ func (s *Service) Preverify(db *store.DB, raws ...[]byte) {
 			mails = append(mails, m)
 		}
 	}
-	s.preverify(db, mails)
+	s.preverify(db, mails, nil)
 }
 
-func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
+// preverify is Preverify of read mails; vouched[i] says whether mails[i]
+// is authenticated (nil: none is known to be).
+func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming, vouched []bool) {
 	type claim struct {
 		user     *store.User
 		password string
+		stranger bool // from mail that proves nothing of its sender
 	}
 	var claims []claim
 	queued := map[string]bool{} // user id, hash and password of the claims
 	var news []newPassword
-	signups := 0 // signups the window still takes
+	signups := map[bool]int{} // signups the window still takes, by kind of mail
 	err := db.View(func(tx *store.Tx) error {
 		// Passwords from senders that are no address of their account
 		// draw on a budget of all senders (Limits.ForeignBadPasswords):
 		// a batch checks ahead no more of them than it has left.
 		foreign := s.foreignLeft(tx)
-		signups = s.signupsLeft(tx)
-		for _, m := range mails {
+		for _, auth := range []bool{false, true} {
+			signups[auth] = s.signupsLeft(tx, auth)
+		}
+		for k, m := range mails {
 			if done, err := tx.Processed(m.Key); err != nil || done {
 				continue // a copy of a mail handled before: nothing to check
 			}
+			auth := vouched != nil && vouched[k]
 			for _, n := range s.newPasswords(tx, m) {
-				if n.user != nil && !contains(n.user.Addresses, m.From) {
+				n.stranger = !auth
+				switch {
+				case n.user == nil:
+					// A signup: its kind of mail's budget bounds the
+					// hashes of all batches together.
+					if signups[auth] == 0 {
+						continue // refused under the lock, unhashed
+					}
+					signups[auth]--
+				case !contains(n.user.Addresses, m.From):
 					if foreign == 0 {
 						continue // its old password is checked under the lock
 					}
@@ -110,7 +125,7 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 						// Another mail of the batch may name the same.
 						if q := k + "\x00" + u.PasswordHash; !queued[q] {
 							queued[q] = true
-							claims = append(claims, claim{u, words[i+1]})
+							claims = append(claims, claim{u, words[i+1], !auth})
 						}
 					}
 					break
@@ -124,19 +139,17 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 	}
 	// New passwords are a stranger's to name (a signup needs no account),
 	// and no limit of his is counted yet: a batch hashes ahead the
-	// signups that the signup budget still takes, which bounds them for
-	// all batches together, and a few changes of password; the rest are
-	// hashed under the lock, where the limits apply.
+	// signups that the signup budget still takes (above), and a few
+	// changes of password; the rest are hashed under the lock, where the
+	// limits apply.
 	var ahead []newPassword
 	changes := 0
 	for _, n := range news {
-		switch {
-		case n.user == nil && signups > 0:
-			signups--
-		case n.user != nil && changes < maxHashesAhead:
+		if n.user != nil {
+			if changes == maxHashesAhead {
+				continue
+			}
 			changes++
-		default:
-			continue
 		}
 		ahead = append(ahead, n)
 	}
@@ -144,10 +157,12 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 	// bcrypt on all cores. A panic here is not the mail's end: the
 	// check under the lock, which counts, meets it again.
 	eachParallel(len(claims), func(i int) {
+		defer s.strangerCPU(claims[i].stranger)()
 		safely(func() error { s.passwords.check(claims[i].user, claims[i].password); return nil })
 	})
 	eachParallel(len(news), func(i int) {
 		n := news[i]
+		defer s.strangerCPU(n.stranger)()
 		safely(func() error {
 			if n.user == nil || s.passwords.check(n.user, n.old) {
 				s.passwords.hashAhead(n.password, s.hashCost)
@@ -157,12 +172,25 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming) {
 	})
 }
 
+// strangerCPU takes, for the bcrypt work of a mail that proves nothing of
+// its sender, the one place such work has, and returns its release: a
+// flood of forged mail keeps one core busy at most, and every other
+// player's mail finds the others free. Other mail takes no place.
+func (s *Service) strangerCPU(stranger bool) (release func()) {
+	if !stranger {
+		return func() {}
+	}
+	s.strangers <- struct{}{}
+	return func() { <-s.strangers }
+}
+
 // A newPassword is one a command of a mail sets: signup's, or change
 // password's once old is user's password.
 type newPassword struct {
 	user     *store.User // nil for a signup
 	old      string
 	password string
+	stranger bool // from mail that proves nothing of its sender
 }
 
 // newPasswords returns the new passwords of the mail's well-formed signup

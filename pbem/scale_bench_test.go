@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -33,7 +34,7 @@ func BenchmarkScale(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	s := New(db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Limits: Limits{Mails: 1 << 30}})
+	s := New(db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Limits: Limits{Mails: 1 << 30}, Auth: pbemtest.Auth()})
 	rng := rand.New(rand.NewPCG(1, 2))
 	var players, kinds int
 	var running []store.GameRef

@@ -74,6 +74,7 @@ type Service struct {
 	swept     time.Time // when Sweep last ran; guarded by mu
 	limits    Limits
 	passwords *passwordCache
+	strangers chan struct{} // strangerCPU's one place
 	robots    robotHooks
 }
 
@@ -102,6 +103,7 @@ func New(db *store.DB, cfg Config) *Service {
 		snoozed:   snoozed{},
 		limits:    cfg.Limits.withDefaults(),
 		passwords: newPasswordCache(),
+		strangers: make(chan struct{}, 1),
 		hashCost:  bcrypt.DefaultCost,
 	}
 	s.NewID = func() string { return mailmsg.NewMessageID(s.cfg.Domain) }
@@ -183,7 +185,11 @@ func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
 	if len(mails) == 0 {
 		return ids, errs
 	}
-	s.preverify(s.db, mails) // bcrypt before the lock, not under it
+	vouched := make([]bool, len(mails))
+	for k, i := range index {
+		vouched[k] = auths[i].Authenticated
+	}
+	s.preverify(s.db, mails, vouched) // bcrypt before the lock, not under it
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.cfg.Now()
