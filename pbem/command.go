@@ -138,6 +138,29 @@ func (c *cmd) name() string {
 	return strings.ToLower(c.words[0])
 }
 
+// commandVerb is the command that words name, for the limits and the log:
+// a global command ("help", "signup") or a game's ("move", "show"); ""
+// when they name none.
+func commandVerb(words []string) string {
+	if len(words) == 0 {
+		return ""
+	}
+	first := strings.ToLower(words[0])
+	if a, ok := globalAliases[first]; ok {
+		first = a
+	}
+	if _, ok := globalCommands[first]; ok || first == "multiple" {
+		return first
+	}
+	if _, ok := catalog.Lookup(first); !ok || len(words) < 2 {
+		return ""
+	}
+	if v := gameVerb(words[1]); gameCommands[v] != nil {
+		return v
+	}
+	return ""
+}
+
 func (c *cmd) dispatch() error {
 	if ok, err := c.boardMailReply(); ok {
 		return err

@@ -13,10 +13,13 @@ import (
 // same data (the daemon, each pbemd deliver) and every restart share them.
 // A zero field means its default, given in brackets.
 type Limits struct {
-	// Mails is how many commands one sender address may send in a Window
-	// [60]; beyond, the sender gets one warning, then silence until the
-	// window ends.
+	// Mails is how many commands that may change state one sender
+	// address may send in a Window [60]; beyond, the sender gets one
+	// warning, then silence until the window ends.
 	Mails int
+	// Reads is the same for the commands that only read: help, show and
+	// the lists [240].
+	Reads int
 	// BadPasswords is how many wrong passwords are checked in a Window
 	// [10], counted both per sender address (which is then silenced as for
 	// Mails) and per account, whose password checks are then refused from
@@ -80,6 +83,7 @@ func (l Limits) withDefaults() Limits {
 		}
 	}
 	def(&l.Mails, 60)
+	def(&l.Reads, 240)
 	def(&l.BadPasswords, 10)
 	def(&l.ForeignBadPasswords, 200)
 	def(&l.Strangers, 200)
@@ -103,6 +107,7 @@ func shortDuration(d time.Duration) string {
 
 // Counter keys in the store.
 func senderMailsKey(addr string) string { return "sender-mails:" + addr }
+func senderReadsKey(addr string) string { return "sender-reads:" + addr }
 func senderBadKey(addr string) string   { return "sender-badpw:" + addr }
 func accountBadKey(id string) string    { return "account-badpw:" + id }
 func howtoKey(addr string) string       { return "howto:" + addr }
@@ -143,13 +148,26 @@ func (r *request) senderScope() string {
 	return r.sender()
 }
 
-// allowSender counts one command of the sender. It reports false when the
-// sender is over his limit of commands or wrong passwords: the command is
-// then ignored, and the first ignored one gets a warning.
-func (r *request) allowSender() (bool, error) {
+// allowSender counts one command of the sender that may change state. It
+// reports false when the sender is over his limit of commands or wrong
+// passwords: the command is then ignored, and the first ignored one gets a
+// warning.
+func (r *request) allowSender() (bool, error) { return r.allow(false) }
+
+// allowCommand counts one command of the sender against the budget its
+// kind draws on: reading (help, show, lists) has one of its own, larger,
+// so that a newcomer who explores is never silenced for his moves, and a
+// player who moves a lot can still look.
+func (r *request) allowCommand(words []string) (bool, error) { return r.allow(readOnly(words)) }
+
+func (r *request) allow(reading bool) (bool, error) {
 	lim := r.s.limits
 	sender, scope := r.sender(), r.senderScope()
-	mails, err := r.counter(senderMailsKey(scope), lim.Window)
+	key, most, what, other := senderMailsKey(scope), lim.Mails, "commands", "Reading (help, show, lists) has a budget of its own and still works."
+	if reading {
+		key, most, what, other = senderReadsKey(scope), lim.Reads, "reading commands (help, show, lists)", "Moves and other commands have a budget of their own and still work."
+	}
+	mails, err := r.counter(key, lim.Window)
 	if err != nil {
 		return false, err
 	}
@@ -158,31 +176,44 @@ func (r *request) allowSender() (bool, error) {
 		return false, err
 	}
 	mails.Count++
-	ok := mails.Count <= lim.Mails && bad.Count < lim.BadPasswords
+	ok := mails.Count <= most && bad.Count < lim.BadPasswords
 	warn := !ok && !mails.Warned
 	if warn {
 		mails.Warned = true
 	}
-	if err := r.tx.PutCounter(senderMailsKey(scope), mails); err != nil {
+	if err := r.tx.PutCounter(key, mails); err != nil {
 		return false, err
 	}
 	if warn {
-		why := fmt.Sprintf("more than %d commands", lim.Mails)
+		why := fmt.Sprintf("more than %d %s", most, what)
 		until := mails.Start.Add(lim.Window)
 		if bad.Count >= lim.BadPasswords {
-			why = fmt.Sprintf("%d wrong passwords", bad.Count)
+			why, other = fmt.Sprintf("%d wrong passwords", bad.Count), ""
 			if u := bad.Start.Add(lim.Window); u.After(until) {
 				until = u
 			}
 		}
-		text := fmt.Sprintf("Mail from %s sent %s within %s. Such mail is ignored until %s;\nthis is the only notice.\n",
+		text := fmt.Sprintf("Mail from %s sent %s within %s. Such mail is ignored until %s; this is the only notice.",
 			sender, why, shortDuration(lim.Window), until.UTC().Format(timeFormat))
+		if other != "" {
+			text += " " + other
+		}
+		text = wrapAll([]string{text}, lineWidth)[0] + "\n"
 		if scope == sender {
 			text += proofHint
 		}
 		r.replyText(sender, "pbemd: too many mails", text)
 	}
 	return ok, nil
+}
+
+// readOnly reports whether command words only read: help, show, the lists.
+func readOnly(words []string) bool {
+	switch commandVerb(words) {
+	case "help", "list", "all", "show", "games", "preview", "standings", "ratings", "history":
+		return true
+	}
+	return false
 }
 
 // proofHint tells a player whose mail proves nothing (anyone could have

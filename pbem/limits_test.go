@@ -101,7 +101,7 @@ func TestPasswordGuessesCostBoundedChecks(t *testing.T) {
 // A sender over his limit gets one warning, in a new process too.
 func TestSenderLimitSurvivesRestart(t *testing.T) {
 	h := twoPlayers(t)
-	h.svc.cfg.Limits.Mails = 5
+	h.svc.cfg.Limits.Reads = 5
 	h.restart()
 	for i := 0; i < 5; i++ {
 		one(t, h.send("carol@example.org", "tanbo show 101", ""), "carol@example.org")
@@ -111,9 +111,25 @@ func TestSenderLimitSurvivesRestart(t *testing.T) {
 	if r.Subject != "pbemd: too many mails" {
 		t.Errorf("sixth mail: %q", r.Subject)
 	}
+	says(t, r.Body, "Mail from carol@example.org sent more than 5 reading commands (help, show, lists) within 1h.",
+		"Moves and other commands have a budget of their own and still work.")
+	checkWidth(t, "too many mails", r)
 	h.restart()
 	if out := h.send("carol@example.org", "tanbo show 101", ""); len(out) != 0 {
 		t.Errorf("seventh mail, after another restart: %v", subjects(out))
+	}
+}
+
+// A newcomer who explores spends the reading budget, never his moves'.
+func TestReadingHasABudgetOfItsOwn(t *testing.T) {
+	h := twoPlayers(t)
+	h.svc.limits.Reads, h.svc.limits.Mails = 3, 3
+	for range 5 {
+		h.send("alice@example.org", "help", "")
+		h.send("alice@example.org", "tanbo show 101", "")
+	}
+	if out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""); len(out) != 2 {
+		t.Errorf("a move after the reading budget was spent: %v", subjects(out))
 	}
 }
 

@@ -3,7 +3,6 @@ package pbem
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"strings"
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/mailmsg"
@@ -25,6 +24,9 @@ const (
 // outcome is what the log line of a mail says of its commands.
 type outcome struct {
 	result string // resultPlayed, resultRefused, resultIgnored; "" until known
+	// command is the first command run: "move", "challenge", "show";
+	// "multiple" for a multiple mail.
+	command string
 	why    string // for refused and ignored
 	game   string
 	board  int
@@ -66,11 +68,7 @@ func (s *Service) logMail(m *mailmsg.Incoming, r *request, why string, start tim
 		if o.result == "" {
 			o.result = resultPlayed
 		}
-		word := ""
-		if w := commandWords(m.Subject); len(w) > 0 {
-			word = strings.ToLower(w[0])
-		}
-		attrs = append(attrs, "command", shorten(word, 40), "game", o.game, "board", o.board, "user", o.user,
+		attrs = append(attrs, "command", o.command, "game", o.game, "board", o.board, "user", o.user,
 			"result", o.result)
 		if o.why != "" {
 			attrs = append(attrs, "why", o.why)

@@ -55,14 +55,14 @@ func TestMailLogLine(t *testing.T) {
 		replies             float64
 	}
 	cases := []want{
-		{from: "bob@example.org", subject: g + " show 101", command: g, game: g, user: "bob", board: 101, result: "played", replies: 1},
-		{from: "alice@example.org", subject: g + " move 101 alice pw-bob xx", command: g, game: g, user: "alice", board: 101,
+		{from: "bob@example.org", subject: g + " show 101", command: "show", game: g, user: "bob", board: 101, result: "played", replies: 1},
+		{from: "alice@example.org", subject: g + " move 101 alice pw-bob xx", command: "move", game: g, user: "alice", board: 101,
 			result: "refused", why: "The password for alice is wrong", replies: 1},
 		{from: "bob@example.org", subject: "change password bob pw-bob n3wSecret", command: "change", user: "bob", result: "played", replies: 1},
 		{from: "bob@example.org", subject: "reset bob sixsixsix n3wSecret2", command: "reset", user: "bob", result: "refused",
 			why: "bob has no reset code", replies: 1},
-		{from: "mallory@evil.example", subject: "chess", command: "chess", result: "refused", why: "no command, from a stranger: sent how to sign up", replies: 1},
-		{from: "mallory@evil.example", subject: "chess", command: "chess", result: "ignored", why: "no command, from a stranger; the how-to note went out today already"},
+		{from: "mallory@evil.example", subject: "chess", command: "", result: "refused", why: "no command, from a stranger: sent how to sign up", replies: 1},
+		{from: "mallory@evil.example", subject: "chess", command: "", result: "ignored", why: "no command, from a stranger; the how-to note went out today already"},
 	}
 	for _, c := range cases {
 		h.send(c.from, c.subject, "")

@@ -89,6 +89,7 @@ func (r *request) runCommands() error {
 	}
 	words := commandWords(r.mail.Subject)
 	if len(words) > 0 && strings.EqualFold(words[0], "multiple") {
+		r.outcome.command = "multiple"
 		lines := mailmsg.CommandLines(r.mail.Text)
 		if len(lines) == 0 {
 			return r.refuse("multiple", words, fail("A multiple mail needs one command per line in its body; the body held none"))
@@ -123,7 +124,10 @@ func (r *request) command(words []string, withComment bool) error {
 
 // runCmd runs a command within the sender's limits.
 func (r *request) runCmd(c *cmd) error {
-	ok, err := r.allowSender()
+	if r.outcome.command == "" {
+		r.outcome.command = commandVerb(c.words)
+	}
+	ok, err := r.allowCommand(c.words)
 	if err != nil {
 		return err
 	}
