@@ -27,10 +27,10 @@ type outcome struct {
 	// command is the first command run: "move", "challenge", "show";
 	// "multiple" for a multiple mail.
 	command string
-	why    string // for refused and ignored
-	game   string
-	board  int
-	user   string
+	why     string // for refused and ignored
+	game    string
+	board   int
+	user    string
 }
 
 // note records the result of one command. Of several (a multiple mail, or
