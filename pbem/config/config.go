@@ -137,6 +137,9 @@ type Limits struct {
 	LargestMail int64 `yaml:"largest_mail"`
 
 	Mails        int `yaml:"mails"`         // commands per sender and window
+	Reads        int `yaml:"reads"`         // reading commands (help, show, lists) per sender and window
+	Signups      int `yaml:"signups"`       // accounts made per window by mail that proves nothing, and apart by authenticated mail
+	Invitations  int `yaml:"invitations"`   // invitations per sender and window, and per player in three days
 	BadPasswords int `yaml:"bad_passwords"` // wrong passwords per sender, and per account, and window
 	// ForeignBadPasswords: wrong passwords from addresses not the account's, all together, per window.
 	ForeignBadPasswords int           `yaml:"foreign_bad_passwords"`
@@ -152,13 +155,15 @@ type Limits struct {
 // defaultLimits are the service's own defaults.
 func defaultLimits() Limits {
 	d := pbem.DefaultLimits()
-	return Limits{LargestMail: 10 << 20, Mails: d.Mails, BadPasswords: d.BadPasswords, ForeignBadPasswords: d.ForeignBadPasswords, Window: d.Window, Strangers: d.Strangers,
+	return Limits{LargestMail: 10 << 20, Mails: d.Mails, Reads: d.Reads, Signups: d.Signups, Invitations: d.Invitations,
+		BadPasswords: d.BadPasswords, ForeignBadPasswords: d.ForeignBadPasswords, Window: d.Window, Strangers: d.Strangers,
 		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes, Watchers: d.Watchers}
 }
 
 // Service returns the limits as the service takes them.
 func (l Limits) Service() pbem.Limits {
-	return pbem.Limits{Mails: l.Mails, BadPasswords: l.BadPasswords, ForeignBadPasswords: l.ForeignBadPasswords, Window: l.Window, Strangers: l.Strangers,
+	return pbem.Limits{Mails: l.Mails, Reads: l.Reads, Signups: l.Signups, Invitations: l.Invitations,
+		BadPasswords: l.BadPasswords, ForeignBadPasswords: l.ForeignBadPasswords, Window: l.Window, Strangers: l.Strangers,
 		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes, Watchers: l.Watchers}
 }
 
@@ -407,6 +412,7 @@ func (c *Config) validateFor(uses Uses) error {
 		v    int
 	}{
 		{"limits.mails", c.Limits.Mails}, {"limits.bad_passwords", c.Limits.BadPasswords},
+		{"limits.reads", c.Limits.Reads}, {"limits.signups", c.Limits.Signups}, {"limits.invitations", c.Limits.Invitations},
 		{"limits.foreign_bad_passwords", c.Limits.ForeignBadPasswords},
 		{"limits.strangers", c.Limits.Strangers}, {"limits.addresses", c.Limits.Addresses},
 		{"limits.commands", c.Limits.Commands}, {"limits.recipients", c.Limits.Recipients},
