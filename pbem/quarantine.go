@@ -199,12 +199,12 @@ func (s *Service) Check() error {
 	})
 }
 
-// Failed counts, in the store, a temporary failure of the mail while the
-// store itself works, for a caller that keeps no memory between tries
-// ("pbemd deliver", run once per try by the mail system). At the max'th
-// failure the mail is quarantined, kept in the store and answered, and
-// Failed reports true: the mail is handled for good.
-func (s *Service) Failed(raw []byte, cause error, max int) (quarantined bool, ids []uint64, err error) {
+// CountFailure counts, in the store, one more temporary failure of the mail
+// while the store itself works, and returns the count, so that every way in
+// and every try (a "pbemd deliver" per try of the mail system, a restarted
+// daemon) share it. At most it forgets the count: the caller then sets the
+// mail aside for good.
+func (s *Service) CountFailure(raw []byte, most int) (int, error) {
 	key := contentKey(raw)
 	if m, err := readMailSafely(s.cfg.Mail, raw); err == nil {
 		key = m.Key
@@ -212,26 +212,23 @@ func (s *Service) Failed(raw []byte, cause error, max int) (quarantined bool, id
 	sum := sha256.Sum256([]byte(key))
 	note := "failures:" + hex.EncodeToString(sum[:])
 	var n int
-	err = s.db.Update(func(tx *store.Tx) error {
+	err := s.db.Update(func(tx *store.Tx) error {
 		v, _, err := tx.Note(note)
 		if err != nil {
 			return err
 		}
+		n = 0
 		fmt.Sscan(v, &n)
 		n++
-		if n >= max {
+		if n >= most {
 			return tx.DeleteNote(note)
 		}
 		return tx.SetNote(note, fmt.Sprint(n))
 	})
 	if err != nil {
-		return false, nil, temporary(err)
+		return 0, temporary(err)
 	}
-	if n < max {
-		return false, nil, nil
-	}
-	ids, err = s.Quarantine(raw, fmt.Sprintf("it failed %d times: %v", n, cause), true)
-	return err == nil, ids, err
+	return n, nil
 }
 
 // maskStored returns the raw mail with the words its commands name as
