@@ -228,10 +228,11 @@ func Run(ctx context.Context, opts Options) error {
 			return err
 		}
 	}
-	if cfg.LMTP != "" {
-		lm, err := lmtp.Listen(lmtp.Options{Addr: cfg.LMTP, Recipients: []string{cfg.Address},
-			Domain: domainOf(cfg.Address), Logger: log.With("part", "lmtp"),
-			OnCommit: func(n int) { mailsIn.Add(int64(n)); sender.Kick() }}, svc)
+	if l := cfg.LMTP; l.Listen != "" {
+		lm, err := lmtp.Listen(lmtp.Options{Addr: l.Listen, Recipients: []string{cfg.Address},
+			SocketMode: os.FileMode(l.SocketMode), SocketGroup: l.SocketGroup,
+			Conns: l.Connections, PerPeer: l.ConnectionsPerPeer, Idle: l.IdleTimeout,
+			Domain: domainOf(cfg.Address), Logger: log.With("part", "lmtp")}, in)
 		if err != nil {
 			return err
 		}
