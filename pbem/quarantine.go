@@ -72,9 +72,10 @@ func readMailSafely(lim mailmsg.Limits, raw []byte) (m *mailmsg.Incoming, err er
 // handled so that it is never answered or tried again. why says what went
 // wrong, for the log and the administrator; the answer says only that the
 // server failed on the mail, since why may name files of the server. The
-// answer quotes nothing of the mail, which may hold a password. With keep, the mail itself is kept in the store
-// (bounded by the largest mail read) for the administrator, as "pbemd
-// deliver" needs; the IMAP watcher keeps it in a folder instead.
+// answer quotes nothing of the mail, which may hold a password. With keep,
+// the mail itself is kept in the store (bounded by the largest mail read,
+// its passwords masked) for the administrator, as pbem/intake does for
+// every way in; the IMAP watcher also keeps it, as it came, in a folder.
 //
 // It returns the outbox ids of the answer, for "pbemd deliver -print".
 func (s *Service) Quarantine(raw []byte, why string, keep bool) ([]uint64, error) {

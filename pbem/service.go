@@ -133,8 +133,8 @@ func (s *Service) Handle(raw []byte) ([]uint64, error) {
 // DeliverAll handles several mails in order in one transaction, so that a
 // backlog costs one disk sync per batch instead of one per mail. It returns
 // one error per mail, as Deliver would. When the transaction fails, every
-// mail of the batch fails with it and none is stored: the caller can retry
-// them one by one with Deliver, so that one bad mail holds up no other.
+// mail of the batch fails with it and none is stored: pbem/intake then
+// tries them one by one, so that one bad mail holds up no other.
 func (s *Service) DeliverAll(raws [][]byte) []error {
 	_, errs := s.HandleAll(raws)
 	return errs
