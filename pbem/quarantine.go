@@ -72,9 +72,10 @@ func readMailSafely(lim mailmsg.Limits, raw []byte) (m *mailmsg.Incoming, err er
 // handled so that it is never answered or tried again. why says what went
 // wrong, for the log and the administrator; the answer says only that the
 // server failed on the mail, since why may name files of the server. The
-// answer quotes nothing of the mail, which may hold a password. With keep, the mail itself is kept in the store
-// (bounded by the largest mail read) for the administrator, as "pbemd
-// deliver" needs; the IMAP watcher keeps it in a folder instead.
+// answer quotes nothing of the mail, which may hold a password. With keep,
+// the mail itself is kept in the store (bounded by the largest mail read,
+// its passwords masked) for the administrator, as pbem/intake does for
+// every way in; the IMAP watcher also keeps it, as it came, in a folder.
 //
 // It returns the outbox ids of the answer, for "pbemd deliver -print".
 func (s *Service) Quarantine(raw []byte, why string, keep bool) ([]uint64, error) {
@@ -199,12 +200,12 @@ func (s *Service) Check() error {
 	})
 }
 
-// Failed counts, in the store, a temporary failure of the mail while the
-// store itself works, for a caller that keeps no memory between tries
-// ("pbemd deliver", run once per try by the mail system). At the max'th
-// failure the mail is quarantined, kept in the store and answered, and
-// Failed reports true: the mail is handled for good.
-func (s *Service) Failed(raw []byte, cause error, max int) (quarantined bool, ids []uint64, err error) {
+// CountFailure counts, in the store, one more temporary failure of the mail
+// while the store itself works, and returns the count, so that every way in
+// and every try (a "pbemd deliver" per try of the mail system, a restarted
+// daemon) share it. At most it forgets the count: the caller then sets the
+// mail aside for good.
+func (s *Service) CountFailure(raw []byte, most int) (int, error) {
 	key := contentKey(raw)
 	if m, err := readMailSafely(s.cfg.Mail, raw); err == nil {
 		key = m.Key
@@ -212,26 +213,23 @@ func (s *Service) Failed(raw []byte, cause error, max int) (quarantined bool, id
 	sum := sha256.Sum256([]byte(key))
 	note := "failures:" + hex.EncodeToString(sum[:])
 	var n int
-	err = s.db.Update(func(tx *store.Tx) error {
+	err := s.db.Update(func(tx *store.Tx) error {
 		v, _, err := tx.Note(note)
 		if err != nil {
 			return err
 		}
+		n = 0
 		fmt.Sscan(v, &n)
 		n++
-		if n >= max {
+		if n >= most {
 			return tx.DeleteNote(note)
 		}
 		return tx.SetNote(note, fmt.Sprint(n))
 	})
 	if err != nil {
-		return false, nil, temporary(err)
+		return 0, temporary(err)
 	}
-	if n < max {
-		return false, nil, nil
-	}
-	ids, err = s.Quarantine(raw, fmt.Sprintf("it failed %d times: %v", n, cause), true)
-	return err == nil, ids, err
+	return n, nil
 }
 
 // maskStored returns the raw mail with the words its commands name as

@@ -122,8 +122,9 @@ func New(db *store.DB, cfg Config) *Service {
 // transaction. It returns nil when the mail was handled, including invalid
 // commands (answered by an error reply), mails already handled, and mails the
 // loop guard ignores; an error only when the mail could not be read or stored.
-// IsTemporary tells whether the error may pass when the mail is tried again;
-// a mail that keeps failing, or fails for good, goes to Quarantine.
+// IsTemporary tells whether the error may pass when the mail is tried again.
+// The ways in do not call it: they hand mails to pbem/intake, which decides
+// what a failing mail gets (see HandleAll).
 func (s *Service) Deliver(raw []byte) error {
 	_, err := s.Handle(raw)
 	return err
@@ -132,21 +133,23 @@ func (s *Service) Deliver(raw []byte) error {
 // Handle is Deliver that also returns the outbox ids of the replies it queued,
 // for "pbemd deliver -print".
 func (s *Service) Handle(raw []byte) ([]uint64, error) {
-	ids, errs := s.handle([][]byte{raw})
+	ids, errs := s.HandleAll([][]byte{raw})
 	return ids[0], errs[0]
 }
 
 // DeliverAll handles several mails in order in one transaction, so that a
 // backlog costs one disk sync per batch instead of one per mail. It returns
 // one error per mail, as Deliver would. When the transaction fails, every
-// mail of the batch fails with it and none is stored: the caller can retry
-// them one by one with Deliver, so that one bad mail holds up no other.
+// mail of the batch fails with it and none is stored: pbem/intake then
+// tries them one by one, so that one bad mail holds up no other.
 func (s *Service) DeliverAll(raws [][]byte) []error {
-	_, errs := s.handle(raws)
+	_, errs := s.HandleAll(raws)
 	return errs
 }
 
-func (s *Service) handle(raws [][]byte) ([][]uint64, []error) {
+// HandleAll is DeliverAll that also returns, per mail, the outbox ids of
+// the replies it queued. It is what pbem/intake hands every mail to.
+func (s *Service) HandleAll(raws [][]byte) ([][]uint64, []error) {
 	start := time.Now()
 	ids := make([][]uint64, len(raws))
 	errs := make([]error, len(raws))

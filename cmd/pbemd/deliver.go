@@ -10,6 +10,7 @@ import (
 	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/pbem/config"
 	"github.com/pbemd/pbemd/pbem/daemon"
+	"github.com/pbemd/pbemd/pbem/intake"
 	"github.com/pbemd/pbemd/pbem/outbox"
 	"github.com/pbemd/pbemd/store"
 )
@@ -21,10 +22,6 @@ const (
 	exitTempFail = 75 // EX_TEMPFAIL: not handled now; offer it again later
 )
 
-// deliverTries is how often "pbemd deliver" lets one mail fail for a
-// temporary reason while the store works, before it quarantines the mail.
-const deliverTries = 5
-
 // runDeliver is "pbemd deliver [-config FILE] [-data DIR] [-print] [-n]
 // [-lock-wait D]": one mail on stdin, as a .forward, procmail or an MTA pipe
 // would hand it over. The replies go to stdout with -print; with a config
@@ -32,17 +29,19 @@ const deliverTries = 5
 // outbox for the next deliver or for pbemd serve); without either they wait
 // in the outbox.
 //
-// It exits 0 when the mail was handled: answered, found already handled,
-// ignored as a robot's, larger than limits.largest_mail (answered once from
-// its header, so the sender learns why, rather than bounced by the mail
-// system to an envelope sender who may never see it), or quarantined (a
-// mail that crashed a command, cannot be read, or failed 5 times while the
-// data could be written: kept in the store and answered once). It exits 75
-// (EX_TEMPFAIL) whenever the mail could not be handled now and should be
-// offered again: the data in use by another process after -lock-wait, a
-// full disk, a failing store, a configuration or data file that cannot be
-// used (a mail must not bounce for the server's fault). It exits 2 on wrong
-// flags and 65 (EX_DATAERR) on empty input.
+// The mail goes through the intake (pbem/intake), as the daemon's do, and
+// deliver maps its verdict to the exit status. It exits 0 when the mail
+// was handled (answered, found already handled, ignored as a robot's) or
+// set aside (larger than limits.largest_mail and answered once from its
+// header, so the sender learns why, rather than bounced by the mail system
+// to an envelope sender who may never see it; or a mail that crashed a
+// command, cannot be read, or failed 5 times while the data could be
+// written: kept in the store and answered once). It exits 75 (EX_TEMPFAIL)
+// whenever the mail could not be handled now and should be offered again:
+// the data in use by another process after -lock-wait, a full disk, a
+// failing store, a configuration or data file that cannot be used (a mail
+// must not bounce for the server's fault). It exits 2 on wrong flags and
+// 65 (EX_DATAERR) on empty input.
 //
 // The mail is read and its passwords checked (bcrypt) before the write lock
 // is taken: parallel delivers queue for the lock, each holding it only for
@@ -81,7 +80,10 @@ func deliverMail(c *invocation, where *dataFlags, print, dry bool, lockWait time
 		defer cleanup()
 		cfg.Data, print, where = dir, true, &dataFlags{}
 	}
-	raw, size, err := readLimited(c.stdin, cfg.Limits.LargestMail)
+	log := cfg.Log.Logger(c.stderr)
+	svc := pbem.New(nil, serviceConfig(cfg, log)) // its store is opened below
+	in := intake.New(svc, intake.Options{Largest: cfg.Limits.LargestMail, Logger: log})
+	raw, size, err := readLimited(c.stdin, in.Largest())
 	if err != nil {
 		return fail("reading the mail: %v", err)
 	}
@@ -90,8 +92,7 @@ func deliverMail(c *invocation, where *dataFlags, print, dry bool, lockWait time
 		return exitDataErr
 	}
 	path := store.PathIn(cfg.Data)
-	svc := pbem.New(nil, serviceConfig(cfg, cfg.Log.Logger(c.stderr)))
-	if size <= cfg.Limits.LargestMail {
+	if size <= in.Largest() {
 		// bcrypt now, on a read-only handle closed before the write lock.
 		ro, err := store.Open(path, &store.Options{ReadOnly: true, LockTimeout: lockWait})
 		switch {
@@ -108,7 +109,7 @@ func deliverMail(c *invocation, where *dataFlags, print, dry bool, lockWait time
 		return fail("%v (the mail was not handled; exit 75 so that it is offered again)", err)
 	}
 	svc.SetStore(db)
-	ids, status := handleOne(c, svc, raw, size, cfg.Limits.LargestMail)
+	ids, status := handleOne(c, in, raw, size)
 	if status != 0 {
 		db.Close()
 		return status
@@ -128,46 +129,18 @@ func deliverMail(c *invocation, where *dataFlags, print, dry bool, lockWait time
 	return 0
 }
 
-// handleOne handles the mail and returns the outbox ids of its replies and
-// deliver's exit status.
-func handleOne(c *invocation, svc *pbem.Service, raw []byte, size, limit int64) ([]uint64, int) {
-	say := func(format string, args ...any) { fmt.Fprintf(c.stderr, "pbemd deliver: "+format+"\n", args...) }
-	if size > limit {
-		ids, err := svc.TooLarge(raw, size, limit)
-		if err != nil {
-			say("a mail of %d bytes, over the %d of limits.largest_mail, could not be answered: %v", size, limit, err)
-			return nil, exitTempFail
-		}
-		say("the mail has %d bytes, more than the %d of limits.largest_mail; answered without reading it", size, limit)
-		return ids, 0
-	}
-	ids, err := svc.Handle(raw)
-	switch {
-	case err == nil:
-		return ids, 0
-	case !pbem.IsTemporary(err):
-		ids, qerr := svc.Quarantine(raw, err.Error(), true)
-		if qerr != nil {
-			say("%v; quarantining it failed: %v", err, qerr)
-			return nil, exitTempFail
-		}
-		say("%v; the mail was quarantined and answered", err)
-		return ids, 0
-	case svc.Check() != nil:
-		say("%v (the data cannot be written now; exit 75 so that the mail is offered again)", err)
+// handleOne hands the mail to the intake and returns the outbox ids of its
+// replies and deliver's exit status.
+func handleOne(c *invocation, in *intake.Intake, raw []byte, size int64) ([]uint64, int) {
+	v := in.Take([]intake.Mail{{Raw: raw, Size: size}}, intake.Apart)[0]
+	switch v.Kind {
+	case intake.SetAside:
+		fmt.Fprintf(c.stderr, "pbemd deliver: %v; the mail was set aside (quarantined) and answered\n", v.Err)
+	case intake.Retry:
+		fmt.Fprintf(c.stderr, "pbemd deliver: %v (exit 75 so that the mail is offered again)\n", v.Err)
 		return nil, exitTempFail
 	}
-	quarantined, ids, qerr := svc.Failed(raw, err, deliverTries)
-	switch {
-	case qerr != nil:
-		say("%v; counting the failure failed too: %v", err, qerr)
-		return nil, exitTempFail
-	case quarantined:
-		say("%v; it failed %d times, so the mail was quarantined and answered", err, deliverTries)
-		return ids, 0
-	}
-	say("%v (exit 75 so that the mail is offered again)", err)
-	return nil, exitTempFail
+	return v.IDs, 0
 }
 
 // readLimited reads r to its end, keeping at most limit bytes (more than

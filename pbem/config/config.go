@@ -201,11 +201,10 @@ type Config struct {
 	// Metrics is a loopback host:port serving the counters (expvar) at
 	// /debug/vars; empty means off.
 	Metrics string `yaml:"metrics"`
-	// LMTP is where an MTA hands mail to the daemon over LMTP, beside
-	// the IMAP mailbox: a loopback host:port (LMTP has no login) or the
-	// path of a Unix socket; empty means off.
-	LMTP string `yaml:"lmtp"`
-	Log  Log    `yaml:"log"`
+	// LMTP is where and how an MTA hands mail to the daemon over LMTP,
+	// beside the IMAP mailbox.
+	LMTP LMTP `yaml:"lmtp"`
+	Log  Log  `yaml:"log"`
 	// HTTP is the host:port of the read-only web view of the games, or
 	// "off". The default, DefaultHTTP, falls back to a free port when
 	// another program holds it.
@@ -218,6 +217,56 @@ type Config struct {
 	// e.g. pbem+{token}@example.org.
 	ReplyAddress string `yaml:"reply_address"`
 	Robots       Robots `yaml:"robots"`
+}
+
+// LMTP is the listener an MTA hands mail to. In the file it is either
+// the address alone ("lmtp: 127.0.0.1:2424") or a mapping of the fields.
+type LMTP struct {
+	// Listen is a loopback host:port (LMTP has no login) or the path of
+	// a Unix socket; empty means off.
+	Listen string `yaml:"listen"`
+	// SocketMode is the permission bits of the Unix socket, in octal;
+	// default 0660, so that the MTA's group may connect.
+	SocketMode FileMode `yaml:"socket_mode"`
+	// SocketGroup is the group of the Unix socket, a name or a number;
+	// empty means "postfix" where that group exists, else the process's.
+	SocketGroup string `yaml:"socket_group"`
+	// Connections is the most sessions at once, and ConnectionsPerPeer
+	// the most of one peer (a remote address, or a user id on the Unix
+	// socket; 0: three quarters of Connections). A new connection always
+	// finds a slot: the session idle longest makes room.
+	Connections        int `yaml:"connections"`
+	ConnectionsPerPeer int `yaml:"connections_per_peer"`
+	// IdleTimeout ends a session that gets on with no mail (MAIL, RCPT,
+	// DATA) for that long; NOOP, RSET and LHLO do not count.
+	IdleTimeout time.Duration `yaml:"idle_timeout"`
+}
+
+// UnmarshalYAML takes the address alone as well as the mapping.
+func (l *LMTP) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		l.Listen = n.Value
+		return nil
+	}
+	type plain LMTP // without this method
+	dec := plain(*l)
+	if err := n.Decode(&dec); err != nil {
+		return err
+	}
+	*l = LMTP(dec)
+	return nil
+}
+
+// FileMode is permission bits, written in octal ("0660").
+type FileMode os.FileMode
+
+func (m *FileMode) UnmarshalYAML(n *yaml.Node) error {
+	v, err := strconv.ParseUint(strings.TrimPrefix(n.Value, "0o"), 8, 32)
+	if err != nil || v > 0o777 {
+		return fmt.Errorf("line %d: %q is no file mode; want octal permission bits such as 0660", n.Line, n.Value)
+	}
+	*m = FileMode(v)
+	return nil
 }
 
 // DefaultHTTP is where the web view listens unless told otherwise.
@@ -252,6 +301,7 @@ func Default() *Config {
 		Log:           Log{Level: "info", Format: "text"},
 		HTTP:          DefaultHTTP,
 		Robots:        Robots{MoveTime: 2 * time.Second},
+		LMTP:          LMTP{SocketMode: 0o660, Connections: 64, IdleTimeout: 2 * time.Minute},
 	}
 }
 
@@ -425,11 +475,8 @@ func (c *Config) validateFor(uses Uses) error {
 	if c.IMAP.IdleTimeout > 29*time.Minute {
 		return fmt.Errorf("imap.idle_timeout is %v; want at most 29m, servers drop idle clients after 30 minutes (RFC 2177)", c.IMAP.IdleTimeout)
 	}
-	if c.LMTP != "" && !strings.HasPrefix(c.LMTP, "/") {
-		host, _, err := net.SplitHostPort(c.LMTP)
-		if err != nil || !mailconn.IsLoopback(host) {
-			return fmt.Errorf("lmtp %q is neither a loopback host:port such as 127.0.0.1:2424 nor a socket path such as /run/pbemd/lmtp; LMTP has no login, so only local MTAs may reach it", c.LMTP)
-		}
+	if err := c.LMTP.validate(); err != nil {
+		return err
 	}
 	if c.Metrics != "" {
 		host, _, err := net.SplitHostPort(c.Metrics)
@@ -493,4 +540,26 @@ func (l Log) Logger(w io.Writer) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func (l *LMTP) validate() error {
+	if l.Listen != "" && !strings.HasPrefix(l.Listen, "/") {
+		host, _, err := net.SplitHostPort(l.Listen)
+		if err != nil || !mailconn.IsLoopback(host) {
+			return fmt.Errorf("lmtp %q is neither a loopback host:port such as 127.0.0.1:2424 nor a socket path such as /run/pbemd/lmtp; LMTP has no login, so only local MTAs may reach it", l.Listen)
+		}
+	}
+	if l.SocketMode&0o600 != 0o600 {
+		return fmt.Errorf("lmtp.socket_mode is %04o; want the owner to read and write (0600 at least, 0660 for the MTA's group)", l.SocketMode)
+	}
+	if l.Connections < 1 || l.Connections > 1000 {
+		return fmt.Errorf("lmtp.connections is %d; want 1 to 1000", l.Connections)
+	}
+	if l.ConnectionsPerPeer < 0 || l.ConnectionsPerPeer > l.Connections {
+		return fmt.Errorf("lmtp.connections_per_peer is %d; want 0 (three quarters of connections) to %d (connections)", l.ConnectionsPerPeer, l.Connections)
+	}
+	if l.IdleTimeout < time.Second || l.IdleTimeout > time.Hour {
+		return fmt.Errorf("lmtp.idle_timeout is %v; want 1s to 1h (write durations like 30s, 2m)", l.IdleTimeout)
+	}
+	return nil
 }

@@ -92,6 +92,12 @@ func TestRefused(t *testing.T) {
 		{"done is inbox", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  done_folder: inbox", 1), "is the watched mailbox", nil},
 		{"two documents", minimal + "---\naddress: x@y\n", "more than one YAML document", nil},
 		{"log level", minimal + "log:\n  level: loud\n", `log.level "loud" is unknown`, nil},
+		{"lmtp not local", minimal + "lmtp: 0.0.0.0:2424\n", "only local MTAs may reach it", nil},
+		{"lmtp mapping not local", minimal + "lmtp:\n  listen: 192.0.2.1:2424\n", "only local MTAs may reach it", nil},
+		{"lmtp socket mode", minimal + "lmtp:\n  listen: /run/pbemd/lmtp\n  socket_mode: rw-rw----\n", "want octal permission bits such as 0660", nil},
+		{"lmtp socket mode locks out", minimal + "lmtp:\n  socket_mode: \"0066\"\n", "want the owner to read and write", nil},
+		{"lmtp per peer", minimal + "lmtp:\n  connections: 8\n  connections_per_peer: 9\n", "lmtp.connections_per_peer is 9; want 0", nil},
+		{"lmtp idle", minimal + "lmtp:\n  idle_timeout: 10ms\n", "lmtp.idle_timeout is 10ms", nil},
 		{"tiny largest mail", minimal + "limits:\n  largest_mail: 1000\n", "limits.largest_mail is 1000 bytes; want 65536", nil},
 		{"huge largest mail", minimal + "limits:\n  largest_mail: 10000000000\n", "limits.largest_mail is 10000000000 bytes", nil},
 		{"quarantine is done", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  quarantine_folder: pbem-done", 1), "quarantine_folder \"pbem-done\" must be set and differ", nil},
@@ -188,5 +194,26 @@ func TestWebSettings(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error with %q", bad, err, want)
 		}
+	}
+}
+
+// The lmtp setting is the address alone, as it was, or a mapping with the
+// socket's mode and group and the bounds of the sessions.
+func TestLMTPSettings(t *testing.T) {
+	c, err := Parse([]byte(minimal+"lmtp: 127.0.0.1:2424\n"), secrets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := LMTP{Listen: "127.0.0.1:2424", SocketMode: 0o660, Connections: 64, IdleTimeout: 2 * time.Minute}
+	if c.LMTP != want {
+		t.Errorf("lmtp as an address: %+v; want %+v", c.LMTP, want)
+	}
+	c, err = Parse([]byte(minimal+"lmtp:\n  listen: /run/pbemd/lmtp\n  socket_mode: \"0620\"\n  socket_group: mail\n  connections: 10\n  connections_per_peer: 4\n  idle_timeout: 1m\n"), secrets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = LMTP{Listen: "/run/pbemd/lmtp", SocketMode: 0o620, SocketGroup: "mail", Connections: 10, ConnectionsPerPeer: 4, IdleTimeout: time.Minute}
+	if c.LMTP != want {
+		t.Errorf("lmtp as a mapping: %+v; want %+v", c.LMTP, want)
 	}
 }

@@ -2,10 +2,11 @@
 // watcher, the outbox sender and the sweep (every 20 seconds) together and runs them
 // until its context ends.
 //
-// The order of events for one mail is: the watcher fetches it, the service
-// commits its state change and replies (into the outbox) in one
-// transaction, the watcher marks the mail done, the sender is kicked and
-// submits the replies. A crash anywhere in between loses nothing: an
+// The order of events for one mail is: the watcher (or the LMTP listener)
+// takes it, the intake hands it to the service, which commits its state
+// change and replies (into the outbox) in one transaction, the intake kicks
+// the sender, which submits the replies, and the watcher marks the mail
+// done (the listener answers 250). A crash anywhere in between loses nothing: an
 // unmarked mail is fetched again and recognised as already handled, an
 // unsent reply is still in the outbox.
 package daemon
@@ -30,6 +31,7 @@ import (
 	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/pbem/config"
 	"github.com/pbemd/pbemd/pbem/devmail"
+	"github.com/pbemd/pbemd/pbem/intake"
 	"github.com/pbemd/pbemd/pbem/lmtp"
 	"github.com/pbemd/pbemd/pbem/mailbox"
 	"github.com/pbemd/pbemd/pbem/mailconn"
@@ -91,15 +93,6 @@ func storeCount(count func(*store.DB) (int, error)) expvar.Func {
 		n, _ := count(db)
 		return n
 	}
-}
-
-// service is what the daemon needs of the pbem core.
-type service interface {
-	Deliver(raw []byte) error
-	DeliverAll(raws [][]byte) []error
-	Quarantine(raw []byte, why string, keep bool) ([]uint64, error)
-	TooLarge(header []byte, size, limit int64) ([]uint64, error)
-	Check() error
 }
 
 // sweeper is the core's reminder and forfeit sweep, when it has one.
@@ -183,7 +176,6 @@ func Run(ctx context.Context, opts Options) error {
 			Addr: dm.IMAPAddr, Security: mailconn.Plain, Username: cfg.Address, Password: secret,
 			BackoffMin: 100 * time.Millisecond, BackoffMax: 5 * time.Second,
 			IdleTimeout: time.Minute, // bounds the race noted at devmail's Idle
-			MaxSize:     cfg.Limits.LargestMail,
 		}
 		conns = []outbox.Transport{dm.Transport()} // in process: one is enough
 		printWelcome(stdout, dm, cfg, webURL)
@@ -220,20 +212,27 @@ func Run(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
+	// Every way in ends in the one intake: it counts the mails, wakes the
+	// sender after each commit, and waits out a failing mail with the
+	// watcher's backoff.
+	in := intake.New(svc, intake.Options{Largest: cfg.Limits.LargestMail,
+		RetryMin: watch.BackoffMin, RetryMax: watch.BackoffMax, Logger: log.With("part", "intake"),
+		OnCommit: func(n int) { mailsIn.Add(int64(n)); sender.Kick() },
+		OnError:  func() { errorsCount.Add(1) }})
 	watch.Logger = log.With("part", "mailbox")
-	watch.OnMail = func() { mailsIn.Add(1) }
 	watch.OnError = func() { errorsCount.Add(1) }
 	watch.OnReconnect = func() { reconnects.Add(1) }
-	watcher := mailbox.New(watch, handler{svc, sender})
+	watcher := mailbox.New(watch, in)
 	if smtpT, ok := conns[0].(*outbox.SMTP); ok && !embedded {
 		if err := checkServers(ctx, cfg, watcher, smtpT, log); err != nil {
 			return err
 		}
 	}
-	if cfg.LMTP != "" {
-		lm, err := lmtp.Listen(lmtp.Options{Addr: cfg.LMTP, Recipients: []string{cfg.Address},
-			Domain: domainOf(cfg.Address), Logger: log.With("part", "lmtp"),
-			OnCommit: func(n int) { mailsIn.Add(int64(n)); sender.Kick() }}, svc)
+	if l := cfg.LMTP; l.Listen != "" {
+		lm, err := lmtp.Listen(lmtp.Options{Addr: l.Listen, Recipients: []string{cfg.Address},
+			SocketMode: os.FileMode(l.SocketMode), SocketGroup: l.SocketGroup,
+			Conns: l.Connections, PerPeer: l.ConnectionsPerPeer, Idle: l.IdleTimeout,
+			Domain: domainOf(cfg.Address), Logger: log.With("part", "lmtp")}, in)
 		if err != nil {
 			return err
 		}
@@ -265,45 +264,6 @@ func domainOf(addr string) string {
 	_, d, _ := strings.Cut(addr, "@")
 	return d
 }
-
-// handler passes mail to the service and wakes the sender after each.
-type handler struct {
-	svc    service
-	sender *outbox.Sender
-}
-
-func (h handler) Deliver(raw []byte) error {
-	if err := h.svc.Deliver(raw); err != nil {
-		return err
-	}
-	h.sender.Kick()
-	return nil
-}
-
-func (h handler) DeliverAll(raws [][]byte) []error {
-	errs := h.svc.DeliverAll(raws)
-	h.sender.Kick()
-	return errs
-}
-
-// Quarantine answers the mail and keeps it in the store's quarantine as
-// well as the watcher's folder, so that "pbemd admin quarantine" lists,
-// releases and drops the daemon's mails as it does pbemd deliver's (the
-// store's copy has its passwords masked; the folder keeps the mail as it
-// came, for a mail client).
-func (h handler) Quarantine(raw []byte, why string) error {
-	_, err := h.svc.Quarantine(raw, why, true)
-	h.sender.Kick()
-	return err
-}
-
-func (h handler) TooLarge(header []byte, size, limit int64) error {
-	_, err := h.svc.TooLarge(header, size, limit)
-	h.sender.Kick()
-	return err
-}
-
-func (h handler) Check() error { return h.svc.Check() }
 
 // sweepLoop runs the sweep at start and then every interval. A sweep
 // that keeps failing (a full disk) is logged when it starts failing, then
@@ -352,7 +312,6 @@ func watchConfig(cfg *config.Config) (mailbox.Config, error) {
 		Quarantine:   cfg.IMAP.QuarantineFolder,
 		Batch:        cfg.IMAP.Batch,
 		BatchBytes:   cfg.IMAP.BatchBytes,
-		MaxSize:      cfg.Limits.LargestMail,
 		PollInterval: cfg.IMAP.PollInterval,
 		IdleTimeout:  cfg.IMAP.IdleTimeout,
 		BackoffMin:   cfg.IMAP.BackoffMin,

@@ -1,12 +1,17 @@
 // Package lmtp lets a mail transfer agent (Postfix, OpenSMTPD, Dovecot's
 // LDA) hand mail straight to the service over LMTP (RFC 2033), with no
-// mailbox in between. A mail is acknowledged only after the transaction
-// that stores it has committed; while the store is busy or cannot write,
-// the MTA gets a temporary (4xx) answer and keeps the mail.
+// mailbox in between. A mail is acknowledged only after the intake
+// (pbem/intake) has decided on it: 250 once it is committed, or answered
+// and set aside (a mail that can never be handled, or one over the largest
+// size read, is not left in the MTA's queue to bounce); 451 or 452 when it
+// is to be tried again, and the MTA keeps it.
 //
 // Mails arriving together are committed together (group commit): one
 // goroutine takes every mail waiting, up to a batch, and hands them to the
-// service in one transaction, so a burst costs one disk sync per batch.
+// intake in one call, so a burst costs one disk sync per batch.
+//
+// The sessions are bounded in all and per peer, an idle session (NOOPs do
+// not count) ends, and a new connection always finds a slot: see slots.
 package lmtp
 
 import (
@@ -16,32 +21,32 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"os/user"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/emersion/go-smtp"
-)
 
-// Deliverer is what the server needs of the service: DeliverAll commits
-// several mails in one transaction (all or none), Deliver one.
-type Deliverer interface {
-	Deliver(raw []byte) error
-	DeliverAll(raws [][]byte) []error
-}
+	"github.com/pbemd/pbemd/pbem/intake"
+)
 
 // Options configure a Server. Zero fields take the defaults named.
 type Options struct {
 	// Addr is a host:port, or the path of a Unix socket when it begins
 	// with "/".
 	Addr string
+	// SocketMode is the permission bits of the Unix socket; default
+	// 0660, so that the MTA's group may connect.
+	SocketMode os.FileMode
+	// SocketGroup is the group (a name or a number) of the Unix socket;
+	// default "postfix" where that group exists, else the process's.
+	SocketGroup string
 	// Recipients are the addresses mail is accepted for (the server's
 	// own); any other is refused for good.
 	Recipients []string
-	// MaxBytes is the largest mail accepted; default 10 MiB, as the
-	// service reads.
-	MaxBytes int64
 	// Queue is how many mails may wait for their commit; one more gets
 	// 451 (busy) at once. Default 1,000.
 	Queue int
@@ -49,27 +54,29 @@ type Options struct {
 	Batch int
 	// Memory is the most bytes of mail held at once, read and not yet
 	// committed; a mail that would pass it gets 451 (busy). Default
-	// 64 MiB, and never below MaxBytes (and a byte).
+	// 64 MiB, and never below the largest mail read (and a byte).
 	Memory int64
-	// Conns is the most sessions at once; a further connection waits to
-	// be accepted. Default 64.
+	// Conns is the most sessions at once. Default 64.
 	Conns int
+	// PerPeer is the most sessions of one peer (a remote IP address, or
+	// the user id on a Unix socket). Default three quarters of Conns.
+	PerPeer int
+	// Idle is how long a session may make no progress with a mail (MAIL,
+	// RCPT, DATA) before it ends; NOOP, RSET and LHLO do not count.
+	// Default 2 minutes.
+	Idle time.Duration
 	// Session is the longest a session lasts, far more than an MTA needs
-	// for the mails of one connection, so that sessions kept alive with
-	// NOOPs cannot hold every slot. Default 15 minutes.
+	// for the mails of one connection. Default 15 minutes.
 	Session time.Duration
 	// Domain is the name the server greets with; default "localhost".
 	Domain string
 	Logger *slog.Logger
-	// OnCommit, when set, is told after each batch how many mails it
-	// stored (to count them and wake the outbox sender).
-	OnCommit func(stored int)
 }
 
 // A Server is a running LMTP listener.
 type Server struct {
 	opts Options
-	svc  Deliverer
+	in   *intake.Intake
 	srv  *smtp.Server
 	ln   net.Listener
 	jobs chan job
@@ -81,15 +88,12 @@ type Server struct {
 }
 
 type job struct {
-	raw  []byte
+	mail intake.Mail
 	done chan error
 }
 
-// Listen starts an LMTP server on opts.Addr that hands mail to svc.
-func Listen(opts Options, svc Deliverer) (*Server, error) {
-	if opts.MaxBytes <= 0 {
-		opts.MaxBytes = 10 << 20
-	}
+// Listen starts an LMTP server on opts.Addr that hands mail to in.
+func Listen(opts Options, in *intake.Intake) (*Server, error) {
 	if opts.Queue <= 0 {
 		opts.Queue = 1000
 	}
@@ -99,12 +103,21 @@ func Listen(opts Options, svc Deliverer) (*Server, error) {
 	if opts.Memory <= 0 {
 		opts.Memory = 64 << 20
 	}
-	opts.Memory = max(opts.Memory, opts.MaxBytes+1)
+	opts.Memory = max(opts.Memory, in.Largest()+1)
 	if opts.Conns <= 0 {
 		opts.Conns = 64
 	}
+	if opts.PerPeer <= 0 {
+		opts.PerPeer = max(opts.Conns*3/4, 1)
+	}
+	if opts.Idle <= 0 {
+		opts.Idle = 2 * time.Minute
+	}
 	if opts.Session <= 0 {
 		opts.Session = 15 * time.Minute
+	}
+	if opts.SocketMode == 0 {
+		opts.SocketMode = 0o660
 	}
 	if opts.Domain == "" {
 		opts.Domain = "localhost"
@@ -112,37 +125,79 @@ func Listen(opts Options, svc Deliverer) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	network := "tcp"
-	if strings.HasPrefix(opts.Addr, "/") {
-		network = "unix"
-		os.Remove(opts.Addr) // a socket left by a previous run
-	}
-	ln, err := net.Listen(network, opts.Addr)
+	ln, err := listen(opts)
 	if err != nil {
 		return nil, fmt.Errorf("lmtp: %w", err)
 	}
-	s := &Server{opts: opts, svc: svc, ln: ln, jobs: make(chan job, opts.Queue), log: opts.Logger,
+	s := &Server{opts: opts, in: in, ln: ln, jobs: make(chan job, opts.Queue), log: opts.Logger,
 		memory: opts.Memory}
 	s.srv = smtp.NewServer(backend{s})
 	s.srv.LMTP = true
 	s.srv.Domain = opts.Domain
-	s.srv.MaxMessageBytes = opts.MaxBytes
+	// No size is refused: a mail over what the intake reads is read on,
+	// only its beginning kept, and answered (see read).
+	s.srv.MaxMessageBytes = 0
 	s.srv.MaxRecipients = 10
-	// An MTA that stops talking frees its session: RFC 5321 gives a
-	// client 5 minutes for a command, and go-smtp reads a whole mail's
-	// data within one such wait. A session ends after opts.Session all
-	// the same (see limitedConn).
+	// RFC 5321 gives a client 5 minutes for a command, and go-smtp reads
+	// a whole mail's data within one such wait; the slots end idle
+	// sessions sooner (Options.Idle).
 	s.srv.ReadTimeout = 5 * time.Minute
 	s.srv.WriteTimeout = time.Minute
 	s.wg.Add(2)
 	go func() { defer s.wg.Done(); s.commit() }()
 	go func() {
 		defer s.wg.Done()
-		if err := s.srv.Serve(limitConns(ln, opts.Conns, opts.Session)); err != nil && !errors.Is(err, smtp.ErrServerClosed) {
+		l := newSlots(ln, opts.Conns, opts.PerPeer, opts.Idle, opts.Session)
+		if err := s.srv.Serve(l); err != nil && !errors.Is(err, smtp.ErrServerClosed) {
 			s.log.Error("lmtp: serve", "err", err)
 		}
 	}()
 	return s, nil
+}
+
+// listen opens the TCP or Unix socket, the latter with the mode and group
+// the options say, so that the MTA may connect whatever the umask.
+func listen(opts Options) (net.Listener, error) {
+	if !strings.HasPrefix(opts.Addr, "/") {
+		return net.Listen("tcp", opts.Addr)
+	}
+	gid, err := socketGroup(opts.SocketGroup)
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(opts.Addr) // a socket left by a previous run
+	ln, err := net.Listen("unix", opts.Addr)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Chown(opts.Addr, -1, gid); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("giving the socket to group %d: %w (the process must be a member of socket_group)", gid, err)
+	}
+	if err := os.Chmod(opts.Addr, opts.SocketMode.Perm()); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return ln, nil
+}
+
+// socketGroup is the id of the group named (a name or a number), or by
+// default of "postfix" where it exists, else of the process.
+func socketGroup(name string) (int, error) {
+	if name == "" {
+		if g, err := user.LookupGroup("postfix"); err == nil {
+			return strconv.Atoi(g.Gid)
+		}
+		return os.Getgid(), nil
+	}
+	if id, err := strconv.Atoi(name); err == nil && id >= 0 {
+		return id, nil
+	}
+	g, err := user.LookupGroup(name)
+	if err != nil {
+		return 0, fmt.Errorf("socket_group %q: %w; want a group name or number", name, err)
+	}
+	return strconv.Atoi(g.Gid)
 }
 
 // Addr is the address the server listens on.
@@ -161,8 +216,8 @@ func (s *Server) Close() error {
 }
 
 // commit is the group commit: every mail waiting, up to a batch, in one
-// transaction. When the batch's transaction fails, each mail is tried
-// alone, so that one mail the store refuses holds up no other.
+// call of the intake. The mails of a batch come from several sessions and
+// are unrelated: one told to retry holds up no other.
 func (s *Server) commit() {
 	for j := range s.jobs {
 		batch := []job{j}
@@ -178,58 +233,83 @@ func (s *Server) commit() {
 				break more
 			}
 		}
-		raws := make([][]byte, len(batch))
+		mails := make([]intake.Mail, len(batch))
 		for i, j := range batch {
-			raws[i] = j.raw
+			mails[i] = j.mail
 		}
-		errs := s.svc.DeliverAll(raws)
-		stored := 0
-		for i, j := range batch {
-			err := errs[i]
-			if err != nil && len(batch) > 1 {
-				err = s.svc.Deliver(j.raw)
-			}
-			if err == nil {
-				stored++
-			}
-			j.done <- err
-		}
-		if s.opts.OnCommit != nil {
-			s.opts.OnCommit(stored)
+		for i, v := range s.in.Take(mails, intake.Apart) {
+			batch[i].done <- reply(v)
 		}
 	}
 }
 
+// reply maps the intake's verdict on a mail to the answer the MTA reads:
+// nil (250) once the mail is handled or answered and set aside, 451 or 452
+// when the MTA should keep it and try again.
+func reply(v intake.Verdict) error {
+	if v.Kind != intake.Retry {
+		return nil
+	}
+	if errors.Is(v.Err, syscall.ENOSPC) {
+		return errFull
+	}
+	return errStore
+}
+
 // read reads a mail, holding its bytes against the server's memory as it
 // goes: when the mail would pass what is left, reading stops with 451 and
-// the MTA tries again later. It returns the bytes held, to release once
-// the mail is committed or refused.
-func (s *Server) read(r io.Reader) (raw []byte, held int64, err error) {
+// the MTA tries again later. Of a mail over what the intake reads it keeps
+// the beginning and counts the rest. It returns the mail and the bytes
+// held, to release once the mail is committed or refused. Each chunk read
+// is progress of the session (c may be nil).
+func (s *Server) read(r io.Reader, c *conn) (m intake.Mail, held int64, err error) {
+	keep := s.in.Largest() + 1
 	var buf []byte
 	for {
-		if len(buf) == cap(buf) {
+		if len(buf) == cap(buf) && int64(len(buf)) < keep {
 			// Doubling, as append would, up to a byte past the most a
-			// mail may have (go-smtp refuses a larger one as it reads).
-			size := min(max(2*held, 32<<10), s.opts.MaxBytes+1)
-			if size <= held {
-				return nil, held, errTooLarge
-			}
+			// mail may have.
+			size := min(max(2*held, 32<<10), keep)
 			if !s.hold(size - held) {
-				return nil, held, errBusy
+				return m, held, errBusy
 			}
 			// Not append: it would round the capacity up past what is held.
 			buf = append(make([]byte, 0, size), buf...)
 			held = size
 		}
+		if len(buf) == cap(buf) {
+			rest, err := io.Copy(io.Discard, progressReader{r, c})
+			if err != nil {
+				return m, held, err
+			}
+			return intake.Mail{Raw: buf, Size: int64(len(buf)) + rest}, held, nil
+		}
 		n, err := r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
+		if c != nil {
+			c.progress()
+		}
 		if err == io.EOF {
-			return buf, held, nil
+			return intake.Mail{Raw: buf}, held, nil
 		}
 		if err != nil {
-			return nil, held, err
+			return m, held, err
 		}
 	}
+}
+
+// progressReader notes each read as progress of the session.
+type progressReader struct {
+	r io.Reader
+	c *conn
+}
+
+func (p progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if p.c != nil {
+		p.c.progress()
+	}
+	return n, err
 }
 
 func (s *Server) hold(n int64) bool {
@@ -248,50 +328,6 @@ func (s *Server) release(n int64) {
 	s.mu.Unlock()
 }
 
-// limitConns lets at most n connections of ln be open at once, each for
-// at most d; Accept waits for one to close.
-func limitConns(ln net.Listener, n int, d time.Duration) net.Listener {
-	return &connLimit{Listener: ln, slots: make(chan struct{}, n), session: d}
-}
-
-type connLimit struct {
-	net.Listener
-	slots   chan struct{}
-	session time.Duration
-}
-
-func (l *connLimit) Accept() (net.Conn, error) {
-	l.slots <- struct{}{}
-	c, err := l.Listener.Accept()
-	if err != nil {
-		<-l.slots
-		return nil, err
-	}
-	return &limitedConn{Conn: c, free: func() { <-l.slots }, end: time.Now().Add(l.session)}, nil
-}
-
-type limitedConn struct {
-	net.Conn
-	once sync.Once
-	free func()
-	end  time.Time
-}
-
-// Read ends a session that has lasted its longest, between mails or in one.
-func (c *limitedConn) Read(p []byte) (int, error) {
-	if time.Now().After(c.end) {
-		return 0, errSessionOver
-	}
-	return c.Conn.Read(p)
-}
-
-var errSessionOver = errors.New("lmtp: the session has lasted its longest")
-
-func (c *limitedConn) Close() error {
-	c.once.Do(c.free)
-	return c.Conn.Close()
-}
-
 // Errors the MTA reads. A 4xx keeps the mail in its queue for a retry.
 var (
 	errBusy = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 2},
@@ -300,29 +336,43 @@ var (
 		Message: "The game store is out of disk space; try again later"}
 	errStore = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},
 		Message: "The mail could not be stored now; try again later"}
-	errTooLarge = &smtp.SMTPError{Code: 552, EnhancedCode: smtp.EnhancedCode{5, 3, 4},
-		Message: "The mail is larger than this server takes"}
 	errClosed = &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 3, 2},
 		Message: "The server is stopping; try again later"}
 )
 
 type backend struct{ s *Server }
 
-func (b backend) NewSession(*smtp.Conn) (smtp.Session, error) { return &session{s: b.s}, nil }
+func (b backend) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	conn, _ := c.Conn().(*conn)
+	return &session{s: b.s, conn: conn}, nil
+}
 
 type session struct {
 	s    *Server
+	conn *conn // nil when not served through the slots
 	rcpt int
 }
 
-func (se *session) Reset()                               { se.rcpt = 0 }
-func (se *session) Logout() error                        { return nil }
-func (se *session) Mail(string, *smtp.MailOptions) error { return nil }
+func (se *session) Reset()        { se.rcpt = 0 }
+func (se *session) Logout() error { return nil }
+
+func (se *session) Mail(string, *smtp.MailOptions) error {
+	se.progress()
+	return nil
+}
+
+// progress notes that the session got on with a mail (see slots).
+func (se *session) progress() {
+	if se.conn != nil {
+		se.conn.progress()
+	}
+}
 
 func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 	for _, r := range se.s.opts.Recipients {
 		if strings.EqualFold(r, to) {
 			se.rcpt++
+			se.progress()
 			return nil
 		}
 	}
@@ -333,12 +383,16 @@ func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 // Data reads the mail and answers only after its commit. Every recipient
 // is the service itself, so one answer holds for all.
 func (se *session) Data(r io.Reader) (err error) {
-	raw, held, err := se.s.read(r)
+	if se.conn != nil {
+		se.conn.data(true) // not to be ended for a new connection meanwhile
+		defer se.conn.data(false)
+	}
+	m, held, err := se.s.read(r, se.conn)
 	defer se.s.release(held)
 	if err != nil {
 		return err
 	}
-	j := job{raw: raw, done: make(chan error, 1)}
+	j := job{mail: m, done: make(chan error, 1)}
 	defer func() {
 		if recover() != nil { // the jobs channel closed: the server stops
 			err = errClosed
@@ -349,12 +403,5 @@ func (se *session) Data(r io.Reader) (err error) {
 	default:
 		return errBusy
 	}
-	if err := <-j.done; err != nil {
-		se.s.log.Error("lmtp: mail not stored", "err", err)
-		if errors.Is(err, syscall.ENOSPC) {
-			return errFull
-		}
-		return errStore
-	}
-	return nil
+	return <-j.done
 }

@@ -12,19 +12,23 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
+
+	"github.com/pbemd/pbemd/pbem/intake"
 )
 
-// recorder is a Deliverer that records what was committed and how.
+// recorder is a service (intake.Service) that records what was committed
+// and how.
 type recorder struct {
 	mu      sync.Mutex
 	stored  []string      // the Subject of each mail stored, in order
-	batches []int         // the size of each DeliverAll
+	batches []int         // the size of each HandleAll
+	aside   []string      // the Subject of each mail quarantined or too large
 	fail    string        // a subject whose mail the store refuses
 	hold    chan struct{} // when set, each commit waits for it to close
 	entered chan int      // when set, told of each commit begun and its mails
 }
 
-func (r *recorder) DeliverAll(raws [][]byte) []error {
+func (r *recorder) HandleAll(raws [][]byte) ([][]uint64, []error) {
 	if r.entered != nil {
 		r.entered <- len(raws)
 	}
@@ -41,16 +45,31 @@ func (r *recorder) DeliverAll(raws [][]byte) []error {
 			for j := range errs {
 				errs[j] = errors.New("storing mail: refused")
 			}
-			return errs
+			return make([][]uint64, len(raws)), errs
 		}
 	}
 	for _, raw := range raws {
 		r.stored = append(r.stored, subject(raw))
 	}
-	return errs
+	return make([][]uint64, len(raws)), errs
 }
 
-func (r *recorder) Deliver(raw []byte) error { return r.DeliverAll([][]byte{raw})[0] }
+func (r *recorder) Quarantine(raw []byte, why string, keep bool) ([]uint64, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.aside = append(r.aside, subject(raw))
+	return nil, nil
+}
+
+func (r *recorder) TooLarge(header []byte, size, limit int64) ([]uint64, error) {
+	return r.Quarantine(header, "too large", false)
+}
+
+// CountFailure counts nothing: a mail the recorder refuses is refused
+// every time, and is tried again, never set aside.
+func (r *recorder) CountFailure([]byte, int) (int, error) { return 1, nil }
+
+func (r *recorder) Check() error { return nil }
 
 func subject(raw []byte) string {
 	_, rest, _ := strings.Cut(string(raw), "Subject: ")
@@ -58,17 +77,23 @@ func subject(raw []byte) string {
 	return s
 }
 
-func start(t *testing.T, d Deliverer, opts Options) *Server {
+var quiet = slog.New(slog.DiscardHandler)
+
+// start serves the recorder over LMTP on loopback, through an intake
+// reading at most largest bytes of a mail when given.
+func start(t *testing.T, r *recorder, opts Options, largest ...int64) *Server {
 	t.Helper()
-	opts.Addr = "127.0.0.1:0"
+	if opts.Addr == "" {
+		opts.Addr = "127.0.0.1:0"
+	}
 	opts.Recipients = []string{"pbem@example.org"}
-	opts.Logger = slog.New(slog.DiscardHandler)
-	s, err := Listen(opts, d)
+	opts.Logger = quiet
+	s, err := Listen(opts, newIntake(r, largest...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	if r, ok := d.(*recorder); ok && r.hold != nil {
+	if r.hold != nil {
 		// A test that fails while a commit is held must still let
 		// Close end (cleanups run last registered first).
 		t.Cleanup(func() {
@@ -90,6 +115,17 @@ func send(t *testing.T, addr net.Addr, to, subj string) error {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sendTo(t, conn, to, subj)
+}
+
+// sendOn delivers one mail for the server's address on conn.
+func sendOn(t *testing.T, conn net.Conn, subj string) error {
+	t.Helper()
+	return sendTo(t, conn, "pbem@example.org", subj)
+}
+
+func sendTo(t *testing.T, conn net.Conn, to, subj string) error {
+	t.Helper()
 	c := smtp.NewClientLMTP(conn)
 	defer c.Close()
 	if err := c.Hello("mta.example.org"); err != nil {
@@ -111,6 +147,14 @@ func send(t *testing.T, addr net.Addr, to, subj string) error {
 		c.Quit()
 	}
 	return err
+}
+
+func newIntake(r *recorder, largest ...int64) *intake.Intake {
+	opts := intake.Options{Logger: quiet}
+	if len(largest) > 0 {
+		opts.Largest = largest[0]
+	}
+	return intake.New(r, opts)
 }
 
 func code(err error) int {
@@ -226,7 +270,7 @@ func TestBusy(t *testing.T) {
 // keeps it, however many connections bring mail.
 func TestMemoryBound(t *testing.T) {
 	r := &recorder{hold: make(chan struct{}), entered: make(chan int, 10)}
-	s := start(t, r, Options{Memory: 1 << 20, MaxBytes: 1 << 20, Batch: 1})
+	s := start(t, r, Options{Memory: 1 << 20, Batch: 1}, 1<<20)
 	big := strings.Repeat(strings.Repeat("x", 98)+"\r\n", 6<<10) // 600 KiB
 	first := make(chan error)
 	go func() { first <- send(t, s.Addr(), "pbem@example.org", "one\r\n\r\n"+big) }()
@@ -253,47 +297,12 @@ func TestMemoryBound(t *testing.T) {
 	}
 }
 
-// At most Conns sessions are served at once: another connection waits
-// until one ends, and is then served.
-func TestConnectionBound(t *testing.T) {
-	r := &recorder{}
-	s := start(t, r, Options{Conns: 2})
-	var idle []net.Conn
-	for range 2 {
-		c, err := net.Dial("tcp", s.Addr().String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		c.SetReadDeadline(time.Now().Add(5 * time.Second))
-		if _, err := bufio.NewReader(c).ReadString('\n'); err != nil {
-			t.Fatalf("no greeting for a session within the bound: %v", err)
-		}
-		idle = append(idle, c)
-	}
-	third, err := net.Dial("tcp", s.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer third.Close()
-	third.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
-	br := bufio.NewReader(third)
-	if line, err := br.ReadString('\n'); err == nil {
-		t.Fatalf("a third session was greeted (%q) while two are open; want it to wait", line)
-	}
-	idle[0].Close()
-	third.SetReadDeadline(time.Now().Add(5 * time.Second))
-	if line, err := br.ReadString('\n'); err != nil || !strings.HasPrefix(line, "220") {
-		t.Errorf("the waiting session after one closed: %q, %v; want its 220 greeting", line, err)
-	}
-}
-
 // Close right after Listen must return: go-smtp registers the listener
 // only once Serve runs, so a Close before that leaves Accept blocked.
 func TestCloseRightAfterListen(t *testing.T) {
 	for i := range 200 {
 		s, err := Listen(Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"},
-			Logger: slog.New(slog.DiscardHandler)}, &recorder{})
+			Logger: quiet}, newIntake(&recorder{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -310,7 +319,7 @@ func TestCloseRightAfterListen(t *testing.T) {
 // Close with every slot busy and a connection waiting returns.
 func TestCloseWithAllSlotsBusy(t *testing.T) {
 	s, err := Listen(Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"},
-		Logger: slog.New(slog.DiscardHandler), Conns: 1}, &recorder{})
+		Logger: quiet, Conns: 1}, newIntake(&recorder{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,10 +340,10 @@ func TestCloseWithAllSlotsBusy(t *testing.T) {
 	}
 }
 
-// A mail within MaxBytes, with Memory at MaxBytes ("never below
-// MaxBytes"), is accepted by an idle server.
-func TestMailWithinMaxBytesFitsMemory(t *testing.T) {
-	s := start(t, &recorder{}, Options{Memory: 1536 << 10, MaxBytes: 1536 << 10})
+// A mail within the largest read, with Memory at that size ("never below
+// the largest mail read"), is accepted by an idle server.
+func TestMailWithinLargestFitsMemory(t *testing.T) {
+	s := start(t, &recorder{}, Options{Memory: 1536 << 10}, 1536<<10)
 	big := strings.Repeat(strings.Repeat("x", 98)+"\r\n", 12<<10) // 1.2 MiB
 	if err := send(t, s.Addr(), "pbem@example.org", "one\r\n\r\n"+big); err != nil {
 		t.Errorf("a 1.2 MiB mail, MaxBytes and Memory 1.5 MiB, idle server: %v; want accepted", err)

@@ -12,47 +12,75 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/intake"
 	"github.com/pbemd/pbemd/pbem/lmtp"
 	"github.com/pbemd/pbemd/store"
 )
 
-// Through the real service: a signup delivered over LMTP is stored, with
-// its reply in the outbox, by the time the MTA hears 250.
-func TestDeliverToService(t *testing.T) {
+var quiet = slog.New(slog.DiscardHandler)
+
+// serve runs the real service over LMTP on loopback, through an intake
+// reading at most largest bytes of a mail.
+func serve(t *testing.T, largest int64) (*store.DB, *lmtp.Server) {
+	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler)})
+	t.Cleanup(func() { db.Close() })
+	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: quiet})
 	s, err := lmtp.Listen(lmtp.Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"},
-		Logger: slog.New(slog.DiscardHandler)}, svc)
+		Logger: quiet}, intake.New(svc, intake.Options{Largest: largest, Logger: quiet}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
+	return db, s
+}
+
+// lmtpClient connects and says LHLO.
+func lmtpClient(t *testing.T, s *lmtp.Server) *smtp.Client {
+	t.Helper()
 	conn, err := net.Dial("tcp", s.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := smtp.NewClientLMTP(conn)
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
 	if err := c.Hello("mta.example.org"); err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+// deliver hands one mail over and returns the server's answer to it.
+func deliver(t *testing.T, c *smtp.Client, data string) error {
+	t.Helper()
+	if err := c.Mail("alice@example.org", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Rcpt("pbem@example.org", nil); err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write([]byte(data)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = w.CloseWithLMTPResponse()
+	return err
+}
+
+// Through the real service: a signup delivered over LMTP is stored, with
+// its reply in the outbox, by the time the MTA hears 250.
+func TestDeliverToService(t *testing.T) {
+	db, s := serve(t, 0)
+	c := lmtpClient(t, s)
 	for i, subj := range []string{"signup alice pw-alice", "help"} {
-		if err := c.Mail("alice@example.org", nil); err != nil {
-			t.Fatal(err)
-		}
-		if err := c.Rcpt("pbem@example.org", nil); err != nil {
-			t.Fatal(err)
-		}
-		w, err := c.Data()
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(w, "From: alice@example.org\r\nTo: pbem@example.org\r\nSubject: %s\r\nMessage-ID: <m%d@example.org>\r\n\r\n\r\n", subj, i)
-		if _, err := w.CloseWithLMTPResponse(); err != nil {
+		data := fmt.Sprintf("From: alice@example.org\r\nTo: pbem@example.org\r\nSubject: %s\r\nMessage-ID: <m%d@example.org>\r\n\r\n\r\n", subj, i)
+		if err := deliver(t, c, data); err != nil {
 			t.Fatalf("%s: %v", subj, err)
 		}
 		out, err := db.Pending(time.Now().Add(time.Hour), 0, 0)
@@ -64,4 +92,44 @@ func TestDeliverToService(t *testing.T) {
 		}
 	}
 	c.Quit()
+}
+
+// A mail that can never be handled (it has no header) is not answered
+// 451 for ever, to bounce from the MTA's queue days later: it is kept in
+// the store's quarantine and acknowledged with 250, at the first try and
+// when it comes again.
+func TestUnreadableMailQuarantined(t *testing.T) {
+	db, s := serve(t, 0)
+	c := lmtpClient(t, s)
+	for try := range 2 {
+		if err := deliver(t, c, "no header here, only words\r\nand more words\r\n"); err != nil {
+			t.Fatalf("try %d: a mail with no header was answered %v; want 250", try, err)
+		}
+	}
+	q, err := db.Quarantined()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q) != 1 || !strings.Contains(string(q[0].Data), "only words") || !strings.Contains(q[0].Why, "no header") {
+		t.Fatalf("the store's quarantine holds %+v; want the mail once, with why", q)
+	}
+}
+
+// A mail over the largest size read is read on but not kept: its sender
+// is answered from its header, and the MTA hears 250, not a bounce.
+func TestTooLargeMailAnswered(t *testing.T) {
+	db, s := serve(t, 64<<10)
+	c := lmtpClient(t, s)
+	body := strings.Repeat(strings.Repeat("x", 98)+"\r\n", 2000) // 200 KB
+	data := "From: alice@example.org\r\nTo: pbem@example.org\r\nSubject: help\r\nMessage-ID: <big@example.org>\r\n\r\n" + body
+	if err := deliver(t, c, data); err != nil {
+		t.Fatalf("a mail of 200 KB, 64 KiB read: %v; want 250", err)
+	}
+	out, err := db.Pending(time.Now().Add(time.Hour), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 1 || !strings.Contains(string(out[0].Data), "too large") {
+		t.Fatalf("the outbox holds %d mails; want the one answer that the mail is too large", len(out))
+	}
 }

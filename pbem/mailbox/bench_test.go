@@ -7,18 +7,18 @@ import (
 	"time"
 )
 
-// counter is a Handler that only counts the mails it is given: the
+// counter is a service that only counts the mails it is given: the
 // watcher's own cost, and the IMAP server's, without the service's.
 type counter struct{ n atomic.Int64 }
 
-func (c *counter) Deliver(raw []byte) error { c.n.Add(1); return nil }
-func (c *counter) DeliverAll(raws [][]byte) []error {
+func (c *counter) HandleAll(raws [][]byte) ([][]uint64, []error) {
 	c.n.Add(int64(len(raws)))
-	return make([]error, len(raws))
+	return make([][]uint64, len(raws)), make([]error, len(raws))
 }
-func (c *counter) Quarantine(raw []byte, why string) error         { return nil }
-func (c *counter) TooLarge(header []byte, size, limit int64) error { return nil }
-func (c *counter) Check() error                                    { return nil }
+func (c *counter) Quarantine([]byte, string, bool) ([]uint64, error) { return nil, nil }
+func (c *counter) TooLarge([]byte, int64, int64) ([]uint64, error)   { return nil, nil }
+func (c *counter) CountFailure([]byte, int) (int, error)             { return 1, nil }
+func (c *counter) Check() error                                      { return nil }
 
 // BenchmarkBacklog measures draining a backlog of b.N mails from go-imap's
 // server (the embedded default's, in this process) with a Handler that

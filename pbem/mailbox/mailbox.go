@@ -1,28 +1,27 @@
 // Package mailbox reads the commands of pbemd from an IMAP mailbox.
 //
-// A Watcher logs in, hands each mail of the watched mailbox to a Handler in
-// arrival (UID) order, and only when the Handler has committed it flags the
-// mail \Seen and moves it to a done folder. Every mail still in the watched
+// A Watcher logs in, hands each mail of the watched mailbox to the intake
+// (pbem/intake) in arrival (UID) order, and only when the intake has
+// committed it flags the mail \Seen and moves it to a done folder. Every mail still in the watched
 // mailbox is work, seen or not: a crash or a lost connection between the
 // commit and the move (even between the flag and the move) shows the mail
-// again, and the Handler recognises it (by Message-ID) and changes nothing,
+// again, and the service recognises it (by Message-ID) and changes nothing,
 // so it is only moved; mail a person marked read in a webmail is not lost
 // either. Mail is fetched with BODY.PEEK[] so that fetching alone never
 // marks it seen (RFC 3501 section 6.4.5).
 //
-// A mail larger than Config.MaxSize is never fetched whole: its size is
-// read first (RFC822.SIZE), and the Handler answers it from its header
-// alone. A mail whose handling failed for a temporary reason is tried again
-// with a growing wait, while later mail waits its turn; while the Handler
-// cannot store anything at all (disk full) the mail is retried until it
-// can. A mail that fails for good (a crash), or keeps failing although the
-// Handler works, is answered once through the Handler and moved to a
+// A mail larger than the intake reads is never fetched whole: its size is
+// read first (RFC822.SIZE), and the intake answers it from its header
+// alone. The watcher only maps the intake's verdicts: a mail done goes to
+// the done folder; one to retry stays, and the watcher waits as long as
+// the verdict says before it searches again (later mail waits its turn);
+// one set aside (answered, kept in the store's quarantine) goes to a
 // quarantine folder, so it never blocks the next mail.
 //
 // A backlog is handled in batches, one commit each. While a batch is
 // handled, the server reads the next one and moves the mails of the one
 // before to the done folder, on the same connection: its work and the
-// Handler's overlap.
+// service's overlap.
 //
 // While the mailbox is empty the Watcher waits with IDLE (RFC 2177), or
 // polls when the server lacks it, and reconnects with a capped, doubling
@@ -41,30 +40,9 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/pbemd/pbemd/pbem/intake"
 	"github.com/pbemd/pbemd/pbem/mailconn"
 )
-
-// Handler takes raw RFC 5322 mails. Deliver returns nil once the mail is
-// handled for good (committed); an error leaves the mail unseen, to be
-// tried again, unless it has a method Temporary() returning false: then the
-// mail is quarantined at once. DeliverAll handles several mails in order in
-// one commit and returns an error per mail; when that commit fails, every
-// mail fails.
-type Handler interface {
-	Deliver(raw []byte) error
-	DeliverAll(raws [][]byte) []error
-	// Quarantine answers, once, a mail that will not be handled, and
-	// remembers it as handled; why says what went wrong. The watcher then
-	// moves the mail to the quarantine folder.
-	Quarantine(raw []byte, why string) error
-	// TooLarge answers, once, a mail of size bytes, more than limit, from
-	// its header alone; the watcher then moves it to the quarantine folder.
-	TooLarge(header []byte, size, limit int64) error
-	// Check reports whether the Handler can store a small change now.
-	// After a temporary failure it tells a failing mail (counted towards
-	// quarantine) from a failing store (waited out).
-	Check() error
-}
 
 // Config describes the mailbox and how to wait on it. Zero durations and
 // sizes take the defaults noted.
@@ -83,7 +61,6 @@ type Config struct {
 	Quarantine string
 	Batch      int   // mails per FETCH and commit; default 500
 	BatchBytes int64 // largest sum of mail sizes per FETCH, but at least one mail; default 10 MiB
-	MaxSize    int64 // largest mail fetched and handled; default 10 MiB
 
 	PollInterval time.Duration // check interval without IDLE; default 1m
 	IdleTimeout  time.Duration // longest single IDLE; default 25m
@@ -96,8 +73,8 @@ type Config struct {
 	Logger *slog.Logger // default slog.Default()
 
 	// Counters; each may be nil. OnMail is called after each mail the
-	// Handler took, OnMoved with the number of mails marked done, OnError
-	// after each failure (of the Handler or the connection), OnReconnect
+	// intake handled, OnMoved with the number of mails marked done, OnError
+	// after each failure of the connection (the intake counts its own), OnReconnect
 	// each time a connection is back (the mailbox selected again) after a
 	// lost one; failed attempts in between count as errors, not reconnects.
 	OnMail      func()
@@ -105,14 +82,6 @@ type Config struct {
 	OnError     func()
 	OnReconnect func()
 }
-
-// DefaultMaxSize is the largest mail read unless configured otherwise.
-const DefaultMaxSize = 10 << 20
-
-// maxAttempts is how often one mail is handed to a failing Handler in one
-// connection, while the Handler can store other changes, before it is
-// quarantined, so that one mail cannot stop all the others.
-const maxAttempts = 5
 
 // stopGrace is how long a session may go on after its context ended, to
 // finish a batch and log out, before its connection is cut: a server that
@@ -122,7 +91,7 @@ var stopGrace = 5 * time.Second
 // A Watcher processes the mail of one mailbox; see the package comment.
 type Watcher struct {
 	cfg  Config
-	h    Handler
+	in   *intake.Intake
 	log  *slog.Logger
 	wake chan struct{} // new mail announced by the server
 
@@ -132,11 +101,10 @@ type Watcher struct {
 	moving chan error
 
 	connected bool // a session has got as far as selecting the mailbox before
-	outages   int  // failures in a row while the Handler could store nothing
 }
 
-// New returns a Watcher; Run starts it.
-func New(cfg Config, h Handler) *Watcher {
+// New returns a Watcher handing mail to in; Run starts it.
+func New(cfg Config, in *intake.Intake) *Watcher {
 	if cfg.Mailbox == "" {
 		cfg.Mailbox = "INBOX"
 	}
@@ -148,9 +116,6 @@ func New(cfg Config, h Handler) *Watcher {
 	}
 	if cfg.Batch <= 0 {
 		cfg.Batch = 500
-	}
-	if cfg.MaxSize <= 0 {
-		cfg.MaxSize = DefaultMaxSize
 	}
 	if cfg.BatchBytes <= 0 {
 		cfg.BatchBytes = 10 << 20
@@ -169,7 +134,7 @@ func New(cfg Config, h Handler) *Watcher {
 		log = slog.Default()
 	}
 	log = log.With("imap", cfg.Addr, "mailbox", cfg.Mailbox)
-	return &Watcher{cfg: cfg, h: h, log: log, wake: make(chan struct{}, 1)}
+	return &Watcher{cfg: cfg, in: in, log: log, wake: make(chan struct{}, 1)}
 }
 
 // Run processes mail until ctx is done. It returns nil then; it never
@@ -230,7 +195,6 @@ func (w *Watcher) session(ctx context.Context) (established bool, err error) {
 	idle := c.Caps().Has(imap.CapIdle) && !w.cfg.NoIdle
 	w.log.Info("IMAP connected", "idle", idle)
 
-	attempts := map[imap.UID]int{} // failed Deliver calls per mail, this connection
 	for ctx.Err() == nil {
 		// Forget earlier announcements: the search below sees them all.
 		select {
@@ -242,7 +206,7 @@ func (w *Watcher) session(ctx context.Context) (established bool, err error) {
 			return true, err
 		}
 		if len(uids) > 0 {
-			if err := w.drain(ctx, c, uids, attempts); err != nil {
+			if err := w.drain(ctx, c, uids); err != nil {
 				return true, err
 			}
 			continue
@@ -265,9 +229,9 @@ func (w *Watcher) session(ctx context.Context) (established bool, err error) {
 // reads each one), so searching once a batch would make a backlog cost its
 // square. The server reads the next batch, and moves the mails of the one
 // before to the done folder, while a batch is handled, so that its work and
-// the Handler's overlap. It returns once every mail handled is moved, early
+// the service's overlap. It returns once every mail handled is moved, early
 // when a mail failed: the next search finds it first.
-func (w *Watcher) drain(ctx context.Context, c *imapclient.Client, uids []imap.UID, attempts map[imap.UID]int) (err error) {
+func (w *Watcher) drain(ctx context.Context, c *imapclient.Client, uids []imap.UID) (err error) {
 	defer func() {
 		if merr := w.moved(); err == nil {
 			err = merr
@@ -280,7 +244,7 @@ func (w *Watcher) drain(ctx context.Context, c *imapclient.Client, uids []imap.U
 			ahead = make(chan *batch, 1)
 			go func() { ahead <- w.read(c, rest[:min(len(rest), w.cfg.Batch)]) }()
 		}
-		taken, wait, err := w.process(ctx, c, b, attempts)
+		taken, wait, err := w.process(ctx, c, b)
 		var next *batch
 		if ahead != nil {
 			next = <-ahead // read on, or given up, it is waited for
@@ -394,20 +358,21 @@ var (
 // hold, read from the server.
 type batch struct {
 	uids     []imap.UID // the mails it took, in order
-	tooLarge int64      // the size of its one mail, over MaxSize: not read
+	tooLarge int64      // the size of its one mail, over what the intake reads: not read
 	raws     [][]byte   // the mails read, in order
 	rawUIDs  []imap.UID // their UIDs; a mail expunged meanwhile is missing
 	err      error
 }
 
 // read takes the first of uids that one fetch may hold (see pick) and
-// fetches them; a first mail over MaxSize is taken alone, unread.
+// fetches them; a first mail over what the intake reads is taken alone,
+// unread.
 func (w *Watcher) read(c *imapclient.Client, uids []imap.UID) *batch {
 	uids, sizes, err := w.pick(c, uids)
 	if err != nil || len(uids) == 0 {
 		return &batch{uids: uids, err: err}
 	}
-	if size := sizes[uids[0]]; size > w.cfg.MaxSize {
+	if size := sizes[uids[0]]; size > w.in.Largest() {
 		return &batch{uids: uids[:1], tooLarge: size}
 	}
 	msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{
@@ -428,85 +393,51 @@ func (w *Watcher) read(c *imapclient.Client, uids []imap.UID) *batch {
 	return b
 }
 
-// process hands the mails of the batch to the Handler in order, all in
-// one commit, marks the handled ones done, and returns how many of the
-// mails waiting it is done with: none when one of them is to be tried
-// again, for the mail after it must wait. When the batch fails, its mails
-// are tried one at a time: a mail that fails temporarily ends the batch
-// there, so later mail never overtakes earlier mail, and process returns
-// how long to wait before it is tried again. A mail that fails for good,
-// or too often, is quarantined.
-func (w *Watcher) process(ctx context.Context, c *imapclient.Client, b *batch, attempts map[imap.UID]int) (taken int, wait time.Duration, err error) {
+// process hands the mails of the batch to the intake, in order, all in
+// one commit, and maps its verdicts: the mails done are moved to the done
+// folder, those set aside to the quarantine folder. It returns how many
+// of the mails waiting it is done with, none when one of them is to be
+// tried again (the mail after it must wait), and then how long to wait.
+func (w *Watcher) process(ctx context.Context, c *imapclient.Client, b *batch) (taken int, wait time.Duration, err error) {
 	if b.err != nil {
 		return 0, 0, b.err
 	}
 	if b.tooLarge > 0 {
-		wait, err := w.tooLarge(c, b.uids[0], b.tooLarge)
-		return 1, wait, err
+		return w.tooLarge(c, b.uids[0], b.tooLarge)
 	}
 	taken = len(b.uids)
-	raws, rawUIDs := b.raws, b.rawUIDs
-	if len(raws) == 0 || ctx.Err() != nil {
+	if len(b.raws) == 0 || ctx.Err() != nil {
 		return taken, 0, nil
 	}
-	errs := w.deliverAll(raws)
-	var done, bad []imap.UID
-	stopped := false // a mail failed temporarily: later mail waits its turn
-	batchFailed := false
-	for i, raw := range raws {
-		err := errs[i]
-		if err != nil && !stopped && ctx.Err() == nil {
-			if !batchFailed {
-				batchFailed = true
-				call(w.cfg.OnError)
-				w.log.Warn("batch of mail not handled; trying one at a time", "mails", len(raws), "err", err)
-			}
-			err = w.deliver(raw)
-		}
-		uid := rawUIDs[i]
-		switch {
-		case err == nil:
-			w.outages = 0
+	mails := make([]intake.Mail, len(b.raws))
+	for i, raw := range b.raws {
+		mails[i] = intake.Mail{Raw: raw}
+	}
+	var done, aside []imap.UID
+	for i, v := range w.in.Take(mails, intake.InOrder) {
+		switch v.Kind {
+		case intake.Done:
 			call(w.cfg.OnMail)
-			done = append(done, uid)
-			continue
-		case stopped || ctx.Err() != nil:
-			continue
+			done = append(done, b.rawUIDs[i])
+		case intake.SetAside:
+			aside = append(aside, b.rawUIDs[i])
+		case intake.Retry:
+			taken, wait = 0, max(wait, v.After)
 		}
-		call(w.cfg.OnError)
-		why, quarantine := "", false
-		if isPermanent(err) {
-			w.log.Error("mail cannot be handled; quarantined", "uid", uid, "err", err)
-			why, quarantine = err.Error(), true
-		} else {
-			wait, quarantine = w.retry(uid, err, attempts)
-			why = fmt.Sprintf("it failed %d times: %v", attempts[uid], err)
-		}
-		if quarantine {
-			if err := w.h.Quarantine(raw, why); err != nil {
-				wait = w.outage(uid, err)
-			} else {
-				bad = append(bad, uid)
-				continue
-			}
-		}
-		stopped = true
 	}
 	if err := w.moveLater(c, done); err != nil {
 		return 0, 0, err
 	}
-	if err := w.moveTo(c, bad, w.cfg.Quarantine); err != nil {
+	if err := w.moveTo(c, aside, w.cfg.Quarantine); err != nil {
 		return 0, 0, err
-	}
-	if stopped {
-		taken = 0
 	}
 	return taken, wait, nil
 }
 
 // pick returns the first of uids that one fetch may hold: at most
 // BatchBytes together, but always the first mail, and never a mail over
-// MaxSize after others (it is answered alone). It also returns the sizes.
+// what the intake reads after others (it is answered alone). It also
+// returns the sizes.
 func (w *Watcher) pick(c *imapclient.Client, uids []imap.UID) ([]imap.UID, map[imap.UID]int64, error) {
 	msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
 	if err != nil {
@@ -522,7 +453,7 @@ func (w *Watcher) pick(c *imapclient.Client, uids []imap.UID) ([]imap.UID, map[i
 		if !ok { // expunged meanwhile
 			continue
 		}
-		if i > 0 && (size > w.cfg.MaxSize || total+size > w.cfg.BatchBytes) {
+		if i > 0 && (size > w.in.Largest() || total+size > w.cfg.BatchBytes) {
 			return uids[:i], sizes, nil
 		}
 		total += size
@@ -530,92 +461,25 @@ func (w *Watcher) pick(c *imapclient.Client, uids []imap.UID) ([]imap.UID, map[i
 	return uids, sizes, nil
 }
 
-// tooLarge answers a mail over MaxSize from its header and moves it to the
-// quarantine folder; its body is never fetched.
-func (w *Watcher) tooLarge(c *imapclient.Client, uid imap.UID, size int64) (time.Duration, error) {
+// tooLarge hands the intake the header of a mail over what it reads, with
+// the mail's size, and maps its verdict; the body is never fetched.
+func (w *Watcher) tooLarge(c *imapclient.Client, uid imap.UID, size int64) (taken int, wait time.Duration, err error) {
 	msgs, err := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{
 		UID:         true,
 		BodySection: []*imap.FetchItemBodySection{headerSection},
 	}).Collect()
 	if err != nil {
-		return 0, fmt.Errorf("fetch the header of a large mail: %w", err)
+		return 0, 0, fmt.Errorf("fetch the header of a large mail: %w", err)
 	}
 	if len(msgs) == 0 {
-		return 0, nil // expunged meanwhile
+		return 1, 0, nil // expunged meanwhile
 	}
 	header := msgs[0].FindBodySection(headerSection)
-	w.log.Warn("mail too large; answered from its header and quarantined", "uid", uid, "size", size, "limit", w.cfg.MaxSize)
-	if err := w.h.TooLarge(header, size, w.cfg.MaxSize); err != nil {
-		call(w.cfg.OnError)
-		return w.outage(uid, err), nil
+	v := w.in.Take([]intake.Mail{{Raw: header, Size: size}}, intake.InOrder)[0]
+	if v.Kind == intake.Retry {
+		return 0, v.After, nil
 	}
-	w.outages = 0
-	return 0, w.moveTo(c, []imap.UID{uid}, w.cfg.Quarantine)
-}
-
-// retry counts a temporary failure of the mail and returns how long to
-// wait before trying it again, or that it has failed too often and goes to
-// quarantine. While the Handler cannot store anything, the failure is the
-// store's, not the mail's: it is not counted, and the wait grows.
-func (w *Watcher) retry(uid imap.UID, err error, attempts map[imap.UID]int) (wait time.Duration, quarantine bool) {
-	if cerr := w.h.Check(); cerr != nil {
-		return w.outage(uid, err), false
-	}
-	w.outages = 0
-	attempts[uid]++
-	if attempts[uid] >= maxAttempts {
-		w.log.Error("mail keeps failing; quarantined", "uid", uid, "attempts", attempts[uid], "err", err)
-		return 0, true
-	}
-	wait = mailconn.Backoff(w.cfg.BackoffMin, w.cfg.BackoffMax, attempts[uid]-1)
-	w.log.Warn("mail not handled; will retry", "uid", uid, "attempts", attempts[uid], "in", wait, "err", err)
-	return wait, false
-}
-
-// outage notes a failure while the Handler cannot store anything and
-// returns the wait before the next try: growing, up to BackoffMax.
-func (w *Watcher) outage(uid imap.UID, err error) time.Duration {
-	wait := mailconn.Backoff(w.cfg.BackoffMin, w.cfg.BackoffMax, w.outages)
-	w.outages++
-	w.log.Warn("mail not handled: nothing can be stored now; retrying until it can", "uid", uid, "in", wait, "err", err)
-	return wait
-}
-
-// errPanic is a Handler's panic, which the same mail would cause again.
-type errPanic struct{ value any }
-
-func (e errPanic) Error() string   { return fmt.Sprintf("handling it crashed: %v", e.value) }
-func (e errPanic) Temporary() bool { return false }
-
-// deliver is the Handler's Deliver, with a panic turned into an error: a
-// bug hit by one mail must not stop the watcher.
-func (w *Watcher) deliver(raw []byte) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = errPanic{p}
-		}
-	}()
-	return w.h.Deliver(raw)
-}
-
-// deliverAll is the Handler's DeliverAll, with a panic failing the batch;
-// the mails are then tried one at a time.
-func (w *Watcher) deliverAll(raws [][]byte) (errs []error) {
-	defer func() {
-		if p := recover(); p != nil {
-			errs = make([]error, len(raws))
-			for i := range errs {
-				errs[i] = fmt.Errorf("the batch crashed: %v", p)
-			}
-		}
-	}()
-	return w.h.DeliverAll(raws)
-}
-
-// isPermanent reports whether err says that trying again would not help.
-func isPermanent(err error) bool {
-	var t interface{ Temporary() bool }
-	return errors.As(err, &t) && !t.Temporary()
+	return 1, 0, w.moveTo(c, []imap.UID{uid}, w.cfg.Quarantine)
 }
 
 // moveTo flags the mails \Seen, then moves them to the folder (done or

@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"github.com/pbemd/pbemd/pbem/devmail"
+	"github.com/pbemd/pbemd/pbem/intake"
 	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/tests/imaptest"
 	"github.com/pbemd/pbemd/tests/tcpproxy"
@@ -28,38 +29,51 @@ const (
 	pass = "daemon-secret"
 )
 
-// recorder is a Handler that records the subjects it was given and can be
-// told to fail.
+// recorder is a service for the intake (intake.Service) that records the
+// subjects it was given and can be told to fail.
 type recorder struct {
-	batches  atomic.Int32 // DeliverAll calls
+	batches  atomic.Int32 // HandleAll calls
 	mu       sync.Mutex
 	subjects []string // distinct mails, in the order handled
 	repeats  int      // mails handed over again
 	fail     func(subject string) error
 	got      chan string
 
-	check       func() error // nil: the store works
-	quarantined []string     // subjects given to Quarantine
-	tooLarge    []string     // headers given to TooLarge
+	check       func() error   // nil: the store works
+	quarantined []string       // subjects given to Quarantine
+	tooLarge    []string       // headers given to TooLarge
+	failures    map[string]int // failures counted per subject, as the store counts them
 }
 
-func (r *recorder) Quarantine(raw []byte, why string) error {
+func (r *recorder) Quarantine(raw []byte, why string, keep bool) ([]uint64, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.check != nil {
 		if err := r.check(); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	r.quarantined = append(r.quarantined, imaptest.Header(raw, "Subject"))
-	return nil
+	return nil, nil
 }
 
-func (r *recorder) TooLarge(header []byte, size, limit int64) error {
+func (r *recorder) TooLarge(header []byte, size, limit int64) ([]uint64, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.tooLarge = append(r.tooLarge, fmt.Sprintf("%s size=%d limit=%d", header, size, limit))
-	return nil
+	return nil, nil
+}
+
+func (r *recorder) CountFailure(raw []byte, most int) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	subj := imaptest.Header(raw, "Subject")
+	r.failures[subj]++
+	n := r.failures[subj]
+	if n >= most {
+		delete(r.failures, subj)
+	}
+	return n, nil
 }
 
 func (r *recorder) Check() error {
@@ -78,20 +92,8 @@ func (r *recorder) Quarantined() []string {
 	return append([]string(nil), r.quarantined...)
 }
 
-func newRecorder() *recorder { return &recorder{got: make(chan string, 1000)} }
-
-func (r *recorder) Deliver(raw []byte) error {
-	subj := imaptest.Header(raw, "Subject")
-	r.mu.Lock()
-	fail := r.fail
-	r.mu.Unlock()
-	if fail != nil {
-		if err := fail(subj); err != nil {
-			return err
-		}
-	}
-	r.record(subj)
-	return nil
+func newRecorder() *recorder {
+	return &recorder{got: make(chan string, 1000), failures: map[string]int{}}
 }
 
 // record notes a mail as handled. A mail handed over again (its move was
@@ -109,9 +111,9 @@ func (r *recorder) record(subj string) {
 	r.got <- subj
 }
 
-// DeliverAll behaves as one transaction, as the service's does: the first
+// HandleAll behaves as one transaction, as the service's does: the first
 // mail that fails fails the whole batch, and nothing of it is recorded.
-func (r *recorder) DeliverAll(raws [][]byte) []error {
+func (r *recorder) HandleAll(raws [][]byte) ([][]uint64, []error) {
 	r.batches.Add(1)
 	errs := make([]error, len(raws))
 	r.mu.Lock()
@@ -125,13 +127,13 @@ func (r *recorder) DeliverAll(raws [][]byte) []error {
 			for i := range errs {
 				errs[i] = fmt.Errorf("batch not stored: %w", err)
 			}
-			return errs
+			return make([][]uint64, len(raws)), errs
 		}
 	}
 	for _, raw := range raws {
 		r.record(imaptest.Header(raw, "Subject"))
 	}
-	return errs
+	return make([][]uint64, len(raws)), errs
 }
 
 func (r *recorder) Subjects() []string {
@@ -171,7 +173,10 @@ func mail(s *devmail.Server, subject string) error {
 	return s.Deliver("alice@localhost", []string{box}, []byte(data))
 }
 
-func watch(t testing.TB, cfg Config, h Handler) (stop func()) {
+// watch runs a watcher on the service until stop is called. The intake
+// between them retries with the watcher's backoff, reads at most largest
+// bytes of a mail when given, and counts its failures with cfg.OnError.
+func watch(t testing.TB, cfg Config, svc intake.Service, largest ...int64) (stop func()) {
 	t.Helper()
 	cfg.Username, cfg.Password, cfg.Security = box, pass, mailconn.Plain
 	cfg.Logger = quiet
@@ -179,9 +184,14 @@ func watch(t testing.TB, cfg Config, h Handler) (stop func()) {
 		cfg.BackoffMin = 10 * time.Millisecond
 		cfg.BackoffMax = 50 * time.Millisecond
 	}
+	opts := intake.Options{RetryMin: cfg.BackoffMin, RetryMax: cfg.BackoffMax, OnError: cfg.OnError, Logger: quiet}
+	if len(largest) > 0 {
+		opts.Largest = largest[0]
+	}
+	in := intake.New(svc, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
-	go func() { done <- New(cfg, h).Run(ctx) }()
+	go func() { done <- New(cfg, in).Run(ctx) }()
 	return func() {
 		cancel()
 		select {
@@ -407,7 +417,7 @@ func TestWrongPasswordRetries(t *testing.T) {
 		BackoffMin: 5 * time.Millisecond, BackoffMax: 10 * time.Millisecond, OnError: func() { errs.Add(1) }}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	if err := New(cfg, newRecorder()).Run(ctx); err != nil {
+	if err := New(cfg, intake.New(newRecorder(), intake.Options{Logger: quiet})).Run(ctx); err != nil {
 		t.Errorf("Run = %v; want nil after its context ended", err)
 	}
 	if errs.Load() < 2 {
@@ -416,7 +426,7 @@ func TestWrongPasswordRetries(t *testing.T) {
 }
 
 func TestPlainToRemoteRefused(t *testing.T) {
-	w := New(Config{Addr: "192.0.2.1:143", Security: mailconn.Plain, Logger: quiet}, newRecorder())
+	w := New(Config{Addr: "192.0.2.1:143", Security: mailconn.Plain, Logger: quiet}, intake.New(newRecorder(), intake.Options{Logger: quiet}))
 	_, err := w.dial(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "refusing to log in unencrypted") {
 		t.Errorf("err = %v; want a refusal", err)
@@ -437,7 +447,7 @@ func TestBacklogInBatches(t *testing.T) {
 		t.Errorf("handled %q; want m 1..25 in order", got)
 	}
 	if n := r.batches.Load(); n != 3 {
-		t.Errorf("the backlog took %d DeliverAll calls; want 3 (batches of 10)", n)
+		t.Errorf("the backlog took %d HandleAll calls; want 3 (batches of 10)", n)
 	}
 	waitDone(t, s, 25)
 }

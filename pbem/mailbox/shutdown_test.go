@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/intake"
 	"github.com/pbemd/pbemd/pbem/mailconn"
 )
 
@@ -151,7 +152,7 @@ func TestPlainToLocalhostAnyCase(t *testing.T) {
 	s := startServer(t)
 	_, port, _ := net.SplitHostPort(s.IMAPAddr)
 	for _, host := range []string{"localhost", "LocalHost"} {
-		w := New(Config{Addr: net.JoinHostPort(host, port), Security: mailconn.Plain, Logger: quiet}, newRecorder())
+		w := New(Config{Addr: net.JoinHostPort(host, port), Security: mailconn.Plain, Logger: quiet}, intake.New(newRecorder(), intake.Options{Logger: quiet}))
 		c, err := w.dial(context.Background())
 		if err != nil {
 			t.Errorf("%s: %v", host, err)

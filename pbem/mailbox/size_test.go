@@ -20,7 +20,7 @@ func mailOfSize(t *testing.T, s *devmail.Server, subject string, size int) {
 	}
 }
 
-// A mail over MaxSize is not fetched whole: the handler gets its header
+// A mail over what the intake reads is not fetched whole: the handler gets its header
 // alone, with its size and the limit, and the mail goes to the quarantine
 // folder. The mails around it are handled in order.
 func TestTooLargeAnsweredFromHeader(t *testing.T) {
@@ -29,7 +29,7 @@ func TestTooLargeAnsweredFromHeader(t *testing.T) {
 	mailOfSize(t, s, "small 1", 500)
 	mailOfSize(t, s, "big", 50000)
 	mailOfSize(t, s, "small 2", 500)
-	stop := watch(t, Config{Addr: s.IMAPAddr, MaxSize: 10000}, r)
+	stop := watch(t, Config{Addr: s.IMAPAddr}, r, 10000)
 	defer stop()
 	if got := r.waitFor(t, 2); fmt.Sprint(got) != "[small 1 small 2]" {
 		t.Errorf("handled %q; want the two small mails", got)
@@ -77,7 +77,7 @@ func TestTooLargeHugeHeaderCut(t *testing.T) {
 	if err := s.Deliver("alice@localhost", []string{box}, []byte(data)); err != nil {
 		t.Fatal(err)
 	}
-	stop := watch(t, Config{Addr: s.IMAPAddr, MaxSize: 100000}, r)
+	stop := watch(t, Config{Addr: s.IMAPAddr}, r, 100000)
 	defer stop()
 	waitFolder(t, s, "pbemd-quarantine", 1)
 	r.mu.Lock()

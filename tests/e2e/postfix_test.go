@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
+	"github.com/pbemd/pbemd/pbem/intake"
 	"github.com/pbemd/pbemd/pbem/lmtp"
 	"github.com/pbemd/pbemd/tests/postfix"
 	"github.com/pbemd/pbemd/tests/testenv"
@@ -130,7 +131,7 @@ func TestPostfixKeepsMail(t *testing.T) {
 		}
 		waitDeferred(t, mta, "Connection refused")
 		full, err := lmtp.Listen(lmtp.Options{Addr: lmtpAddr, Recipients: []string{server},
-			Logger: slog.New(slog.DiscardHandler)}, fullStore{})
+			Logger: slog.New(slog.DiscardHandler)}, intake.New(fullStore{}, intake.Options{Logger: slog.New(slog.DiscardHandler)}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,16 +167,19 @@ func waitDeferred(t testing.TB, mta *postfix.Server, want string) {
 	})
 }
 
-// fullStore stands in for pbemd's store on a full disk: pbemd's LMTP
-// listener then answers 452.
+// fullStore stands in for pbemd's store on a full disk (for the intake):
+// pbemd's LMTP listener then answers 452.
 type fullStore struct{}
 
-func (fullStore) Deliver([]byte) error { return syscall.ENOSPC }
-
-func (fullStore) DeliverAll(raws [][]byte) []error {
+func (fullStore) HandleAll(raws [][]byte) ([][]uint64, []error) {
 	errs := make([]error, len(raws))
 	for i := range errs {
 		errs[i] = syscall.ENOSPC
 	}
-	return errs
+	return make([][]uint64, len(raws)), errs
 }
+
+func (fullStore) Quarantine([]byte, string, bool) ([]uint64, error) { return nil, syscall.ENOSPC }
+func (fullStore) TooLarge([]byte, int64, int64) ([]uint64, error)   { return nil, syscall.ENOSPC }
+func (fullStore) CountFailure([]byte, int) (int, error)             { return 0, syscall.ENOSPC }
+func (fullStore) Check() error                                      { return syscall.ENOSPC }

@@ -1,0 +1,23 @@
+package lmtp
+
+import (
+	"fmt"
+	"net"
+	"syscall"
+)
+
+// unixPeer is the user id of the process at the other end of c
+// (SO_PEERCRED), or "local" when the system does not tell.
+func unixPeer(c *net.UnixConn) string {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return "local"
+	}
+	peer := "local"
+	raw.Control(func(fd uintptr) {
+		if cred, err := syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED); err == nil {
+			peer = fmt.Sprintf("uid %d", cred.Uid)
+		}
+	})
+	return peer
+}
