@@ -90,7 +90,7 @@ func deliverMail(c *invocation, where *dataFlags, print, dry bool, lockWait time
 		return exitDataErr
 	}
 	path := store.PathIn(cfg.Data)
-	svc := pbem.New(nil, serviceConfig(cfg, cfg.Log.Logger(c.stderr)))
+	svc := pbem.New(nil, cfg.Service(cfg.Log.Logger(c.stderr)))
 	if size <= cfg.Limits.LargestMail {
 		// bcrypt now, on a read-only handle closed before the write lock.
 		ro, err := store.Open(path, &store.Options{ReadOnly: true, LockTimeout: lockWait})

@@ -147,10 +147,9 @@ func Run(ctx context.Context, opts Options) error {
 	currentDB.Store(db)
 	defer currentDB.CompareAndSwap(db, nil)
 
-	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log,
-		Limits:  cfg.Limits.Service(),
-		OnMoves: func(n int) { moves.Add(int64(n)) }, PublicURL: cfg.PublicURL,
-		ReplyAddress: cfg.ReplyAddress, RobotJoin: cfg.Robots.Join})
+	sc := cfg.Service(log)
+	sc.OnMoves = func(n int) { moves.Add(int64(n)) }
+	svc := pbem.New(db, sc)
 	var running atomic.Pointer[outbox.Sender] // set below; admin actions before that only queue
 	stopControl, err := serveControl(cfg.Data, db, log, adminOn(svc, db, log, func() {
 		if s := running.Load(); s != nil {
