@@ -81,7 +81,7 @@ func deliverMail(c *invocation, where *dataFlags, print, dry bool, lockWait time
 		cfg.Data, print, where = dir, true, &dataFlags{}
 	}
 	log := cfg.Log.Logger(c.stderr)
-	svc := pbem.New(nil, serviceConfig(cfg, log)) // its store is opened below
+	svc := pbem.New(nil, cfg.Service(log)) // its store is opened below
 	in := intake.New(svc, intake.Options{Largest: cfg.Limits.LargestMail, Logger: log})
 	raw, size, err := readLimited(c.stdin, in.Largest())
 	if err != nil {

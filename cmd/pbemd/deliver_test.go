@@ -15,6 +15,7 @@ import (
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/tests/authtest"
 	"github.com/pbemd/pbemd/tests/smtpsink"
 )
 
@@ -38,11 +39,26 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// deliverer runs "pbemd deliver -print" on one data directory.
+// deliverer runs "pbemd deliver -print" on one data directory, with a
+// configuration that trusts the tests' MTA (authtest.MTA).
 type deliverer struct {
-	t    *testing.T
-	data string
-	n    int
+	t      *testing.T
+	data   string
+	n      int
+	config string // written on first use
+}
+
+// configFile returns the deliverer's configuration file.
+func (d *deliverer) configFile() string {
+	d.t.Helper()
+	if d.config == "" {
+		d.config = filepath.Join(d.t.TempDir(), "pbemd.yaml")
+		yaml := "address: pbem@localhost\ntrusted_authserv_ids: [" + authtest.MTA + "]\n"
+		if err := os.WriteFile(d.config, []byte(yaml), 0o600); err != nil {
+			d.t.Fatal(err)
+		}
+	}
+	return d.config
 }
 
 // mailOut is one reply read back from the mbox that -print writes.
@@ -55,8 +71,7 @@ type mailOut struct {
 func (d *deliverer) send(from, subject, body string) (int, []mailOut) {
 	d.t.Helper()
 	d.n++
-	raw := fmt.Sprintf("From: %s\nTo: pbem@localhost\nSubject: %s\nMessage-ID: <d%d@client.example>\n\n%s\n", from, subject, d.n, body)
-	return d.pipe([]byte(raw))
+	return d.pipe(rawMail(from, subject, fmt.Sprintf("d%d", d.n), body))
 }
 
 func (d *deliverer) pipe(raw []byte) (int, []mailOut) {

@@ -45,7 +45,7 @@ func (c *invocation) openDry(cfg *config.Config, log *slog.Logger) (*setup, erro
 		cleanup()
 		return nil, err
 	}
-	svc := pbem.New(db, serviceConfig(cfg, log))
+	svc := pbem.New(db, cfg.Service(log))
 	return &setup{cfg: cfg, log: log, db: db, svc: svc, dry: true, cleanup: cleanup}, nil
 }
 

@@ -97,14 +97,8 @@ func (c *invocation) open(f *dataFlags, uses config.Uses, dry bool) (*setup, err
 		}
 		return nil, err
 	}
-	svc := pbem.New(db, serviceConfig(cfg, log))
+	svc := pbem.New(db, cfg.Service(log))
 	return &setup{configured: f.config != "", cfg: cfg, log: log, db: db, svc: svc}, nil
-}
-
-// serviceConfig is the service's part of a configuration.
-func serviceConfig(cfg *config.Config, log *slog.Logger) pbem.Config {
-	return pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log, PublicURL: cfg.PublicURL,
-		Limits: cfg.Limits.Service(), Mail: cfg.Limits.Mail(), ReplyAddress: cfg.ReplyAddress}
 }
 
 func (s *setup) Close() error {

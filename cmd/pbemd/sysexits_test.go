@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/tests/authtest"
 )
 
 // run pipes raw into "pbemd deliver -print" with the extra flags, through
@@ -17,13 +18,15 @@ import (
 // status, the replies and what it said on stderr.
 func (d *deliverer) run(raw []byte, wrapper []string, flags ...string) (int, []mailOut, string) {
 	d.t.Helper()
-	args := append([]string{pbemdBinary, "deliver", "-data", d.data, "-print"}, flags...)
+	args := append([]string{pbemdBinary, "deliver", "-config", d.configFile(), "-data", d.data, "-print"}, flags...)
 	code, stdout, stderr := runPbemd(d.t, raw, append(wrapper, args...)...)
 	return code, readMbox(d.t, stdout), string(stderr)
 }
 
+// rawMail is a player's mail as the MTA the tests trust hands it on,
+// having found the From's domain vouching for it.
 func rawMail(from, subject, id, body string) []byte {
-	return []byte(fmt.Sprintf("From: %s\nTo: pbem@localhost\nSubject: %s\nMessage-ID: <%s@client.example>\n\n%s\n", from, subject, id, body))
+	return authtest.Vouch(authtest.MTA, from, []byte(fmt.Sprintf("From: %s\nTo: pbem@localhost\nSubject: %s\nMessage-ID: <%s@client.example>\n\n%s\n", from, subject, id, body)))
 }
 
 // The data held by another process: deliver waits -lock-wait, then exits

@@ -217,6 +217,19 @@ type Config struct {
 	// e.g. pbem+{token}@example.org.
 	ReplyAddress string `yaml:"reply_address"`
 	Robots       Robots `yaml:"robots"`
+
+	// TrustedAuthservIDs are the authserv-ids (RFC 8601) whose
+	// Authentication-Results fields are believed: the operator's own MTA
+	// or mail provider, which must remove such fields carrying its id
+	// from the mail it receives. See docs/trust.md.
+	TrustedAuthservIDs []string `yaml:"trusted_authserv_ids"`
+	// VerifyDKIM has pbemd check the DKIM signatures of the mail itself,
+	// asking DNS for the keys, each mail's lookups within DKIMTimeout.
+	VerifyDKIM  bool          `yaml:"verify_dkim"`
+	DKIMTimeout time.Duration `yaml:"dkim_timeout"`
+	// DKIMResolver is the host:port of the DNS server asked for DKIM
+	// keys; empty means the system's resolver.
+	DKIMResolver string `yaml:"dkim_resolver"`
 }
 
 // LMTP is the listener an MTA hands mail to. In the file it is either
@@ -302,6 +315,8 @@ func Default() *Config {
 		HTTP:          DefaultHTTP,
 		Robots:        Robots{MoveTime: 2 * time.Second},
 		LMTP:          LMTP{SocketMode: 0o660, Connections: 64, IdleTimeout: 2 * time.Minute},
+		VerifyDKIM:    true,
+		DKIMTimeout:   5 * time.Second,
 	}
 }
 
@@ -491,6 +506,9 @@ func (c *Config) validateFor(uses Uses) error {
 		return err
 	}
 	if err := c.validateReply(); err != nil {
+		return err
+	}
+	if err := c.validateAuth(); err != nil {
 		return err
 	}
 	switch c.Log.Level {

@@ -105,6 +105,10 @@ func TestRefused(t *testing.T) {
 		{"no smtp connection", minimal + "  connections: 0\n", "smtp.connections is 0; want 1 to 32", nil},
 		{"too many smtp connections", minimal + "  connections: 33\n", "smtp.connections is 33; want 1 to 32", nil},
 		{"robot move time", minimal + "robots:\n  move_time: 2h\n", "robots.move_time is 2h0m0s; want 10ms to 1m", nil},
+		{"authserv-id with a space", minimal + "trusted_authserv_ids: [\"mx.example.org; dmarc=pass\"]\n", "is not an authserv-id", nil},
+		{"empty authserv-id", minimal + "trusted_authserv_ids: [\"\"]\n", "is not an authserv-id", nil},
+		{"dkim timeout", minimal + "dkim_timeout: 10m\n", "dkim_timeout is 10m0s; want 100ms to 1m", nil},
+		{"dkim resolver", minimal + "dkim_resolver: 127.0.0.1\n", "dkim_resolver \"127.0.0.1\" is not host:port", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -109,6 +109,9 @@ func Run(ctx context.Context, opts Options) error {
 	if embedded {
 		cfg = config.Default()
 		cfg.Address = EmbeddedAddress
+		// The embedded server vouches for its logged-in senders and
+		// removes any field of its id a mail brings.
+		cfg.TrustedAuthservIDs = []string{devmail.AuthservID}
 	}
 	if opts.Data != "" {
 		cfg.Data = opts.Data
@@ -140,10 +143,9 @@ func Run(ctx context.Context, opts Options) error {
 	currentDB.Store(db)
 	defer currentDB.CompareAndSwap(db, nil)
 
-	svc := pbem.New(db, pbem.Config{Address: cfg.Address, Name: cfg.Name, Log: log,
-		Limits:  cfg.Limits.Service(),
-		OnMoves: func(n int) { moves.Add(int64(n)) }, PublicURL: cfg.PublicURL,
-		ReplyAddress: cfg.ReplyAddress, RobotJoin: cfg.Robots.Join})
+	sc := cfg.Service(log)
+	sc.OnMoves = func(n int) { moves.Add(int64(n)) }
+	svc := pbem.New(db, sc)
 	var running atomic.Pointer[outbox.Sender] // set below; admin actions before that only queue
 	stopControl, err := serveControl(cfg.Data, db, log, adminOn(svc, db, log, func() {
 		if s := running.Load(); s != nil {
@@ -397,12 +399,12 @@ func printWelcome(w io.Writer, dm *devmail.Server, cfg *config.Config, webURL st
 Game data in %s; the game server's address is %s.
 
   IMAP  %s  no TLS; user name: your address (any name@localhost), password: %s
-  SMTP  %s  no TLS, no login needed
+  SMTP  %s  no TLS; log in as for IMAP, or your mail is not trusted
   Web   %s  the games and boards, read-only
 
 Point a mail client at these, or send the first mail from a shell:
 
-curl -s smtp://%s --mail-from alice@localhost --mail-rcpt %s -T - <<EOF
+curl -s smtp://%s --user alice@localhost:%s --mail-from alice@localhost --mail-rcpt %s -T - <<EOF
 From: alice@localhost
 To: %s
 Subject: signup alice secret
@@ -411,7 +413,9 @@ Message-ID: <$(date +%%s.%%N)@localhost>
 EOF
 
 The reply lands in alice@localhost's INBOX. Then mail "help", or sign up bob
-and challenge him: "ultima challenge alice bob". Stop with Ctrl-C.
+and challenge him: "ultima challenge alice bob". Mail sent without logging
+in as its From address may play with a password, not act for others
+(docs/trust.md). Stop with Ctrl-C.
 `, cfg.Data, cfg.Address, dm.IMAPAddr, devmail.DefaultPassword, dm.SMTPAddr, orOff(webURL),
-		dm.SMTPAddr, cfg.Address, cfg.Address)
+		dm.SMTPAddr, devmail.DefaultPassword, cfg.Address, cfg.Address)
 }

@@ -9,6 +9,11 @@
 // players cannot read its mail. Mail sent to the SMTP server, and replies
 // handed to Send, land in the recipients' INBOX. Mailboxes live in memory
 // and are gone when the process ends; nothing ever leaves the machine.
+//
+// Sending needs no login, but only a sender who logged in to the SMTP
+// server as the mail's From address is vouched for: such a mail carries
+// the server's Authentication-Results field with AuthservID (RFC 8601),
+// which the game server trusts. Any such field a mail brings is removed.
 package devmail
 
 import (
@@ -28,12 +33,17 @@ import (
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+	"github.com/pbemd/pbemd/pbem/mailauth"
 	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/pbem/outbox"
 )
 
 // DefaultPassword is the players' password unless Options says otherwise.
 const DefaultPassword = "pbem"
+
+// AuthservID is the authserv-id of the Authentication-Results fields the
+// server writes (RFC 8601, section 2.5).
+const AuthservID = "devmail.localhost"
 
 // Options set up a Server. Zero values take the defaults noted.
 type Options struct {
@@ -190,15 +200,27 @@ func validAddress(a string) bool {
 }
 
 // Deliver puts a mail into the INBOX of each recipient, with a
-// Return-Path line holding the envelope sender as a delivering MTA writes.
+// Return-Path line holding the envelope sender as a delivering MTA writes,
+// and without any Authentication-Results field claiming AuthservID.
 func (s *Server) Deliver(from string, to []string, data []byte) error {
+	return s.deliver(from, to, data, "")
+}
+
+// deliver is Deliver for a mail submitted by a sender logged in as user
+// ("" for none): when user is the mail's From address, the server says so
+// in its Authentication-Results field.
+func (s *Server) deliver(from string, to []string, data []byte, user string) error {
 	for _, rcpt := range to {
 		if !validAddress(rcpt) {
 			return fmt.Errorf("recipient %q is not an address like alice@localhost", rcpt)
 		}
 	}
+	data = mailauth.StripResults(data, AuthservID)
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "Return-Path: <%s>\r\n", from)
+	if sender, err := mailauth.Sender(data); user != "" && err == nil && strings.EqualFold(sender, user) {
+		buf.WriteString(mailauth.SubmittedField(AuthservID, strings.ToLower(user)))
+	}
 	buf.Write(data)
 	now := time.Now()
 	for _, rcpt := range to {
@@ -257,18 +279,26 @@ func (ss *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) er
 
 type smtpSession struct {
 	srv  *Server
+	user string // the address logged in as, or ""
 	from string
 	to   []string
 }
 
 func (ss *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
 
-// Auth accepts any address with its password, for mail clients that
-// insist on logging in; sending needs no login.
+// Auth accepts any address with its password. Sending needs no login,
+// but only a logged-in sender's mail is vouched for.
 func (ss *smtpSession) Auth(string) (sasl.Server, error) {
-	return sasl.NewPlainServer(func(_, username, password string) error {
-		_, err := ss.srv.login(username, password)
-		return err
+	return sasl.NewPlainServer(func(identity, username, password string) error {
+		if identity != "" && !strings.EqualFold(identity, username) {
+			// Acting for another address is what the login is to prevent.
+			return imapserver.ErrAuthFailed
+		}
+		if _, err := ss.srv.login(username, password); err != nil {
+			return err
+		}
+		ss.user = username
+		return nil
 	}), nil
 }
 
@@ -291,7 +321,7 @@ func (ss *smtpSession) Data(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	return ss.srv.Deliver(ss.from, ss.to, data)
+	return ss.srv.deliver(ss.from, ss.to, data, ss.user)
 }
 
 func (ss *smtpSession) Reset() {

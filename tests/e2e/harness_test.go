@@ -24,8 +24,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 	"github.com/pbemd/pbemd/pbem/devmail"
+	"github.com/pbemd/pbemd/tests/authtest"
 	"github.com/pbemd/pbemd/tests/dovecot"
 	"github.com/pbemd/pbemd/tests/imaptest"
 	"github.com/pbemd/pbemd/tests/smtpsink"
@@ -197,7 +199,15 @@ type world interface {
 	replies(t testing.TB) []reply
 }
 
+// mailText is a player's mail as the MTA the tests trust hands it on,
+// having found the From's domain vouching for it.
 func mailText(from, subject, msgID string) []byte {
+	return authtest.Vouch(authtest.MTA, from, plainText(from, subject, msgID))
+}
+
+// plainText is a player's mail as his client writes it: nothing vouches
+// for its From.
+func plainText(from, subject, msgID string) []byte {
 	return fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s>\r\nDate: %s\r\n\r\n",
 		from, server, subject, msgID, time.Now().Format(time.RFC1123Z))
 }
@@ -249,7 +259,8 @@ limits:
   mails: 100000
 log:
   level: info
-%s`, server, w.data, w.metrics, imapHost, imapPort, server, smtpPort, extra)
+trusted_authserv_ids: [%s]
+%s`, server, w.data, w.metrics, imapHost, imapPort, server, smtpPort, authtest.MTA, extra)
 	if err := os.WriteFile(w.config, []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +317,8 @@ func (w *dovecotWorld) mailbox(t testing.TB, name string) []imaptest.Message {
 }
 
 // embeddedWorld is pbemd serve without a config: players use its own
-// SMTP and IMAP servers.
+// SMTP and IMAP servers, logging in to both, so that the embedded server
+// vouches for them.
 type embeddedWorld struct {
 	imapAddr, smtpAddr string
 	players            []string // whose INBOX to read
@@ -322,7 +334,10 @@ func (w *embeddedWorld) send(t testing.TB, from, subject, msgID string) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if err := c.SendMail(from, []string{server}, bytes.NewReader(mailText(from, subject, msgID))); err != nil {
+	if err := c.Auth(sasl.NewPlainClient("", from, devmail.DefaultPassword)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SendMail(from, []string{server}, bytes.NewReader(plainText(from, subject, msgID))); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -217,4 +217,8 @@ func TestWelcomeRecipeTwice(t *testing.T) {
 		return err == nil && len(msgs) == 2
 	})
 	p.stop()
+	// The recipe logs in, so the embedded server vouches for alice.
+	if n := strings.Count(p.Output(), `auth="ar `+devmail.AuthservID+` auth"`); n != 2 {
+		t.Errorf("%d of the recipe's 2 mails authenticated:\n%s", n, p.Output())
+	}
 }

@@ -1,0 +1,64 @@
+package config
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/mailauth"
+)
+
+// Service returns the service's part of the configuration, for every
+// program that runs the service: pbemd serve, deliver, sweep and the rest.
+// Hooks for counters (pbem.Config.OnMoves) are the caller's to add.
+func (c *Config) Service(log *slog.Logger) pbem.Config {
+	return pbem.Config{Address: c.Address, Name: c.Name, Log: log,
+		PublicURL: c.PublicURL, ReplyAddress: c.ReplyAddress,
+		Limits: c.Limits.Service(), Mail: c.Limits.Mail(),
+		RobotJoin: c.Robots.Join, Auth: c.Verifier()}
+}
+
+// Verifier returns what tells the service which mails their From domain
+// vouches for: the trusted servers' Authentication-Results, and with
+// verify_dkim the signatures checked here.
+func (c *Config) Verifier() *mailauth.Verifier {
+	v := &mailauth.Verifier{TrustedIDs: c.TrustedAuthservIDs, Timeout: c.DKIMTimeout}
+	switch {
+	case !c.VerifyDKIM:
+	case c.DKIMResolver == "":
+		v.Resolver = net.DefaultResolver
+	default:
+		addr := c.DKIMResolver
+		v.Resolver = &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, network, addr)
+		}}
+	}
+	return v
+}
+
+// validateAuth checks trusted_authserv_ids, dkim_timeout and dkim_resolver.
+func (c *Config) validateAuth() error {
+	for _, id := range c.TrustedAuthservIDs {
+		// RFC 8601, section 2.5: in practice the host name of the
+		// server that writes the field; a space or ';' would end it.
+		if id == "" || len(id) > 255 || strings.ContainsAny(id, " \t\r\n;()\"\\") {
+			return fmt.Errorf("trusted_authserv_ids: %q is not an authserv-id; want the name your MTA writes first in its Authentication-Results, e.g. mx.example.org", id)
+		}
+	}
+	if c.DKIMTimeout < 100*time.Millisecond || c.DKIMTimeout > time.Minute {
+		return fmt.Errorf("dkim_timeout is %v; want 100ms to 1m", c.DKIMTimeout)
+	}
+	if c.DKIMResolver != "" {
+		host, port, err := net.SplitHostPort(c.DKIMResolver)
+		if n, perr := strconv.Atoi(port); err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("dkim_resolver %q is not host:port of a DNS server, e.g. 127.0.0.1:53", c.DKIMResolver)
+		}
+	}
+	return nil
+}
