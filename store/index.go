@@ -621,10 +621,24 @@ func (tx *Tx) UserBoards(user, kind string, want func(SeatState) bool, back bool
 
 // ActiveCount counts the boards of kind where the user holds a seat and
 // the game is not over, from the seat index.
-func (tx *Tx) ActiveCount(user, kind string) int {
+func (tx *Tx) ActiveCount(user, kind string) int { return tx.ActiveWith(user, "", kind) }
+
+// ActiveWith counts the boards of kind, not over, where both the user and
+// other hold a seat; other "" counts all the user's. It walks the user's
+// entries of the seat index and looks up other's key for each board, so
+// its cost follows the user's active boards, not other's: give as user
+// the one of the two with fewer.
+func (tx *Tx) ActiveWith(user, other, kind string) int {
+	seats := tx.bucket(bucketSeats)
+	prefix := []byte(strings.ToLower(user) + "\x00" + kind + "\x00")
+	with := []byte(strings.ToLower(other) + "\x00" + kind + "\x00")
 	n := 0
-	walk(tx.bucket(bucketSeats), []byte(strings.ToLower(user)+"\x00"+kind+"\x00"), false, Page{Size: math.MaxInt},
-		func(_, v []byte) bool { return !seatState(v).Over }, func(_, _ []byte) { n++ })
+	walk(seats, prefix, false, Page{Size: math.MaxInt}, func(k, v []byte) bool {
+		if seatState(v).Over {
+			return false
+		}
+		return other == "" || seats.Get(append(with[:len(with):len(with)], k[len(prefix):]...)) != nil
+	}, func(_, _ []byte) { n++ })
 	return n
 }
 
