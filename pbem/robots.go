@@ -376,9 +376,45 @@ func (c *cmd) robotJoin(args []string) (bool, error) {
 		}
 		return true, err
 	}
+	if err := c.robotShare([]string{asker, args[1]}); err != nil {
+		return true, err
+	}
 	c.r.robot = strings.ToLower(args[1])
 	defer func() { c.r.robot = "" }()
 	return true, c.join(args)
+}
+
+// robotShare refuses a game between a robot and a player who already has
+// limits.robot_games active games with that robot: a robot plays at most
+// robotActiveGames games, shared by every player, so that no one may take
+// them all. Nor does a robot sit at a board with an open seat, where its
+// games would count against nobody. seats are the board's once the game
+// begins; a board without a robot passes.
+func (c *cmd) robotShare(seats []string) error {
+	robot, human := "", ""
+	for _, id := range seats {
+		if u, err := c.r.tx.User(id); err == nil && isRobot(u) {
+			robot = u.ID
+		} else if err != nil && !errNotFound(err) {
+			return err
+		} else {
+			human = id
+		}
+	}
+	if robot == "" {
+		return nil
+	}
+	if human == "" {
+		return c.fail("A robot plays only the player who challenges it, not an open seat; name yourself instead of ?, e.g. %s challenge YOURID %s",
+			c.game.Name(), robot)
+	}
+	limit := c.r.s.limits.RobotGames
+	// The player has fewer boards of the game than the robot: walk his.
+	if n := c.r.tx.ActiveWith(human, robot, c.game.Name()); n >= limit {
+		return c.fail("%s already plays %s against %s, and %d is the most one player may have with a robot: robots are shared by every player; wait until one of them ends, or challenge another robot (%s to %s)",
+			human, activeGamesText(n, c.game.Title()), robot, limit, RobotID(c.game.Name(), 1), RobotID(c.game.Name(), RobotLevels))
+	}
+	return nil
 }
 
 // robotPair refuses a game between two robots: nobody would be playing.

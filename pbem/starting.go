@@ -63,6 +63,9 @@ func (c *cmd) challenge(args []string) error {
 		}
 		seats = append(seats, u.ID)
 	}
+	if err := c.robotShare(seats); err != nil {
+		return err
+	}
 	opts, err := rules.ParseOptions(c.game, params)
 	if err != nil {
 		return c.fail("%s", err.Error())

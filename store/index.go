@@ -632,12 +632,20 @@ func (tx *Tx) ActiveWith(user, other, kind string) int {
 	seats := tx.bucket(bucketSeats)
 	prefix := []byte(strings.ToLower(user) + "\x00" + kind + "\x00")
 	with := []byte(strings.ToLower(other) + "\x00" + kind + "\x00")
+	// Seek, not Get: an entry's value may be empty, and Get reports an
+	// empty value written in this transaction as no key.
+	find := seats.Cursor()
 	n := 0
 	walk(seats, prefix, false, Page{Size: math.MaxInt}, func(k, v []byte) bool {
 		if seatState(v).Over {
 			return false
 		}
-		return other == "" || seats.Get(append(with[:len(with):len(with)], k[len(prefix):]...)) != nil
+		if other == "" {
+			return true
+		}
+		key := append(with[:len(with):len(with)], k[len(prefix):]...)
+		found, _ := find.Seek(key)
+		return bytes.Equal(found, key)
 	}, func(_, _ []byte) { n++ })
 	return n
 }

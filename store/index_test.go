@@ -100,6 +100,20 @@ func TestBoardIndexes(t *testing.T) {
 			}
 		}
 	})
+	// A board written in the same transaction counts at once: the
+	// commands of one mail run in one.
+	err := db.Update(func(tx *Tx) error {
+		if err := tx.PutGame(g(106, "cy", "dee")); err != nil {
+			return err
+		}
+		if a, b := tx.ActiveWith("cy", "dee", "tanbo"), tx.ActiveWith("dee", "cy", "tanbo"); a != 1 || b != 1 {
+			t.Errorf("in the transaction that wrote it, cy and dee share %d and %d boards; want 1", a, b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // The rating index orders players best first and forgets a deleted one;

@@ -147,19 +147,22 @@ type Limits struct {
 	Recipients          int           `yaml:"recipients"`    // users one message reaches
 	MessageBytes        int           `yaml:"message_bytes"` // largest text a message relays
 	Watchers            int           `yaml:"watchers"`      // subscribers of a board, and users asking for every board of a game
+	RobotGames          int           `yaml:"robot_games"`   // active games of one player with one robot
 }
 
 // defaultLimits are the service's own defaults.
 func defaultLimits() Limits {
 	d := pbem.DefaultLimits()
 	return Limits{LargestMail: 10 << 20, Mails: d.Mails, BadPasswords: d.BadPasswords, ForeignBadPasswords: d.ForeignBadPasswords, Window: d.Window, Strangers: d.Strangers,
-		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes, Watchers: d.Watchers}
+		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes, Watchers: d.Watchers,
+		RobotGames: d.RobotGames}
 }
 
 // Service returns the limits as the service takes them.
 func (l Limits) Service() pbem.Limits {
 	return pbem.Limits{Mails: l.Mails, BadPasswords: l.BadPasswords, ForeignBadPasswords: l.ForeignBadPasswords, Window: l.Window, Strangers: l.Strangers,
-		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes, Watchers: l.Watchers}
+		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes, Watchers: l.Watchers,
+		RobotGames: l.RobotGames}
 }
 
 // Mail returns the bounds of reading one mail as the service takes them.
@@ -411,6 +414,7 @@ func (c *Config) validateFor(uses Uses) error {
 		{"limits.strangers", c.Limits.Strangers}, {"limits.addresses", c.Limits.Addresses},
 		{"limits.commands", c.Limits.Commands}, {"limits.recipients", c.Limits.Recipients},
 		{"limits.message_bytes", c.Limits.MessageBytes}, {"limits.watchers", c.Limits.Watchers},
+		{"limits.robot_games", c.Limits.RobotGames},
 	} {
 		if n.v < 1 {
 			return fmt.Errorf("%s is %d; want at least 1", n.name, n.v)
