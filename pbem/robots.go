@@ -438,8 +438,8 @@ func (c *cmd) robotShare(seats []string) error {
 			c.game.Name(), robot)
 	}
 	limit := c.r.s.limits.RobotGames
-	// The player has fewer boards of the game than the robot: walk his.
-	if n := c.r.tx.ActiveWith(human, robot, c.game.Name()); n >= limit {
+	// Walk the robot's boards, which its limit bounds, not the player's.
+	if n := c.r.tx.ActiveWith(robot, human, c.game.Name()); n >= limit {
 		return c.fail("%s already plays %s against %s, and %d is the most one player may have with a robot: robots are shared by every player; wait until one of them ends, or challenge another robot (%s to %s)",
 			human, activeGamesText(n, c.game.Title()), robot, limit, RobotID(c.game.Name(), 1), RobotID(c.game.Name(), RobotLevels))
 	}

@@ -620,26 +620,27 @@ func (tx *Tx) UserBoards(user, kind string, want func(SeatState) bool, back bool
 }
 
 // ActiveCount counts the boards of kind where the user holds a seat and
-// the game is not over, from the seat index.
+// the game is not over, from the playing index.
 func (tx *Tx) ActiveCount(user, kind string) int { return tx.ActiveWith(user, "", kind) }
 
 // ActiveWith counts the boards of kind, not over, where both the user and
 // other hold a seat; other "" counts all the user's. It walks the user's
-// entries of the seat index and looks up other's key for each board, so
-// its cost follows the user's active boards, not other's: give as user
-// the one of the two with fewer.
+// keys of the playing index and seeks other's key for each board, so its
+// cost follows the user's running boards of the kind, whatever other has
+// and however many games either has finished: give as user the one whose
+// running boards are bounded.
 func (tx *Tx) ActiveWith(user, other, kind string) int {
-	seats := tx.bucket(bucketSeats)
+	playing := tx.index(bucketPlaying)
+	if playing == nil {
+		return 0
+	}
 	prefix := []byte(strings.ToLower(user) + "\x00" + kind + "\x00")
 	with := []byte(strings.ToLower(other) + "\x00" + kind + "\x00")
-	// Seek, not Get: an entry's value may be empty, and Get reports an
-	// empty value written in this transaction as no key.
-	find := seats.Cursor()
+	// Seek, not Get: the keys have empty values, and Get reports an empty
+	// value written in this transaction as no key.
+	find := playing.Cursor()
 	n := 0
-	walk(seats, prefix, false, Page{Size: math.MaxInt}, func(k, v []byte) bool {
-		if seatState(v).Over {
-			return false
-		}
+	walk(playing, prefix, false, Page{Size: math.MaxInt}, func(k, _ []byte) bool {
 		if other == "" {
 			return true
 		}

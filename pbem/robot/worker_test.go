@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -446,25 +445,10 @@ func TestRobotQueueFair(t *testing.T) {
 	}
 }
 
-// logBook keeps the records a logger writes, for a test to read while
-// the worker runs.
-type logBook struct {
-	mu   sync.Mutex
-	text strings.Builder
-}
-
-func (b *logBook) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.text.Write(p)
-}
-
-// lines returns the lines that hold every one of words.
-func (b *logBook) lines(words ...string) []string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// logLines returns the lines of logs that hold every one of words.
+func logLines(logs string, words ...string) []string {
 	var out []string
-	for _, l := range strings.Split(b.text.String(), "\n") {
+	for _, l := range strings.Split(logs, "\n") {
 		all := l != ""
 		for _, w := range words {
 			all = all && strings.Contains(l, w)
@@ -483,8 +467,8 @@ func (b *logBook) lines(words ...string) []string {
 // next scan.
 func TestRobotSurvivesDamage(t *testing.T) {
 	s := newServer(t, filepath.Join(t.TempDir(), "pbem.db"), pbem.Config{}, Budget{Nodes: 50})
-	book := &logBook{}
-	s.worker.log = slog.New(slog.NewTextHandler(book, nil))
+	var logs strings.Builder // read once the worker has stopped
+	s.worker.log = slog.New(slog.NewTextHandler(&logs, nil))
 	s.signup("alice")
 	for _, robot := range []string{"ultima-robot1", "ultima-robot2", "tobit-robot1", "tobit-robot2"} {
 		game, _, _ := strings.Cut(robot, "-")
@@ -510,16 +494,19 @@ func TestRobotSurvivesDamage(t *testing.T) {
 	deadline := time.Now().Add(20 * time.Second)
 	for len(s.game("ultima", 102).Moves) == 0 || len(s.game("tobit", 102).Moves) == 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("the good boards were not played; log:\n%s", strings.Join(book.lines(), "\n"))
+			break
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	cancel()
 	<-stopped
-	if l := book.lines("level=ERROR", "game=ultima", "board=101"); len(l) != 1 || !strings.Contains(l[0], "malformed") {
+	if len(s.game("ultima", 102).Moves) == 0 || len(s.game("tobit", 102).Moves) == 0 {
+		t.Fatalf("the good boards were not played; log:\n%s", logs.String())
+	}
+	if l := logLines(logs.String(), "level=ERROR", "game=ultima", "board=101"); len(l) != 1 || !strings.Contains(l[0], "malformed") {
 		t.Errorf("the damaged board is logged %d times; want once, saying it is malformed: %q", len(l), l)
 	}
-	if l := book.lines("level=ERROR", "panic", "game=tobit", "board=101"); len(l) != 1 || !strings.Contains(l[0], "index out of range") {
+	if l := logLines(logs.String(), "level=ERROR", "panic", "game=tobit", "board=101"); len(l) != 1 || !strings.Contains(l[0], "index out of range") {
 		t.Errorf("the panicking search is logged %d times; want once, with the panic: %q", len(l), l)
 	}
 	if n := s.worker.queue.len(); n != 0 {
