@@ -171,7 +171,8 @@ func (s *Service) RobotTurns(games []string) ([]RobotTurn, error) {
 				if !isRobot(u) {
 					continue
 				}
-				// Bounded by the robot's limit of running games.
+				// At most the robot's limit of running games; the walk
+				// reads index keys only.
 				refs, _ := tx.UserBoards(u.ID, game, seatFilter("active"), false, store.Page{Size: math.MaxInt})
 				for _, ref := range refs {
 					t := RobotTurn{Kind: ref.Kind, Board: ref.Board}
@@ -406,6 +407,10 @@ func (c *cmd) robotJoin(args []string) (bool, error) {
 		return true, err
 	}
 	if err := c.robotShare([]string{asker, args[1]}); err != nil {
+		var f *failure
+		if errors.As(err, &f) {
+			f.board = b
+		}
 		return true, err
 	}
 	c.r.robot = strings.ToLower(args[1])
