@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/store"
 )
 
 // Invitations. A challenge names players and carries no password, as on
@@ -13,14 +14,19 @@ import (
 // always did. From mail that proves nothing of its sender (docs/trust.md)
 // it only invites: the board is made with every named human's seat
 // pending, each gets one mail, and the game begins when each has accepted
-// with his password ("<game> join BOARD USERID PASSWORD"). A robot's seat
-// is never pending, so a robot is taken only by a human who proved
-// himself. Unaccepted invitations lapse after inviteLife. A forger can
-// thus send a bounded number of mails to each player, and start nothing.
+// with his password ("<game> join BOARD USERID PASSWORD"). A robot named
+// takes its seat only then (robotSeatKey keeps it meanwhile), within the
+// player's share of it: forged invitations hold no robot and no share.
+// Unaccepted invitations lapse after inviteLife. A forger can thus send a
+// bounded number of mails to each player, and start nothing.
 
 // pendingKey is the Extra key of a board's pending seats: the user ids,
 // separated by spaces, of the named players who have not accepted yet.
 const pendingKey = "pending"
+
+// robotSeatKey is the Extra key of the robot an invitation names; its
+// seat stays empty until the players accepted.
+const robotSeatKey = "robotseat"
 
 // inviteLife is how long an invitation waits to be accepted.
 const inviteLife = 3 * day
@@ -53,14 +59,10 @@ func (c *cmd) inviteOnly(seats []string) []string {
 	return humans
 }
 
-// robotInvitations bounds the invitations pending against one robot, so
-// that forged challenges hold a tenth of its seats at most.
-const robotInvitations = robotActiveGames / 10
-
 // allowInvitations counts the invitations of one challenge against the
-// sender's budget, each invited player's, and the robot's it names, and
-// refuses the challenge when one is spent.
-func (c *cmd) allowInvitations(seats, invited []string) error {
+// sender's budget and each invited player's, and refuses the challenge when
+// one is spent.
+func (c *cmd) allowInvitations(invited []string) error {
 	lim := c.r.s.limits
 	scope := c.r.senderScope()
 	sent, err := c.r.counter(invitesKey(scope), lim.Window)
@@ -81,25 +83,11 @@ func (c *cmd) allowInvitations(seats, invited []string) error {
 				id, got.Count, inviteLife/day)
 		}
 	}
-	var robots []string
-	for _, id := range seats {
-		if _, _, ok := ParseRobotID(id); ok {
-			got, err := c.r.counter(invitedKey(id), inviteLife)
-			if err != nil {
-				return err
-			}
-			if got.Count >= robotInvitations {
-				return c.fail("%s has %d invitations waiting from mail that proves nothing of its sender, the most it takes; send this from an address whose domain signs its mail (DKIM), whose challenges start games at once",
-					id, got.Count)
-			}
-			robots = append(robots, id)
-		}
-	}
 	sent.Count++
 	if err := c.r.tx.PutCounter(invitesKey(scope), sent); err != nil {
 		return err
 	}
-	for _, id := range append(invited, robots...) {
+	for _, id := range invited {
 		got, err := c.r.counter(invitedKey(id), inviteLife)
 		if err != nil {
 			return err
@@ -140,10 +128,43 @@ func (b *board) pendingState() []string {
 	}
 }
 
+// holdRobotSeat empties the seat of a robot an invitation names, until the
+// players accepted.
+func holdRobotSeat(rec *store.Game) {
+	rec.Seats = append([]string(nil), rec.Seats...)
+	for i, id := range rec.Seats {
+		if _, _, robot := ParseRobotID(id); robot {
+			rec.Extra[robotSeatKey] = id
+			rec.Seats[i] = ""
+		}
+	}
+}
+
 // acceptInvitation takes u's acceptance of the board he was invited to;
-// the game begins with the last one.
+// the game begins with the last one, and a robot named takes its seat
+// then, within the player's share of it.
 func (c *cmd) acceptInvitation(b *board, id string) error {
 	left := remove(b.pending(), id)
+	if robot := b.rec.Extra[robotSeatKey]; robot != "" && len(left) == 0 {
+		seats := append([]string(nil), b.rec.Seats...)
+		for i, s := range seats {
+			if s == "" {
+				seats[i] = robot
+			}
+		}
+		if err := c.robotShare(seats); err != nil {
+			return err
+		}
+		u, err := c.r.tx.User(robot)
+		if err != nil {
+			return err
+		}
+		if err := c.underLimit(u, "try another robot"); err != nil {
+			return err
+		}
+		b.rec.Seats = seats
+		delete(b.rec.Extra, robotSeatKey)
+	}
 	b.rec.Updated = c.r.now
 	if len(left) > 0 {
 		b.rec.Extra[pendingKey] = strings.Join(left, " ")

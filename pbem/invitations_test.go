@@ -104,20 +104,33 @@ func TestForgedRobotChallengesSeizeNothing(t *testing.T) {
 	if toAlice != DefaultLimits().Invitations {
 		t.Errorf("220 forged challenges sent alice %d mails; want the %d invitations she may be sent", toAlice, DefaultLimits().Invitations)
 	}
-	// Many players invited by forgers hold a tenth of the robot at most.
-	for i := range 30 {
-		id := fmt.Sprintf("p%d", i)
-		h.signup(id)
-		for range 5 {
-			h.deliver(h.forged(fmt.Sprintf("n%d@evil.example", i), "ultima challenge "+id+" ultima-robot3", ""))
+	// The invitations hold no seat of the robot, nor of alice's share.
+	robot := RobotID("ultima", 3)
+	if n := h.active(robot, "ultima"); n != 0 {
+		t.Errorf("forged invitations hold %d boards of %s", n, robot)
+	}
+	for range 3 {
+		if out := h.send("alice@example.org", "ultima challenge alice "+robot, ""); len(out) != 1 {
+			t.Fatalf("alice's own challenge of the robot: %v", subjects(out))
 		}
 	}
-	robot := RobotID("ultima", 3)
-	if n := h.active(robot, "ultima"); n > robotInvitations {
-		t.Errorf("forged invitations hold %d boards of %s; want at most %d", n, robot, robotInvitations)
+	// Accepting one more now would pass her share: it is refused, and
+	// the invitation stays.
+	errorReply(t, h.send("alice@example.org", "ultima join 101 alice pw-alice", ""), "alice@example.org",
+		"alice already plays 3 active Ultima games against ultima-robot3, and 3 is the most one player may have with a robot: robots are shared by every player; wait until one of them ends, or challenge another robot (ultima-robot1 to ultima-robot3).")
+	if g := h.game("ultima", 101); g.Extra[pendingKey] != "alice" || g.Extra[robotSeatKey] != robot {
+		t.Errorf("a refused acceptance changed the invitation: %v", g.Extra)
+	}
+	// With a place free, accepting seats the robot and begins the game.
+	h.send("alice@example.org", "ultima resign 106 alice pw-alice", "")
+	out := h.send("alice@example.org", "ultima join 101 alice pw-alice", "")
+	r := one(t, out, "alice@example.org")
+	says(t, r.Body, "alice accepted the challenge. The game begins.", "It is alice's turn.")
+	if g := h.game("ultima", 101); g.Seats[1] != robot {
+		t.Errorf("after the acceptance the seats are %v", g.Seats)
 	}
 	// Bob's own, authenticated challenge starts at once.
-	out := h.send("bob@example.org", "ultima challenge bob ultima-robot3", "")
+	out = h.send("bob@example.org", "ultima challenge bob ultima-robot3", "")
 	if len(out) != 1 || !strings.HasPrefix(out[0].Subject, "New Ultima Board") {
 		t.Fatalf("bob's challenge of the robot: %v", subjects(out))
 	}

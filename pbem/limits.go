@@ -70,6 +70,9 @@ type Limits struct {
 	// one. Each gets every such mail, so this bounds the mails that one
 	// move, and one game's end, make.
 	Watchers int
+	// RobotGames is how many active games one player may have with one
+	// robot [3]: a robot's games are shared by every player.
+	RobotGames int
 }
 
 // DefaultLimits returns the limits the zero Limits stands for.
@@ -94,6 +97,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.Watchers, 100)
 	def(&l.Invitations, 5)
 	def(&l.Signups, 60)
+	def(&l.RobotGames, 3)
 	if l.Window <= 0 {
 		l.Window = time.Hour
 	}

@@ -3,6 +3,7 @@ package pbem
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,12 +51,22 @@ func ParseRobotID(id string) (game string, level int, ok bool) {
 // robotHooks is the service's link to its robot worker.
 type robotHooks struct {
 	mu     sync.Mutex
-	onTurn func(kind string, board int)
+	onTurn func(RobotTurn)
+}
+
+// A RobotTurn names a board where a robot plays, and the player it plays
+// there, whose turns the worker takes one after another.
+type RobotTurn struct {
+	Kind  string
+	Board int
+	// Human is the player opposite the robot; "" when the board could
+	// not be read.
+	Human string
 }
 
 // OnRobotTurn sets the function told, after each commit, of every board on
 // which a robot has something to do: a move or an answer to a proposal.
-func (s *Service) OnRobotTurn(fn func(kind string, board int)) {
+func (s *Service) OnRobotTurn(fn func(RobotTurn)) {
 	s.robots.mu.Lock()
 	s.robots.onTurn = fn
 	s.robots.mu.Unlock()
@@ -126,8 +137,7 @@ func (r *request) robotMark(id string) string {
 // one moment: the worker thinks about it outside any transaction and hands
 // its answer to PlayRobot, which refuses it if the board has moved on.
 type RobotTask struct {
-	Kind  string
-	Board int
+	RobotTurn
 	Robot string // the robot's user id
 	Level int
 	Moves int // moves on the board when read
@@ -140,32 +150,52 @@ type RobotTask struct {
 	Pos     rules.Position // a copy, the robot's to use
 }
 
-// RobotTasks lists every board where a robot has something to do. The
-// worker calls it at start, so a turn left by a crash or a restart is found.
-func (s *Service) RobotTasks(games []string) ([]RobotTask, error) {
-	var tasks []RobotTask
+// RobotTurns lists every running board where a robot plays, whether or
+// not it has something to do there, from the robots' entries of the seat
+// index and the heads of their boards. The worker reads them at start and
+// now and then, so that a turn left by a crash, a restart or a failed move
+// is found; it reads each board apart, so that one it cannot read stops no
+// other.
+func (s *Service) RobotTurns(games []string) ([]RobotTurn, error) {
+	var turns []RobotTurn
 	err := s.db.View(func(tx *store.Tx) error {
-		r := &request{s: s, tx: tx, now: s.cfg.Now()}
 		for _, game := range games {
-			// The running boards, not the robots' boards: those include
-			// every game a robot has finished.
-			nums, err := tx.RunningBoards(game)
-			if err != nil {
-				return err
-			}
-			for _, num := range nums {
-				t, ok, err := r.robotTask(game, num)
+			for level := 1; level <= RobotLevels; level++ {
+				u, err := tx.User(RobotID(game, level))
+				if errNotFound(err) {
+					continue
+				}
 				if err != nil {
 					return err
 				}
-				if ok {
-					tasks = append(tasks, t)
+				if !isRobot(u) {
+					continue
+				}
+				// At most the robot's limit of running games; the walk
+				// reads index keys only.
+				refs, _ := tx.UserBoards(u.ID, game, seatFilter("active"), false, store.Page{Size: math.MaxInt})
+				for _, ref := range refs {
+					t := RobotTurn{Kind: ref.Kind, Board: ref.Board}
+					if h, err := tx.GameHead(ref.Kind, ref.Board); err == nil {
+						t.Human = opposite(h.Seats, u.ID)
+					}
+					turns = append(turns, t)
 				}
 			}
 		}
 		return nil
 	})
-	return tasks, err
+	return turns, err
+}
+
+// opposite is the seat of seats that is not id's.
+func opposite(seats []string, id string) string {
+	for _, s := range seats {
+		if !strings.EqualFold(s, id) {
+			return s
+		}
+	}
+	return ""
 }
 
 // RobotTask reads one board: what its robot has to do, if anything.
@@ -219,8 +249,8 @@ func (r *request) taskOf(b *board) (RobotTask, bool, error) {
 		if !isRobot(u) {
 			continue
 		}
-		t := RobotTask{Kind: b.rec.Kind, Board: b.rec.Board, Robot: u.ID, Level: level, Moves: len(b.rec.Moves),
-			Game: b.game, Options: b.opts, Pos: b.pos.Clone()}
+		t := RobotTask{RobotTurn: RobotTurn{Kind: b.rec.Kind, Board: b.rec.Board, Human: opposite(b.rec.Seats, u.ID)},
+			Robot: u.ID, Level: level, Moves: len(b.rec.Moves), Game: b.game, Options: b.opts, Pos: b.pos.Clone()}
 		if v := b.rec.Vote; v != nil && v.Seat != seat {
 			t.Vote = v.Kind
 		}
@@ -250,11 +280,11 @@ func (r *request) robotAfterCommit(b *board) {
 	if fn == nil || b.rec.Over {
 		return
 	}
-	if _, ok, err := r.taskOf(b); err != nil || !ok {
+	t, ok, err := r.taskOf(b)
+	if err != nil || !ok {
 		return
 	}
-	kind, num := b.rec.Kind, b.rec.Board
-	r.after = append(r.after, func() { fn(kind, num) })
+	r.after = append(r.after, func() { fn(t.RobotTurn) })
 }
 
 // ErrRobotStale: the board changed after the robot read it; its answer is
@@ -376,9 +406,49 @@ func (c *cmd) robotJoin(args []string) (bool, error) {
 		}
 		return true, err
 	}
+	if err := c.robotShare([]string{asker, args[1]}); err != nil {
+		var f *failure
+		if errors.As(err, &f) {
+			f.board = b
+		}
+		return true, err
+	}
 	c.r.robot = strings.ToLower(args[1])
 	defer func() { c.r.robot = "" }()
 	return true, c.join(args)
+}
+
+// robotShare refuses a game between a robot and a player who already has
+// limits.robot_games active games with that robot: a robot plays at most
+// robotActiveGames games, shared by every player, so that no one may take
+// them all. Nor does a robot sit at a board with an open seat, where its
+// games would count against nobody. seats are the board's once the game
+// begins; a board without a robot passes.
+func (c *cmd) robotShare(seats []string) error {
+	robot, human := "", ""
+	for _, id := range seats {
+		if u, err := c.r.tx.User(id); err == nil && isRobot(u) {
+			robot = u.ID
+		} else if err != nil && !errNotFound(err) {
+			return err
+		} else {
+			human = id
+		}
+	}
+	if robot == "" {
+		return nil
+	}
+	if human == "" {
+		return c.fail("A robot plays only the player who challenges it, not an open seat; name yourself instead of ?, e.g. %s challenge YOURID %s",
+			c.game.Name(), robot)
+	}
+	limit := c.r.s.limits.RobotGames
+	// Walk the robot's boards, which its limit bounds, not the player's.
+	if n := c.r.tx.ActiveWith(robot, human, c.game.Name()); n >= limit {
+		return c.fail("%s already plays %s against %s, and %d is the most one player may have with a robot: robots are shared by every player; wait until one of them ends, or challenge another robot (%s to %s)",
+			human, activeGamesText(n, c.game.Title()), robot, limit, RobotID(c.game.Name(), 1), RobotID(c.game.Name(), RobotLevels))
+	}
+	return nil
 }
 
 // robotPair refuses a game between two robots: nobody would be playing.

@@ -63,11 +63,15 @@ func (c *cmd) challenge(args []string) error {
 		}
 		seats = append(seats, u.ID)
 	}
+	// An invitation seats a robot it names only once it is accepted,
+	// and its share is checked then.
 	invited := c.inviteOnly(seats)
 	if len(invited) > 0 {
-		if err := c.allowInvitations(seats, invited); err != nil {
+		if err := c.allowInvitations(invited); err != nil {
 			return err
 		}
+	} else if err := c.robotShare(seats); err != nil {
+		return err
 	}
 	opts, err := rules.ParseOptions(c.game, params)
 	if err != nil {
@@ -109,6 +113,7 @@ func (c *cmd) challenge(args []string) error {
 			rec.Extra = map[string]string{}
 		}
 		rec.Extra[pendingKey] = strings.Join(invited, " ")
+		holdRobotSeat(rec)
 	} else if err := c.r.subscribeWatchers(rec); err != nil {
 		// An invitation is announced to the watchers of every new board
 		// once it is accepted, not before.
@@ -183,7 +188,10 @@ func (c *cmd) join(args []string) error {
 		return err
 	}
 	num := b.rec.Board
-	if !b.rec.Over && contains(b.pending(), u.ID) {
+	if p := b.pending(); !b.rec.Over && len(p) > 0 {
+		if !contains(p, u.ID) {
+			return c.failOn(b, "%s board %d waits for %s to accept the challenge; it has no seat for %s", b.game.Title(), num, strings.Join(p, " and "), u.ID)
+		}
 		return c.acceptInvitation(b, u.ID)
 	}
 	if b.rec.Over {

@@ -230,6 +230,16 @@ func (tx *Tx) PutGame(g *Game) error {
 	return tx.reindexNewcomers(g.Kind, was)
 }
 
+// PutGameBytes stores data as the record of a board as it is, unchecked,
+// and leaves the indexes as they are. It is for tests that plant a damaged
+// record, to show that what reads the boards survives one; the service
+// never calls it.
+func (tx *Tx) PutGameBytes(kind string, board int, data []byte) error {
+	key := gameKey(kind, board)
+	delete(tx.indexed, string(key))
+	return tx.bucket(bucketGames).Put(key, data)
+}
+
 // seatSet returns the lower-case ids of the taken seats.
 func seatSet(seats []string) map[string]bool {
 	set := make(map[string]bool, len(seats))

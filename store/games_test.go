@@ -332,3 +332,24 @@ func TestRunningBoards(t *testing.T) {
 		t.Errorf("after reindexing, running tanbo boards %v; want [101]", got)
 	}
 }
+
+// A record planted by PutGameBytes is what a damaged file holds: reading
+// the board fails with an error, and the indexes still list it.
+func TestPutGameBytesPlantsDamage(t *testing.T) {
+	db := openTest(t)
+	putGame(t, db, &Game{Kind: "tanbo", Board: 101, Seats: []string{"ann", "bob"}})
+	for _, junk := range [][]byte{{recordMark, 0xff, 0xff, 0xff}, []byte("{not json"), {recordMark, 4<<3 | kindBytes, 200}} {
+		if err := db.Update(func(tx *Tx) error { return tx.PutGameBytes("tanbo", 101, junk) }); err != nil {
+			t.Fatal(err)
+		}
+		db.View(func(tx *Tx) error {
+			if g, err := tx.Game("tanbo", 101); err == nil {
+				t.Errorf("record %q read as %+v; want an error", junk, g)
+			}
+			if got, _ := tx.RunningBoards("tanbo"); !reflect.DeepEqual(got, []int{101}) {
+				t.Errorf("running boards %v; want [101]", got)
+			}
+			return nil
+		})
+	}
+}

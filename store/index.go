@@ -620,11 +620,34 @@ func (tx *Tx) UserBoards(user, kind string, want func(SeatState) bool, back bool
 }
 
 // ActiveCount counts the boards of kind where the user holds a seat and
-// the game is not over, from the seat index.
-func (tx *Tx) ActiveCount(user, kind string) int {
+// the game is not over, from the playing index.
+func (tx *Tx) ActiveCount(user, kind string) int { return tx.ActiveWith(user, "", kind) }
+
+// ActiveWith counts the boards of kind, not over, where both the user and
+// other hold a seat; other "" counts all the user's. It walks the user's
+// keys of the playing index and seeks other's key for each board, so its
+// cost follows the user's running boards of the kind, whatever other has
+// and however many games either has finished: give as user the one whose
+// running boards are bounded.
+func (tx *Tx) ActiveWith(user, other, kind string) int {
+	playing := tx.index(bucketPlaying)
+	if playing == nil {
+		return 0
+	}
+	prefix := []byte(strings.ToLower(user) + "\x00" + kind + "\x00")
+	with := []byte(strings.ToLower(other) + "\x00" + kind + "\x00")
+	// Seek, not Get: the keys have empty values, and Get reports an empty
+	// value written in this transaction as no key.
+	find := playing.Cursor()
 	n := 0
-	walk(tx.bucket(bucketSeats), []byte(strings.ToLower(user)+"\x00"+kind+"\x00"), false, Page{Size: math.MaxInt},
-		func(_, v []byte) bool { return !seatState(v).Over }, func(_, _ []byte) { n++ })
+	walk(playing, prefix, false, Page{Size: math.MaxInt}, func(k, _ []byte) bool {
+		if other == "" {
+			return true
+		}
+		key := append(with[:len(with):len(with)], k[len(prefix):]...)
+		found, _ := find.Seek(key)
+		return bytes.Equal(found, key)
+	}, func(_, _ []byte) { n++ })
 	return n
 }
 

@@ -88,7 +88,32 @@ func TestBoardIndexes(t *testing.T) {
 		if n := tx.ActiveCount("ann", "tanbo"); n != 2 {
 			t.Errorf("ann's active count %d; want 2", n)
 		}
+		// Boards two users share: 101 (105 is over); none of ann's with cy
+		// runs (104 is over); a user id that is the start of another's
+		// shares nothing.
+		for _, c := range []struct {
+			user, other string
+			want        int
+		}{{"ann", "bob", 1}, {"BOB", "Ann", 1}, {"ann", "cy", 0}, {"bob", "cy", 1}, {"ann", "bo", 0}, {"an", "bob", 0}} {
+			if n := tx.ActiveWith(c.user, c.other, "tanbo"); n != c.want {
+				t.Errorf("ActiveWith(%s, %s) = %d; want %d", c.user, c.other, n, c.want)
+			}
+		}
 	})
+	// A board written in the same transaction counts at once: the
+	// commands of one mail run in one.
+	err := db.Update(func(tx *Tx) error {
+		if err := tx.PutGame(g(106, "cy", "dee")); err != nil {
+			return err
+		}
+		if a, b := tx.ActiveWith("cy", "dee", "tanbo"), tx.ActiveWith("dee", "cy", "tanbo"); a != 1 || b != 1 {
+			t.Errorf("in the transaction that wrote it, cy and dee share %d and %d boards; want 1", a, b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // The rating index orders players best first and forgets a deleted one;

@@ -150,6 +150,7 @@ type Limits struct {
 	Recipients          int           `yaml:"recipients"`    // users one message reaches
 	MessageBytes        int           `yaml:"message_bytes"` // largest text a message relays
 	Watchers            int           `yaml:"watchers"`      // subscribers of a board, and users asking for every board of a game
+	RobotGames          int           `yaml:"robot_games"`   // active games of one player with one robot
 }
 
 // defaultLimits are the service's own defaults.
@@ -157,14 +158,16 @@ func defaultLimits() Limits {
 	d := pbem.DefaultLimits()
 	return Limits{LargestMail: 10 << 20, Mails: d.Mails, Reads: d.Reads, Signups: d.Signups, Invitations: d.Invitations,
 		BadPasswords: d.BadPasswords, ForeignBadPasswords: d.ForeignBadPasswords, Window: d.Window, Strangers: d.Strangers,
-		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes, Watchers: d.Watchers}
+		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes, Watchers: d.Watchers,
+		RobotGames: d.RobotGames}
 }
 
 // Service returns the limits as the service takes them.
 func (l Limits) Service() pbem.Limits {
 	return pbem.Limits{Mails: l.Mails, Reads: l.Reads, Signups: l.Signups, Invitations: l.Invitations,
 		BadPasswords: l.BadPasswords, ForeignBadPasswords: l.ForeignBadPasswords, Window: l.Window, Strangers: l.Strangers,
-		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes, Watchers: l.Watchers}
+		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes, Watchers: l.Watchers,
+		RobotGames: l.RobotGames}
 }
 
 // Mail returns the bounds of reading one mail as the service takes them.
@@ -482,6 +485,7 @@ func (c *Config) validateFor(uses Uses) error {
 		{"limits.strangers", c.Limits.Strangers}, {"limits.addresses", c.Limits.Addresses},
 		{"limits.commands", c.Limits.Commands}, {"limits.recipients", c.Limits.Recipients},
 		{"limits.message_bytes", c.Limits.MessageBytes}, {"limits.watchers", c.Limits.Watchers},
+		{"limits.robot_games", c.Limits.RobotGames},
 	} {
 		if n.v < 1 {
 			return fmt.Errorf("%s is %d; want at least 1", n.name, n.v)

@@ -160,16 +160,21 @@ func TestSecretNeverShown(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
-	c, err := Parse([]byte(minimal+"limits:\n  addresses: 5\n  commands: 7\n"), secrets)
+	c, err := Parse([]byte(minimal+"limits:\n  addresses: 5\n  commands: 7\n  robot_games: 1\n"), secrets)
 	if err != nil {
 		t.Fatal(err)
 	}
 	l := c.Limits.Service()
-	if l.Addresses != 5 || l.Commands != 7 || l.Mails != 60 || l.Strangers != 200 {
+	if l.Addresses != 5 || l.Commands != 7 || l.RobotGames != 1 || l.Mails != 60 || l.Strangers != 200 {
 		t.Errorf("limits %+v", l)
 	}
-	if _, err := Parse([]byte(minimal+"limits:\n  recipients: 0\n"), secrets); err == nil || err.Error() != "limits.recipients is 0; want at least 1" {
-		t.Errorf("recipients 0: %v", err)
+	if l := Default().Limits.Service(); l.RobotGames != 3 {
+		t.Errorf("default robot_games %d; want 3", l.RobotGames)
+	}
+	for _, name := range []string{"recipients", "robot_games"} {
+		if _, err := Parse([]byte(minimal+"limits:\n  "+name+": 0\n"), secrets); err == nil || err.Error() != "limits."+name+" is 0; want at least 1" {
+			t.Errorf("%s 0: %v", name, err)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/fnv"
 	"log/slog"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
@@ -31,20 +32,19 @@ type WorkerOptions struct {
 // in its own goroutine: the mail path never waits for a robot to think.
 // It learns of robot turns from the service after each commit, and reads
 // every robot board at start, so a turn left pending by a crash or a
-// restart is played then.
+// restart is played then. The boards wait in a queue per player, the
+// players taking turns (queue), so that no one waits behind another's
+// many games.
 type Worker struct {
 	svc  *pbem.Service
 	opts WorkerOptions
 	log  *slog.Logger
+	// answer chooses the robot's answer; Answer but in tests.
+	answer func(*Robot, pbem.RobotTask) (string, error)
 
-	mu      sync.Mutex
-	pending map[pbemBoard]bool
-	wake    chan struct{}
-}
-
-type pbemBoard struct {
-	kind  string
-	board int
+	mu    sync.Mutex
+	queue *queue
+	wake  chan struct{}
 }
 
 // NewWorker returns a worker for svc. Start must be called before Run.
@@ -55,7 +55,7 @@ func NewWorker(svc *pbem.Service, opts WorkerOptions) *Worker {
 	if opts.Rescan <= 0 {
 		opts.Rescan = 10 * time.Minute
 	}
-	return &Worker{svc: svc, opts: opts, log: opts.Log, pending: map[pbemBoard]bool{}, wake: make(chan struct{}, 1)}
+	return &Worker{svc: svc, opts: opts, log: opts.Log, answer: Answer, queue: newQueue(), wake: make(chan struct{}, 1)}
 }
 
 // Start makes the robot players (when they do not exist yet) and asks the
@@ -68,9 +68,9 @@ func (w *Worker) Start() error {
 	return nil
 }
 
-func (w *Worker) notify(kind string, board int) {
+func (w *Worker) notify(t pbem.RobotTurn) {
 	w.mu.Lock()
-	w.pending[pbemBoard{kind, board}] = true
+	w.queue.add(t)
 	w.mu.Unlock()
 	select {
 	case w.wake <- struct{}{}:
@@ -78,82 +78,97 @@ func (w *Worker) notify(kind string, board int) {
 	}
 }
 
+// next takes the next board from the queue.
+func (w *Worker) next() (pbem.RobotTurn, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.queue.take()
+}
+
 // Run plays robot turns until ctx ends. A search under way when it ends is
 // dropped, not played: the turn is found again at the next start.
 func (w *Worker) Run(ctx context.Context) {
 	tick := time.NewTicker(w.opts.Rescan)
 	defer tick.Stop()
-	w.scan(ctx)
+	w.scan()
 	for {
-		w.mu.Lock()
-		boards := w.pending
-		w.pending = map[pbemBoard]bool{}
-		w.mu.Unlock()
-		for b := range boards {
-			if ctx.Err() != nil {
-				return
+		for ctx.Err() == nil {
+			t, ok := w.next()
+			if !ok {
+				break
 			}
-			t, ok, err := w.svc.RobotTask(b.kind, b.board)
-			if err != nil {
-				w.log.Error("robot: reading board", "game", b.kind, "board", b.board, "err", err)
-				continue
-			}
-			if ok {
-				w.Do(ctx, t)
-			}
+			w.play(ctx, t)
 		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-w.wake:
 		case <-tick.C:
-			w.scan(ctx)
+			w.scan()
 		}
 	}
 }
 
-// scan does every task on every robot board.
-func (w *Worker) scan(ctx context.Context) {
-	tasks, err := w.svc.RobotTasks(Games())
+// scan queues every running robot board.
+func (w *Worker) scan() {
+	defer w.survive("reading the robots' boards")
+	turns, err := w.svc.RobotTurns(Games())
 	if err != nil {
 		w.log.Error("robot: reading the robots' boards", "err", err)
-		return
 	}
-	for _, t := range tasks {
-		if ctx.Err() != nil {
-			return
-		}
-		w.Do(ctx, t)
+	for _, t := range turns {
+		w.notify(t)
 	}
 }
 
-// Do thinks about one task and commits the answer. The service is told of
-// the board again after each commit when the robot has more to do there
-// (a proposal answered, then a move).
-func (w *Worker) Do(ctx context.Context, t pbem.RobotTask) {
+// survive, deferred, turns a panic into a log line: a board that cannot be
+// read or played (a damaged record, a bug in a search) costs its own turn,
+// never the process. It is tried again when the board changes or at the
+// next scan, not at once.
+func (w *Worker) survive(what string, args ...any) {
+	if p := recover(); p != nil {
+		w.log.Error("robot: panic "+what+"; skipped", append(args, "panic", p, "stack", string(debug.Stack()))...)
+	}
+}
+
+// play reads the board of t and, when its robot has something to do
+// there, thinks and commits the answer; it reports whether it did. The
+// service tells of the board again after each commit when the robot has
+// more to do there (a proposal answered, then a move).
+func (w *Worker) play(ctx context.Context, turn pbem.RobotTurn) (done bool) {
+	defer w.survive("playing", "game", turn.Kind, "board", turn.Board)
+	t, ok, err := w.svc.RobotTask(turn.Kind, turn.Board)
+	if err != nil {
+		w.log.Error("robot: reading board", "game", turn.Kind, "board", turn.Board, "err", err)
+		return false
+	}
+	if !ok {
+		return false
+	}
 	start := time.Now()
 	r := &Robot{Game: t.Game, Opts: t.Options, Level: t.Level, Budget: w.opts.Budget, Seed: Seed(t.Kind, t.Board, t.Moves), Stop: ctx.Done()}
-	text, err := Answer(r, t)
+	text, err := w.answer(r, t)
 	if errors.Is(err, ErrStopped) {
-		return
+		return false
 	}
 	if err != nil {
 		w.log.Error("robot: choosing", "robot", t.Robot, "game", t.Kind, "board", t.Board, "err", err)
-		return
+		return false
 	}
 	err = w.svc.PlayRobot(t, text)
 	if errors.Is(err, pbem.ErrRobotStale) {
-		w.notify(t.Kind, t.Board) // read it again as it is now
-		return
+		w.notify(t.RobotTurn) // read it again as it is now
+		return false
 	}
 	if err != nil {
 		w.log.Error("robot: playing", "robot", t.Robot, "game", t.Kind, "board", t.Board, "err", err)
-		return
+		return false
 	}
 	w.log.Info("robot played", "robot", t.Robot, "game", t.Kind, "board", t.Board, "move", text, "took", time.Since(start).Round(time.Millisecond))
 	if w.opts.OnPlayed != nil {
 		w.opts.OnPlayed()
 	}
+	return true
 }
 
 // Answer is what the robot does on the board of t: "accept" or "reject" a

@@ -51,8 +51,14 @@ func newServer(t *testing.T, path string, cfg pbem.Config, budget Budget) *serve
 // send delivers a mail from id@example.org.
 func (s *server) send(id, subject string) {
 	s.t.Helper()
+	s.sendBody(id, subject, "")
+}
+
+// sendBody delivers a mail with a body from id@example.org.
+func (s *server) sendBody(id, subject, body string) {
+	s.t.Helper()
 	s.n++
-	raw := pbemtest.Mail(id+"@example.org", subject, "", fmt.Sprintf("m%d.%d@client.example", s.n, time.Now().UnixNano()))
+	raw := pbemtest.Mail(id+"@example.org", subject, body, fmt.Sprintf("m%d.%d@client.example", s.n, time.Now().UnixNano()))
 	if err := s.svc.Deliver(raw); err != nil {
 		s.t.Fatal(err)
 	}
@@ -114,23 +120,21 @@ func (s *server) position(rec *store.Game) rules.Position {
 	return pos
 }
 
-// drain does every robot task there is, as the worker's Run would.
+// drain does every robot task there is, as the worker's Run would, and
+// returns how many it did.
 func (s *server) drain() int {
 	s.t.Helper()
+	s.worker.scan()
 	done := 0
-	for {
-		tasks, err := s.svc.RobotTasks(Games())
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		if len(tasks) == 0 {
+	for taken := 0; ; taken++ {
+		t, ok := s.worker.next()
+		if !ok {
 			return done
 		}
-		for _, t := range tasks {
-			s.worker.Do(context.Background(), t)
+		if s.worker.play(context.Background(), t) {
 			done++
 		}
-		if done > 10000 {
+		if taken > 10000 {
 			s.t.Fatal("robot tasks never end")
 		}
 	}
@@ -397,5 +401,119 @@ func TestRobotAccounts(t *testing.T) {
 	}
 	if errors != 5 {
 		t.Errorf("want 5 error replies (signup, wrong game, two robots, two moves as the robot), got %v", subjects)
+	}
+}
+
+// TestRobotQueueFair, issue 25: alice's two multiple mails queue 40
+// robot moves; bob's one robot move, told while one of alice's is being
+// played, is the next played, and every move is played once.
+func TestRobotQueueFair(t *testing.T) {
+	s := newServer(t, filepath.Join(t.TempDir(), "pbem.db"), pbem.Config{Limits: pbem.Limits{RobotGames: 40}}, Budget{Nodes: 50})
+	s.signup("alice")
+	s.signup("bob")
+	batch := strings.Repeat("ultima challenge ultima-robot1 alice\n", 20) // the robot moves first
+	s.sendBody("alice", "multiple", batch)
+	s.sendBody("alice", "multiple", batch)
+	s.outbox()
+	first, ok := s.worker.next() // being played when bob's move comes
+	if !ok {
+		t.Fatal("no robot move queued")
+	}
+	s.send("bob", "ultima challenge ultima-robot1 bob") // board 141
+	var played []int
+	if s.worker.play(context.Background(), first) {
+		played = append(played, first.Board)
+	}
+	for {
+		turn, ok := s.worker.next()
+		if !ok {
+			break
+		}
+		if s.worker.play(context.Background(), turn) {
+			played = append(played, turn.Board)
+		}
+	}
+	if len(played) != 41 {
+		t.Fatalf("%d robot moves played; want 41: %v", len(played), played)
+	}
+	if played[0] == 141 || played[1] != 141 {
+		t.Errorf("robot moves in the order %v; want one of alice's, then bob's 141", played[:5])
+	}
+	for b := 101; b <= 141; b++ {
+		if n := len(s.game("ultima", b).Moves); n != 1 {
+			t.Errorf("board %d has %d moves; want the robot's one", b, n)
+		}
+	}
+}
+
+// logLines returns the lines of logs that hold every one of words.
+func logLines(logs string, words ...string) []string {
+	var out []string
+	for _, l := range strings.Split(logs, "\n") {
+		all := l != ""
+		for _, w := range words {
+			all = all && strings.Contains(l, w)
+		}
+		if all {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestRobotSurvivesDamage, issue 25 item 10: a board whose record is
+// damaged, and one whose search panics, are each logged once and skipped
+// by the running worker; the process goes on, the other boards are
+// played, and neither bad board is tried again until it changes or the
+// next scan.
+func TestRobotSurvivesDamage(t *testing.T) {
+	s := newServer(t, filepath.Join(t.TempDir(), "pbem.db"), pbem.Config{}, Budget{Nodes: 50})
+	var logs strings.Builder // read once the worker has stopped
+	s.worker.log = slog.New(slog.NewTextHandler(&logs, nil))
+	s.signup("alice")
+	for _, robot := range []string{"ultima-robot1", "ultima-robot2", "tobit-robot1", "tobit-robot2"} {
+		game, _, _ := strings.Cut(robot, "-")
+		s.send("alice", game+" challenge "+robot+" alice") // ultima 101, 102; tobit 101, 102
+	}
+	s.outbox()
+	err := s.db.Update(func(tx *store.Tx) error {
+		return tx.PutGameBytes("ultima", 101, []byte{0x01, 0x22, 0xff, 0xff, 0xff, 0xff, 0x0f})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.worker.answer = func(r *Robot, task pbem.RobotTask) (string, error) {
+		if task.Kind == "tobit" && task.Board == 101 {
+			var none []string
+			return none[5], nil // a bug in a search
+		}
+		return Answer(r, task)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { s.worker.Run(ctx); close(stopped) }()
+	deadline := time.Now().Add(20 * time.Second)
+	for len(s.game("ultima", 102).Moves) == 0 || len(s.game("tobit", 102).Moves) == 0 {
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-stopped
+	if len(s.game("ultima", 102).Moves) == 0 || len(s.game("tobit", 102).Moves) == 0 {
+		t.Fatalf("the good boards were not played; log:\n%s", logs.String())
+	}
+	if l := logLines(logs.String(), "level=ERROR", "game=ultima", "board=101"); len(l) != 1 || !strings.Contains(l[0], "malformed") {
+		t.Errorf("the damaged board is logged %d times; want once, saying it is malformed: %q", len(l), l)
+	}
+	if l := logLines(logs.String(), "level=ERROR", "panic", "game=tobit", "board=101"); len(l) != 1 || !strings.Contains(l[0], "index out of range") {
+		t.Errorf("the panicking search is logged %d times; want once, with the panic: %q", len(l), l)
+	}
+	if n := s.worker.queue.len(); n != 0 {
+		t.Errorf("%d boards still wait; want none: a bad board waits for a change or the next scan", n)
+	}
+	if n := len(s.game("tobit", 101).Moves); n != 0 {
+		t.Errorf("the board whose search panicked has %d moves; want none", n)
 	}
 }

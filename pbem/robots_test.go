@@ -1,0 +1,133 @@
+package pbem
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/pbemd/pbemd/store"
+)
+
+// robotHarness is a harness with the robot players made, as the daemon's
+// worker makes them, and robots allowed to join open seats.
+func robotHarness(t *testing.T) *harness {
+	h := newHarness(t)
+	h.svc.cfg.RobotJoin = true
+	h.restart()
+	if err := h.svc.EnsureRobots([]string{"ultima"}); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// shared counts the running boards of kind where both players sit.
+func (h *harness) shared(kind, a, b string) int {
+	h.t.Helper()
+	n := 0
+	err := h.db.View(func(tx *store.Tx) error { n = tx.ActiveWith(a, b, kind); return nil })
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return n
+}
+
+// A robot is shared: a player has at most limits.robot_games (3) active
+// games with one robot, however he asks (either seat, any case, another
+// player naming him, a forged sender, an open seat, a join), while other
+// players and his other robots are not affected; a finished game frees
+// its place.
+func TestRobotShare(t *testing.T) {
+	h := robotHarness(t)
+	for _, id := range []string{"alice", "bob"} {
+		h.signup(id)
+	}
+	created := func(from, subject string) {
+		t.Helper()
+		for _, r := range h.send(from, subject, "") {
+			if strings.Contains(strings.ToLower(r.Subject), "error") {
+				t.Fatalf("%q refused: %s", subject, r.Body)
+			}
+		}
+	}
+	refused := func(from, subject, want string) {
+		t.Helper()
+		out := h.send(from, subject, "")
+		r := one(t, out, from)
+		if !strings.Contains(r.Subject, "rror") || !strings.Contains(unwrapped(r.Body), want) {
+			t.Errorf("%q from %s: got %q\n%s\nwant an error saying %q", subject, from, r.Subject, r.Body, want)
+		}
+	}
+	for i := 0; i < 3; i++ {
+		created("alice@example.org", "ultima challenge alice ultima-robot3")
+	}
+	const full = "alice already plays 3 active Ultima games against ultima-robot3, and 3 is the most one player may have with a robot: robots are shared by every player"
+	for _, m := range []struct{ from, subject string }{
+		{"alice@example.org", "ultima challenge alice ultima-robot3"},
+		{"alice@example.org", "ultima challenge ULTIMA-Robot3 Alice"},
+		{"bob@example.org", "ultima challenge alice ultima-robot3"},
+		{"mallory@attack.example", "ultima challenge alice ultima-robot3"},
+		{"alice@attack.example", "baroque chall alice ultima-robot3 --nagtime=1 --forfeittime=2"},
+	} {
+		refused(m.from, m.subject, full)
+	}
+	refused("alice@example.org", "ultima challenge ultima-robot3 ?", "A robot plays only the player who challenges it, not an open seat")
+	refused("alice@example.org", "ultima challenge ? ultima-robot1", "A robot plays only the player who challenges it, not an open seat")
+
+	// A join is a way to the same robot: refused alike.
+	created("alice@example.org", "ultima challenge alice ?") // 104
+	refused("alice@example.org", "ultima join 104 ultima-robot3 pw-alice", full)
+
+	// Other robots, other players: not affected.
+	created("alice@example.org", "ultima challenge alice ultima-robot2") // 105
+	created("bob@example.org", "ultima challenge ultima-robot3 bob")     // 106
+	if a, b := h.shared("ultima", "alice", "ultima-robot3"), h.shared("ultima", "bob", "ultima-robot3"); a != 3 || b != 1 {
+		t.Fatalf("alice has %d games with ultima-robot3, bob %d; want 3 and 1", a, b)
+	}
+
+	// A finished game frees its place, for one game.
+	created("alice@example.org", "ultima resign 101 alice pw-alice")
+	created("alice@example.org", "ultima join 104 ultima-robot3 pw-alice")
+	refused("alice@example.org", "ultima challenge alice ultima-robot3", full)
+	if n := h.shared("ultima", "alice", "ultima-robot3"); n != 3 {
+		t.Errorf("alice has %d games with ultima-robot3; want 3", n)
+	}
+}
+
+// A multiple mail of 20 challenges of one robot, from invented addresses,
+// as in issue 25, takes no more than each named player's share of it.
+func TestRobotShareMultiple(t *testing.T) {
+	h := robotHarness(t)
+	h.signup("alice")
+	h.signup("bob")
+	for i := 0; i < 11; i++ {
+		h.send(fmt.Sprintf("x%d@invented.example", i), "multiple",
+			strings.Repeat("ultima challenge alice ultima-robot3\n", 20))
+	}
+	if n := h.shared("ultima", "alice", "ultima-robot3"); n > 3 {
+		t.Errorf("alice has %d games with ultima-robot3; want at most 3", n)
+	}
+	out := h.send("bob@example.org", "ultima challenge bob ultima-robot3", "")
+	if len(out) != 1 || strings.Contains(strings.ToLower(out[0].Subject), "error") {
+		t.Errorf("bob's own challenge: %v", subjects(out))
+	}
+}
+
+// limits.robot_games sets the share.
+func TestRobotShareSetting(t *testing.T) {
+	h := robotHarness(t)
+	h.svc.cfg.Limits.RobotGames = 1
+	h.restart()
+	h.signup("alice")
+	h.send("alice@example.org", "ultima challenge alice ultima-robot1", "")
+	out := h.send("alice@example.org", "ultima challenge alice ultima-robot1", "")
+	if r := one(t, out, "alice@example.org"); !strings.Contains(unwrapped(r.Body), "1 is the most one player may have") {
+		t.Errorf("second challenge with a share of 1: %s\n%s", r.Subject, r.Body)
+	}
+	if n := h.shared("ultima", "alice", "ultima-robot1"); n != 1 {
+		t.Errorf("alice has %d games with ultima-robot1; want 1", n)
+	}
+}
+
+// unwrapped is text with its lines joined, to find a sentence in a reply
+// wrapped to 72 columns.
+func unwrapped(text string) string { return strings.Join(strings.Fields(text), " ") }
