@@ -16,7 +16,7 @@ func TestDeliverSharesPasswordLock(t *testing.T) {
 	wrong := 0
 	for i := 0; i < 12; i++ {
 		from := fmt.Sprintf("guesser%d@example.net", i)
-		code, out := d.send(from, fmt.Sprintf("vacation alice guess%d 3", i), "")
+		code, out := d.pipe(forgedMail(from, fmt.Sprintf("vacation alice guess%d 3", i), fmt.Sprintf("g%d", i)))
 		if code != 0 {
 			t.Fatalf("guess %d: exit %d", i, code)
 		}
@@ -32,7 +32,16 @@ func TestDeliverSharesPasswordLock(t *testing.T) {
 	if wrong != 10 {
 		t.Errorf("%d wrong-password replies; want 10", wrong)
 	}
-	if _, out := d.send("alice@example.org", "vacation alice secret 3", ""); len(out) != 0 {
-		t.Errorf("the right password during the lock: %+v", out)
+	if _, out := d.pipe(forgedMail("alice@example.org", "vacation alice secret 3", "forged")); len(out) != 0 {
+		t.Errorf("the right password in mail that proves nothing, during the lock: %+v", out)
 	}
+	// Alice's own authenticated mail still gets through.
+	if _, out := d.send("alice@example.org", "vacation alice secret 3", ""); len(out) != 1 {
+		t.Errorf("alice's authenticated mail during the lock: %+v", out)
+	}
+}
+
+// forgedMail is a mail nobody vouches for: anyone may have written it.
+func forgedMail(from, subject, id string) []byte {
+	return []byte(fmt.Sprintf("From: %s\nTo: pbem@localhost\nSubject: %s\nMessage-ID: <%s@client.example>\n\n\n", from, subject, id))
 }

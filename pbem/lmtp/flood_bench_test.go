@@ -1,0 +1,149 @@
+package lmtp_test
+
+import (
+	"fmt"
+	"net"
+	"path/filepath"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/intake"
+	"github.com/pbemd/pbemd/pbem/lmtp"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
+	"github.com/pbemd/pbemd/store"
+)
+
+// BenchmarkFlood measures what a player meets over LMTP while strangers
+// flood the server with forged mail: from the end of his mail's DATA to
+// the MTA's 250, the commit included. The service runs as the daemon runs
+// it: fsync on, bcrypt at its production cost, the default limits, group
+// commit. "idle" has no flood; "signups" has 8 MTA connections sending
+// forged multiple mails of two signups each, as fast as they are
+// answered; "passwords" has 8 guessing alice's password, half from
+// invented addresses and half with her own address forged. The measured
+// mail is a chat of bob's with his password (checked from the cache after
+// his first, as in a running daemon), which stores a comment and mails
+// both players; one every 20 ms. Flood and player share the 2 cores.
+func BenchmarkFlood(b *testing.B) {
+	floods := map[string]func(i int) []byte{
+		"signups": func(i int) []byte {
+			body := fmt.Sprintf("signup f%da pass-%da\nsignup f%db pass-%db\n", i, i, i, i)
+			return pbemtest.Forged(fmt.Sprintf("s%d@flood.example", i), "multiple", body, fmt.Sprintf("fs%d@flood.example", i))
+		},
+		"passwords": func(i int) []byte {
+			from := fmt.Sprintf("g%d@flood.example", i)
+			if i%2 == 0 {
+				from = "alice@example.org"
+			}
+			return pbemtest.Forged(from, fmt.Sprintf("tanbo move 101 alice guess%d a1", i), "", fmt.Sprintf("fp%d@flood.example", i))
+		},
+	}
+	for _, name := range []string{"idle", "signups", "passwords"} {
+		b.Run(name, func(b *testing.B) {
+			db, err := store.Open(filepath.Join(b.TempDir(), "pbem.db"), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: quiet, Auth: pbemtest.Auth()})
+			s, err := lmtp.Listen(lmtp.Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"}, Logger: quiet},
+				intake.New(svc, intake.Options{Logger: quiet}))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			player := dialLMTP(b, s)
+			for i, subject := range []string{"signup alice pw-alice", "signup bob pw-bob", "tanbo challenge alice bob -size=9", "tanbo chat 101 bob pw-bob"} {
+				from := "alice@example.org"
+				if i%2 == 1 || i == 3 {
+					from = "bob@example.org"
+				}
+				if err := send(player, pbemtest.Mail(from, subject, "", fmt.Sprintf("setup%d@client.example", i))); err != nil {
+					b.Fatal(err)
+				}
+			}
+			stop := make(chan struct{})
+			var wg sync.WaitGroup
+			var flooded atomic.Int64
+			if mk := floods[name]; mk != nil {
+				for w := range 8 {
+					c := dialLMTP(b, s)
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for i := w; ; i += 8 {
+							select {
+							case <-stop:
+								return
+							default:
+							}
+							if err := send(c, mk(i)); err != nil {
+								b.Error(err)
+								return
+							}
+							flooded.Add(1)
+						}
+					}()
+				}
+				time.Sleep(time.Second) // the flood under way
+			}
+			lat := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := range b.N {
+				raw := pbemtest.Mail("bob@example.org", "tanbo chat 101 bob pw-bob", "Still there?", fmt.Sprintf("p%d@client.example", i))
+				start := time.Now()
+				if err := send(player, raw); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(start))
+				time.Sleep(20 * time.Millisecond) // a player's mails come apart
+			}
+			b.StopTimer()
+			close(stop)
+			wg.Wait()
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+			b.ReportMetric(float64(flooded.Load()), "flood-mails")
+		})
+	}
+}
+
+// dialLMTP connects to s and says LHLO.
+func dialLMTP(b *testing.B, s *lmtp.Server) *smtp.Client {
+	conn, err := net.Dial("tcp", s.Addr().String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := smtp.NewClientLMTP(conn)
+	b.Cleanup(func() { c.Close() })
+	if err := c.Hello("mta.example.org"); err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+// send hands one mail over and returns the server's answer to it.
+func send(c *smtp.Client, raw []byte) error {
+	if err := c.Mail("mta@example.org", nil); err != nil {
+		return err
+	}
+	if err := c.Rcpt("pbem@example.org", nil); err != nil {
+		return err
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(raw); err != nil {
+		return err
+	}
+	_, err = w.CloseWithLMTPResponse()
+	return err
+}
