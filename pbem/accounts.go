@@ -55,6 +55,11 @@ func (c *cmd) signup(args []string) error {
 	} else if err != nil {
 		return err
 	}
+	if !c.r.authenticated() && c.r.mail != nil && !c.r.s.passwords.hashedAhead(password) {
+		// The batch had its share of a stranger's hashes before the
+		// lock (preverify), and they never run under it.
+		return fail("This server is making many new accounts at once just now and set this one aside; send the signup again in a few minutes")
+	}
 	hash, err := c.r.newHash(password)
 	if err != nil {
 		return err
@@ -321,6 +326,7 @@ func (r *request) newHash(password string) (string, error) {
 	if r.mail != nil && r.hashed >= maxNewPasswords {
 		return "", fail("One mail sets at most %d new passwords (signup, change password, reset); send this command in another mail", maxNewPasswords)
 	}
+
 	r.hashed++
 	return r.s.passwords.hash(password, r.s.hashCost)
 }
@@ -426,6 +432,15 @@ func (c *passwordCache) hashAhead(password string, cost int) {
 }
 
 // takeHash returns, and forgets, the hash of password made ahead.
+// hashedAhead reports whether a hash of password was made ahead.
+func (c *passwordCache) hashedAhead(password string) bool {
+	k := c.mac(password)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.ahead[k]
+	return ok
+}
+
 func (c *passwordCache) takeHash(password string) (string, bool) {
 	k := c.mac(password)
 	c.mu.Lock()

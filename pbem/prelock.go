@@ -66,6 +66,7 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming, vouched []b
 	queued := map[string]bool{} // user id, hash and password of the claims
 	var news []newPassword
 	signups := map[bool]int{} // signups the window still takes, by kind of mail
+	strangerSignups := 0       // signups of mail that proves nothing, hashed ahead
 	err := db.View(func(tx *store.Tx) error {
 		// Passwords from senders that are no address of their account
 		// draw on a budget of all senders (Limits.ForeignBadPasswords):
@@ -84,11 +85,18 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming, vouched []b
 				switch {
 				case n.user == nil:
 					// A signup: its kind of mail's budget bounds the
-					// hashes of all batches together.
-					if signups[auth] == 0 {
-						continue // refused under the lock, unhashed
+					// hashes of all batches together, and a batch
+					// hashes a few of a stranger's, so that it does not
+					// keep the players' mails of the batch waiting; the
+					// others are refused under the lock, unhashed, and
+					// told to send again (strangerSignups).
+					if signups[auth] == 0 || !auth && strangerSignups == maxHashesAhead {
+						continue
 					}
 					signups[auth]--
+					if !auth {
+						strangerSignups++
+					}
 				case !contains(n.user.Addresses, m.From):
 					if foreign == 0 {
 						continue // its old password is checked under the lock

@@ -240,3 +240,32 @@ func TestUnusedAccountsExpire(t *testing.T) {
 		return nil
 	})
 }
+
+// A batch of strangers' signups hashes a few ahead and none under the
+// lock: the rest are told to send again, so that the players' mails of
+// the batch do not wait on a stranger's bcrypt.
+func TestSignupsOfABatchBounded(t *testing.T) {
+	h := newHarness(t)
+	var raws [][]byte
+	for i := range 10 {
+		raws = append(raws, h.forged(fmt.Sprintf("s%d@example.org", i), fmt.Sprintf("signup new%d pass-%d", i, i), ""))
+	}
+	before := h.svc.passwords.hashes.Load()
+	for i, err := range h.svc.DeliverAll(raws) {
+		if err != nil {
+			t.Fatalf("mail %d: %v", i, err)
+		}
+	}
+	if got := h.svc.passwords.hashes.Load() - before; got != maxHashesAhead {
+		t.Errorf("a batch of 10 strangers' signups hashed %d passwords; want %d", got, maxHashesAhead)
+	}
+	busy := 0
+	for _, r := range h.outbox() {
+		if strings.Contains(r.Body, "making many new accounts at once") {
+			busy++
+		}
+	}
+	if busy != 10-maxHashesAhead {
+		t.Errorf("%d signups were told to send again; want %d", busy, 10-maxHashesAhead)
+	}
+}
