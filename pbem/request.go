@@ -115,20 +115,22 @@ func (r *request) command(words []string, withComment bool) error {
 	if withComment {
 		c.comment = mailmsg.Comment(r.mail.Text)
 	}
-	return r.runCmd(c)
+	_, err := r.runCmd(c)
+	return err
 }
 
-// runCmd runs a command within the sender's limits.
-func (r *request) runCmd(c *cmd) error {
+// runCmd runs a command within the sender's limits. It reports whether the
+// command was carried out: not ignored, not refused.
+func (r *request) runCmd(c *cmd) (played bool, err error) {
 	if ok, err := r.allowSender(); !ok || err != nil {
 		r.outcome.note(resultIgnored, "the sender is over his limit of commands or wrong passwords")
-		return err
+		return false, err
 	}
 	words := c.words
 	if len(words) == 0 {
-		return r.unknownCommand(words)
+		return false, r.unknownCommand(words)
 	}
-	err := c.dispatch()
+	err = c.dispatch()
 	if c.game != nil {
 		r.outcome.game = c.game.Name()
 	}
@@ -139,14 +141,14 @@ func (r *request) runCmd(c *cmd) error {
 	if errors.As(err, &f) {
 		if f.silent {
 			r.outcome.note(resultIgnored, f.Msg)
-			return nil
+			return false, nil
 		}
-		return r.refuse(c.name(), words, f)
+		return false, r.refuse(c.name(), words, f)
 	}
 	if err == nil {
 		r.outcome.note(resultPlayed, "")
 	}
-	return err
+	return err == nil, err
 }
 
 // authenticated reports whether the sender's From domain vouches for him:
