@@ -147,19 +147,26 @@ type Limits struct {
 	Recipients          int           `yaml:"recipients"`    // users one message reaches
 	MessageBytes        int           `yaml:"message_bytes"` // largest text a message relays
 	Watchers            int           `yaml:"watchers"`      // subscribers of a board, and users asking for every board of a game
+	// Answers to mail whose From is not authenticated, in bytes: per mail,
+	// per address and window, all such senders together per window.
+	AnswerBytes        int `yaml:"answer_bytes"`
+	AddressAnswerBytes int `yaml:"address_answer_bytes"`
+	AllAnswerBytes     int `yaml:"all_answer_bytes"`
 }
 
 // defaultLimits are the service's own defaults.
 func defaultLimits() Limits {
 	d := pbem.DefaultLimits()
 	return Limits{LargestMail: 10 << 20, Mails: d.Mails, BadPasswords: d.BadPasswords, ForeignBadPasswords: d.ForeignBadPasswords, Window: d.Window, Strangers: d.Strangers,
-		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes, Watchers: d.Watchers}
+		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes, Watchers: d.Watchers,
+		AnswerBytes: d.AnswerBytes, AddressAnswerBytes: d.AddressAnswerBytes, AllAnswerBytes: d.AllAnswerBytes}
 }
 
 // Service returns the limits as the service takes them.
 func (l Limits) Service() pbem.Limits {
 	return pbem.Limits{Mails: l.Mails, BadPasswords: l.BadPasswords, ForeignBadPasswords: l.ForeignBadPasswords, Window: l.Window, Strangers: l.Strangers,
-		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes, Watchers: l.Watchers}
+		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes, Watchers: l.Watchers,
+		AnswerBytes: l.AnswerBytes, AddressAnswerBytes: l.AddressAnswerBytes, AllAnswerBytes: l.AllAnswerBytes}
 }
 
 // Mail returns the bounds of reading one mail as the service takes them.
@@ -411,6 +418,8 @@ func (c *Config) validateFor(uses Uses) error {
 		{"limits.strangers", c.Limits.Strangers}, {"limits.addresses", c.Limits.Addresses},
 		{"limits.commands", c.Limits.Commands}, {"limits.recipients", c.Limits.Recipients},
 		{"limits.message_bytes", c.Limits.MessageBytes}, {"limits.watchers", c.Limits.Watchers},
+		{"limits.answer_bytes", c.Limits.AnswerBytes}, {"limits.address_answer_bytes", c.Limits.AddressAnswerBytes},
+		{"limits.all_answer_bytes", c.Limits.AllAnswerBytes},
 	} {
 		if n.v < 1 {
 			return fmt.Errorf("%s is %d; want at least 1", n.name, n.v)

@@ -161,6 +161,13 @@ func TestLimits(t *testing.T) {
 	if _, err := Parse([]byte(minimal+"limits:\n  recipients: 0\n"), secrets); err == nil || err.Error() != "limits.recipients is 0; want at least 1" {
 		t.Errorf("recipients 0: %v", err)
 	}
+	c, err = Parse([]byte(minimal+"limits:\n  answer_bytes: 1000\n  address_answer_bytes: 2000\n  all_answer_bytes: 3000\n"), secrets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := c.Limits.Service(); l.AnswerBytes != 1000 || l.AddressAnswerBytes != 2000 || l.AllAnswerBytes != 3000 {
+		t.Errorf("answer bounds %+v", l)
+	}
 }
 
 func TestWebSettings(t *testing.T) {
