@@ -259,6 +259,24 @@ func TestReplyTokenOnce(t *testing.T) {
 	}
 }
 
+// TestReplyQueueAndChat: while its board is at its move, a board mail's
+// token queues and chats, as often as the player likes, and still plays;
+// once the board has moved, it does neither.
+func TestReplyQueueAndChat(t *testing.T) {
+	h, out := ultimaGame(t)
+	toBob := mailTo(t, out, "bob@example.org")
+	one(t, h.deliver(h.plainReply("bob@example.org", toBob, "queue e7-e6")), "bob@example.org")
+	boardMails(t, h.deliver(h.plainReply("bob@example.org", toBob, "chat Your move.")), "ultima chat 101 bob", "alice@example.org", "bob@example.org")
+	one(t, h.deliver(h.plainReply("bob@example.org", toBob, "queue e7-e6 d7-d6")), "bob@example.org")
+	// alice moves; bob's first queued move answers it.
+	h.deliver(h.plainReply("alice@example.org", mailTo(t, out, "alice@example.org"), "e2-e5"))
+	if got := strings.Join(moves(h), " "); got != "Pe2-e5 Pe7-e6" {
+		t.Fatalf("moves: %s", got)
+	}
+	r := refused(t, h.deliver(h.plainReply("bob@example.org", toBob, "chat Oops.")), "bob@example.org")
+	says(t, r.Body, "Your reply answers the board mail of move #1, but Ultima board 101 is at move #3 now, alice's to play")
+}
+
 // TestReplyReferencesOnly: a token named only in References (a reply to a
 // later mail of the thread, such as a chat) threads but plays nothing; the
 // answer says to reply to the board mail itself.
