@@ -333,10 +333,13 @@ func (r *request) playReply(tok []byte, t *store.ReplyToken, b *board, rc replyC
 // good: the token is spent, or its board has moved on; and what to send
 // instead.
 func staleReply(t *store.ReplyToken, b *board, rc replyCommand) string {
+	// The command as the player wrote it, cut as fail cuts a word of the
+	// input: the answer costs what the server writes.
 	what := strings.Join(append([]string{rc.verb}, rc.args...), " ")
 	if rc.verb == "move" {
 		what = strings.Join(rc.args, " ")
 	}
+	what = shorten(what, maxQuotedWord)
 	now := fmt.Sprintf("is at move #%d now, %s's to play", b.next(), b.toMove())
 	if b.rec.Over {
 		now = "has ended"
@@ -353,7 +356,7 @@ func staleReply(t *store.ReplyToken, b *board, rc replyCommand) string {
 		full = fmt.Sprintf("%s chat %d %s PASSWORD (the message in the body)", b.game.Name(), b.rec.Board, t.User)
 	case b.rec.Over:
 	case rc.verb == "queue":
-		full = fmt.Sprintf("%s queue %d %s PASSWORD %s", b.game.Name(), b.rec.Board, t.User, strings.Join(rc.args, " "))
+		full = fmt.Sprintf("%s queue %d %s PASSWORD %s", b.game.Name(), b.rec.Board, t.User, strings.TrimPrefix(what, "queue "))
 	case rc.verb == "move" && !isVote(what):
 		if strings.EqualFold(b.toMove(), t.User) {
 			move, _, _ := strings.Cut(what, "#")

@@ -204,6 +204,12 @@ func TestReplyStale(t *testing.T) {
 	says(t, r.Body, `so "chat" was not played`, "or send: ultima chat 101 bob PASSWORD (the message in the body).")
 	r = refused(t, h.deliver(h.plainReply("bob@example.org", firstToBob, "queue e7-e6")), "bob@example.org")
 	says(t, r.Body, `so "queue e7-e6" was not played`, "or send: ultima queue 101 bob PASSWORD e7-e6.")
+	// A hostile stale reply of 11 long "moves" gets a short answer.
+	huge := strings.TrimSpace(strings.Repeat(strings.Repeat("a1", 5000)+" ", 11))
+	r = refused(t, h.deliver(h.plainReply("bob@example.org", firstToBob, "queue "+huge)), "bob@example.org")
+	if first, _, _ := strings.Cut(r.Body, "\n\n"); len(first) > 1000 {
+		t.Errorf("a stale reply of %d bytes got an answer of %d bytes before the board", len(huge), len(first))
+	}
 	if g := h.game("ultima", 101); g.Over || len(g.Moves) != 1 || len(g.Queue) != 0 {
 		t.Fatalf("a stale reply changed the board: %v, queue %v", moves(h), g.Queue)
 	}
