@@ -28,9 +28,9 @@ const allAnswerBytesKey = "answer-bytes"
 
 // boundAnswer returns the parts of the answer to the sender that fit the
 // bytes he may still get, in their order, and a notice in place of the
-// rest; it counts what goes. The notice after a bound of a window (the
-// address's or all senders') goes once a window; later mails over it get
-// no answer at all.
+// rest, all within those bytes; it counts what goes. The notice after a
+// bound of a window (the address's or all senders') goes once a window,
+// even if it does not fit; later mails over it get no answer at all.
 func (r *request) boundAnswer(ps []*part) ([]*part, error) {
 	lim := r.s.limits
 	addr := r.sender()
@@ -43,12 +43,13 @@ func (r *request) boundAnswer(ps []*part) ([]*part, error) {
 		return nil, err
 	}
 	room := min(lim.AnswerBytes, lim.AddressAnswerBytes-mine.Count, lim.AllAnswerBytes-all.Count)
-	kept, used := 0, 0
-	for kept < len(ps) && used+answerSize(ps[kept]) <= room {
-		used += answerSize(ps[kept])
-		kept++
+	kept := 0
+	for size := 0; kept < len(ps); kept++ {
+		if size += answerSize(ps[kept]); size > room {
+			break
+		}
 	}
-	out := ps[:kept]
+	out := ps
 	if kept < len(ps) {
 		why, until := "", time.Time{}
 		switch {
@@ -68,15 +69,26 @@ func (r *request) boundAnswer(ps []*part) ([]*part, error) {
 		default:
 			why = fmt.Sprintf("one mail gets at most %d bytes of them", lim.AnswerBytes)
 		}
-		if until.IsZero() || !mine.Warned {
-			mine.Warned = mine.Warned || !until.IsZero()
-			n := r.withheldNotice(ps[kept:], why, until)
-			used += answerSize(n)
-			out = append(out, n)
+		notice := until.IsZero() || !mine.Warned
+		mine.Warned = mine.Warned || !until.IsZero()
+		// The notice and the headings of a merged mail take room too:
+		// fewer parts go until all fits.
+		for {
+			out = ps[:kept:kept]
+			if notice {
+				out = append(out, r.withheldNotice(ps[kept:], why, until))
+			}
+			if kept == 0 || answerSize(merge(out)) <= room {
+				break
+			}
+			kept--
 		}
 	}
-	mine.Count += used
-	all.Count += used
+	if len(out) > 0 {
+		used := answerSize(merge(out))
+		mine.Count += used
+		all.Count += used
+	}
 	if err := r.tx.PutCounter(answerBytesKey(addr), mine); err != nil {
 		return nil, err
 	}
