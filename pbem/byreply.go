@@ -17,10 +17,21 @@ import (
 // Play by reply: every board mail to a player of a board in play carries a
 // secret token in its Message-ID (and, when the operator configured a
 // sub-addressed ReplyAddress, in its Reply-To). A reply to that mail names
-// the token in In-Reply-To and References (or is addressed to it), and its
-// first line of the player's own is then a command for that board alone:
-// "e2-e5", "resign", "queue b7", "chat ...". The token stands for the
-// player's password for that one board; it is stored only as a hash.
+// the token in In-Reply-To (or is addressed to it), and its first line of
+// the player's own is then a command for that board alone: "e2-e5",
+// "resign", "queue b7", "chat ...". The token stands for the player's
+// password for that one board and that one move; it is stored only as a
+// hash.
+//
+// A token acts only while its board is at the move it was issued for
+// (whatever "#n" the reply adds), and only once: the command that plays
+// the move, resigns or votes spends it in the same transaction. Chat and
+// queue do not spend it (a player may chat, then move, from one mail) but
+// are refused as soon as the board has moved on or the token is spent:
+// otherwise a token read once, with a forged From, could speak and queue
+// for its player for sixty days. A token named only in References does
+// not act: References lists a thread's whole past, so a reply to any
+// later mail of the thread (a chat) names the old board mails there.
 
 const (
 	// replyTokenLife is how long a board mail's token is good for: longer
@@ -88,18 +99,30 @@ func accountPrint(u *store.User) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// replyToken returns the token a mail names, or nil. Only the first
-// candidate counts, in the order In-Reply-To, References (newest first),
-// the recipients: so a mail costs at most one lookup whatever it holds.
-func (s *Service) replyToken(m *mailmsg.Incoming) []byte {
+// replyToken returns the token a mail names, or nil, and whether the mail
+// answers the mail of that token: true for a token in In-Reply-To or in a
+// recipient's address, false for one found only in References, which only
+// threads. Only the first candidate counts, in the order In-Reply-To, the
+// recipients, References (newest first): so a mail costs at most one
+// lookup whatever it holds.
+func (s *Service) replyToken(m *mailmsg.Incoming) (tok []byte, answers bool) {
 	if tok := idToken(m.InReplyTo); tok != nil {
-		return tok
+		return tok, true
+	}
+	if tok := s.addressToken(m); tok != nil {
+		return tok, true
 	}
 	for i := len(m.References) - 1; i >= 0; i-- {
 		if tok := idToken(m.References[i]); tok != nil {
-			return tok
+			return tok, false
 		}
 	}
+	return nil, false
+}
+
+// addressToken returns the token of the first recipient address that is
+// the configured ReplyAddress with a token, or nil.
+func (s *Service) addressToken(m *mailmsg.Incoming) []byte {
 	before, after, ok := strings.Cut(strings.ToLower(s.cfg.ReplyAddress), ReplyTokenPlace)
 	if !ok {
 		return nil
@@ -190,13 +213,14 @@ func isMove(words []string) bool {
 	return true
 }
 
-// byReply plays a reply to a board mail when it names a live token and its
-// first line is a command for the board. It reports false when the mail is
-// for the usual way, by its subject. A reply whose token is dead, or whose
-// first line is no command, while its subject is only the board mail's
-// subject, gets an answer that says how to send the command.
+// byReply plays a reply to a board mail when it answers a live token and
+// its first line is a command for the board. It reports false when the
+// mail is for the usual way, by its subject. A reply whose token is dead,
+// or named only in References, or whose first line is no command, while
+// its subject is only the board mail's subject, gets an answer that says
+// how to send the command.
 func (r *request) byReply() (bool, error) {
-	tok := r.s.replyToken(r.mail)
+	tok, answers := r.s.replyToken(r.mail)
 	if tok == nil {
 		return false, nil
 	}
@@ -206,8 +230,8 @@ func (r *request) byReply() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if why == "" && isCmd {
-		return true, r.playReply(t, b, rc, comment)
+	if why == "" && isCmd && answers {
+		return true, r.playReply(tok, t, b, rc, comment)
 	}
 	if !replySubject(commandWords(r.mail.Subject)) {
 		return false, nil // the subject is a command of its own
@@ -215,19 +239,25 @@ func (r *request) byReply() (bool, error) {
 	if ok, err := r.allowSender(); !ok || err != nil {
 		return true, err
 	}
-	if why == "" {
-		why = fmt.Sprintf("its first line %q is not a command for %s board %d; write your move there (e.g. %s), or resign, propose, accept, reject, undo, queue MOVE, or chat and your message, above or below the quoted board",
-			shorten(line, 60), b.game.Title(), b.rec.Board, exampleMove(b))
-		if line == "" {
-			why = fmt.Sprintf("it holds no line of your own, only the quoted board; write your move (e.g. %s) or another command for %s board %d on its first line",
-				exampleMove(b), b.game.Title(), b.rec.Board)
-		}
-		f := fail("This reply was not played: %s. The full command works from any mail: %s move %d %s PASSWORD MOVE",
-			why, b.game.Name(), b.rec.Board, t.User)
+	if why != "" {
+		return true, r.refuse("pbemd", nil, fail("This reply answers a board mail that can no longer be answered by reply: %s. Reply to the newest board mail, or send the full command in the subject: GAME move BOARD USERID PASSWORD MOVE (e.g. ultima move 101 alice secret e2-e5)", why))
+	}
+	full := fmt.Sprintf("%s move %d %s PASSWORD MOVE", b.game.Name(), b.rec.Board, t.User)
+	if !answers {
+		f := fail("This reply was not played: it names a board mail of %s board %d only in its References, which thread a mail but do not stand for your password, so it answers some other mail. Reply to the newest board mail itself, or send the full command: %s",
+			b.game.Title(), b.rec.Board, full)
 		f.game, f.board = b.game, b
 		return true, r.refuse(b.game.Name(), nil, f)
 	}
-	return true, r.refuse("pbemd", nil, fail("This reply answers a board mail that can no longer be answered by reply: %s. Reply to the newest board mail, or send the full command in the subject: GAME move BOARD USERID PASSWORD MOVE (e.g. ultima move 101 alice secret e2-e5)", why))
+	why = fmt.Sprintf("its first line %q is not a command for %s board %d; write your move there (e.g. %s), or resign, propose, accept, reject, undo, queue MOVE, or chat and your message, above or below the quoted board",
+		shorten(line, 60), b.game.Title(), b.rec.Board, exampleMove(b))
+	if line == "" {
+		why = fmt.Sprintf("it holds no line of your own, only the quoted board; write your move (e.g. %s) or another command for %s board %d on its first line",
+			exampleMove(b), b.game.Title(), b.rec.Board)
+	}
+	f := fail("This reply was not played: %s. The full command works from any mail: %s", why, full)
+	f.game, f.board = b.game, b
+	return true, r.refuse(b.game.Name(), nil, f)
 }
 
 // liveToken looks a token up once and checks it still stands for its
@@ -274,41 +304,71 @@ func (r *request) liveToken(tok []byte) (*store.ReplyToken, *board, string, erro
 }
 
 // playReply runs the reply's command as the full command would run, for
-// the token's player, without his password.
-func (r *request) playReply(t *store.ReplyToken, b *board, rc replyCommand, comment string) error {
+// the token's player, without his password, when the token is current:
+// unspent, and its board still at the move it was issued for. A command
+// that plays, resigns or votes spends it.
+func (r *request) playReply(tok []byte, t *store.ReplyToken, b *board, rc replyCommand, comment string) error {
 	if rc.verb == "chat" {
 		comment = strings.TrimSpace(strings.Join(rc.args, " ") + "\n" + comment)
 		rc.args = nil
 	}
 	words := append([]string{b.game.Name(), rc.verb, fmt.Sprint(b.rec.Board), t.User, ""}, rc.args...)
 	c := &cmd{r: r, words: words, comment: comment, game: b.game}
-	// A move with its own "#n" is checked by that number, as in the full
-	// command; any other command from a stale mail is refused.
-	numbered := rc.verb == "move" && strings.Contains(strings.Join(rc.args, " "), "#")
-	if rc.verb != "queue" && rc.verb != "chat" && !numbered && t.Move != b.next() {
-		// A stale mail: the command was meant for a board that has
-		// changed since.
-		what := strings.Join(append([]string{rc.verb}, rc.args...), " ")
-		if rc.verb == "move" {
-			what = strings.Join(rc.args, " ")
+	if t.Spent || t.Move != b.next() {
+		if ok, err := r.allowSender(); !ok || err != nil {
+			return err
 		}
-		msg := fmt.Sprintf("Your reply answers the board mail of move #%d, but %s board %d is at move #%d now, %s's to play, so %q was not played; reply to the newest board mail",
-			t.Move, b.game.Title(), b.rec.Board, b.next(), b.toMove(), what)
-		if strings.EqualFold(b.toMove(), t.User) {
-			full := what
-			if rc.verb == "move" && !isVote(what) {
-				full = fmt.Sprintf("%s#%d", what, b.next())
-			}
-			msg += fmt.Sprintf(", or send: %s move %d %s PASSWORD %s", b.game.Name(), b.rec.Board, t.User, full)
-		}
-		return r.runAs(c, t.User, func() error {
-			if ok, err := r.allowSender(); !ok || err != nil {
-				return err
-			}
-			return r.refuse(b.game.Name(), words, &failure{game: b.game, board: b, Msg: msg})
-		})
+		return r.refuse(b.game.Name(), words, &failure{game: b.game, board: b, Msg: staleReply(t, b, rc)})
 	}
-	return r.runAs(c, t.User, func() error { return r.runCmd(c) })
+	return r.runAs(c, t.User, func() error {
+		played, err := r.runCmd(c)
+		if err != nil || !played || rc.verb == "chat" || rc.verb == "queue" {
+			return err
+		}
+		return r.tx.SpendReplyToken(tok)
+	})
+}
+
+// staleReply says why a reply's command was not run although its token is
+// good: the token is spent, or its board has moved on; and what to send
+// instead.
+func staleReply(t *store.ReplyToken, b *board, rc replyCommand) string {
+	// The command as the player wrote it, cut as fail cuts a word of the
+	// input: the answer costs what the server writes.
+	what := strings.Join(append([]string{rc.verb}, rc.args...), " ")
+	if rc.verb == "move" {
+		what = strings.Join(rc.args, " ")
+	}
+	what = shorten(what, maxQuotedWord)
+	now := fmt.Sprintf("is at move #%d now, %s's to play", b.next(), b.toMove())
+	if b.rec.Over {
+		now = "has ended"
+	}
+	msg := fmt.Sprintf("Your reply answers the board mail of move #%d, but %s board %d %s, so %q was not played; reply to the newest board mail",
+		t.Move, b.game.Title(), b.rec.Board, now, what)
+	if t.Move == b.next() {
+		msg = fmt.Sprintf("Your reply answers a board mail of %s board %d whose reply has been played already, and a board mail takes one, so %q was not played; reply to the newest board mail",
+			b.game.Title(), b.rec.Board, what)
+	}
+	full := ""
+	switch {
+	case rc.verb == "chat":
+		full = fmt.Sprintf("%s chat %d %s PASSWORD (the message in the body)", b.game.Name(), b.rec.Board, t.User)
+	case b.rec.Over:
+	case rc.verb == "queue":
+		full = fmt.Sprintf("%s queue %d %s PASSWORD %s", b.game.Name(), b.rec.Board, t.User, strings.TrimPrefix(what, "queue "))
+	case rc.verb == "move" && !isVote(what):
+		if strings.EqualFold(b.toMove(), t.User) {
+			move, _, _ := strings.Cut(what, "#")
+			full = fmt.Sprintf("%s move %d %s PASSWORD %s#%d", b.game.Name(), b.rec.Board, t.User, move, b.next())
+		}
+	default: // resign or a vote, which a player may send on any turn
+		full = fmt.Sprintf("%s move %d %s PASSWORD %s", b.game.Name(), b.rec.Board, t.User, what)
+	}
+	if full != "" {
+		msg += ", or send: " + full
+	}
+	return msg
 }
 
 // isVote reports whether a move word is a vote, which takes no move number.

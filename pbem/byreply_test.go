@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,7 +173,8 @@ func TestReplyBounds(t *testing.T) {
 }
 
 // TestReplyStale: a reply to a board mail that is no longer the newest is
-// refused and names the move due, except queue and chat.
+// refused, whatever it asks and whatever "#n" it adds, and the answer names
+// the move due and the full command that would do it.
 func TestReplyStale(t *testing.T) {
 	h, out := ultimaGame(t)
 	firstToBob := mailTo(t, out, "bob@example.org")
@@ -183,7 +185,7 @@ func TestReplyStale(t *testing.T) {
 	// Alice answers her old mail again: a double-sent or stale reply.
 	out = h.deliver(h.plainReply("alice@example.org", firstToAlice, "d2-d4\n"))
 	r := refused(t, out, "alice@example.org")
-	says(t, r.Body, `Your reply answers the board mail of move #1, but Ultima board 101 is at move #2 now, bob's to play, so "d2-d4" was not played`)
+	says(t, r.Body, `Your reply answers the board mail of move #1, but Ultima board 101 is at move #2 now, bob's to play, so "d2-d4" was not played; reply to the newest board mail.`)
 	hasNot(t, r.Body, "d2-d4#2")
 	if r.Subject != "Ultima Board 101 Error" {
 		t.Errorf("subject %q", r.Subject)
@@ -192,22 +194,115 @@ func TestReplyStale(t *testing.T) {
 		r := refused(t, h.deliver(h.plainReply("bob@example.org", firstToBob, cmd)), "bob@example.org")
 		says(t, r.Body, "is at move #2 now, bob's to play, so \""+cmd+"\" was not played", "ultima move 101 bob PASSWORD "+cmd+".")
 	}
-	// A move with its own number is judged by that number.
-	r = refused(t, h.deliver(h.plainReply("bob@example.org", firstToBob, "e7-e6#3")), "bob@example.org")
-	says(t, r.Body, "e7-e6#3 was not played: the next move on Ultima board 101 is #2, not #3")
-	if h.game("ultima", 101).Over || len(moves(h)) != 1 {
-		t.Fatalf("a stale reply changed the board: %v", moves(h))
+	// A number of its own does not revive the mail: bob's mail of move
+	// #1 plays no move #2, nor #3.
+	for _, move := range []string{"e7-e6#2", "e7-e6#3"} {
+		r = refused(t, h.deliver(h.plainReply("bob@example.org", firstToBob, move)), "bob@example.org")
+		says(t, r.Body, "is at move #2 now, bob's to play, so \""+move+"\" was not played", "or send: ultima move 101 bob PASSWORD e7-e6#2.")
+	}
+	// Nor do chat and queue work from it.
+	r = refused(t, h.deliver(h.plainReply("bob@example.org", firstToBob, "chat Nice opening.\nReally.")), "bob@example.org")
+	says(t, r.Body, `so "chat" was not played`, "or send: ultima chat 101 bob PASSWORD (the message in the body).")
+	r = refused(t, h.deliver(h.plainReply("bob@example.org", firstToBob, "queue e7-e6")), "bob@example.org")
+	says(t, r.Body, `so "queue e7-e6" was not played`, "or send: ultima queue 101 bob PASSWORD e7-e6.")
+	// A hostile stale reply of 11 long "moves" gets a short answer.
+	huge := strings.TrimSpace(strings.Repeat(strings.Repeat("a1", 5000)+" ", 11))
+	r = refused(t, h.deliver(h.plainReply("bob@example.org", firstToBob, "queue "+huge)), "bob@example.org")
+	if first, _, _ := strings.Cut(r.Body, "\n\n"); len(first) > 1000 {
+		t.Errorf("a stale reply of %d bytes got an answer of %d bytes before the board", len(huge), len(first))
+	}
+	if g := h.game("ultima", 101); g.Over || len(g.Moves) != 1 || len(g.Queue) != 0 {
+		t.Fatalf("a stale reply changed the board: %v, queue %v", moves(h), g.Queue)
+	}
+}
+
+// TestReplyTokenOnce: the issue's attack. A token that played move #1,
+// with a From nobody vouches for, plays nothing more: not move #3 with its
+// number added, not a chat, not a queued move. A token plays one command
+// even while its board stays at its move (a vote), and a refused command
+// does not spend it; chat does not spend it either.
+func TestReplyTokenOnce(t *testing.T) {
+	h, out := ultimaGame(t)
+	toAlice := mailTo(t, out, "alice@example.org")
+	// A refused move leaves the token as it was, and so does a chat.
+	r := refused(t, h.deliver(h.plainReply("alice@example.org", toAlice, "e2-e9")), "alice@example.org")
+	hasNot(t, r.Body, "has been played already")
+	boardMails(t, h.deliver(h.plainReply("alice@example.org", toAlice, "chat Hello")), "ultima chat 101 alice", "alice@example.org", "bob@example.org")
+	out = h.deliver(h.plainReply("alice@example.org", toAlice, "e2-e5"))
+	toBob := mailTo(t, out, "bob@example.org")
+	out = h.deliver(h.plainReply("bob@example.org", toBob, "e7-e6"))
+	boardMails(t, out, "Ultima Board 101 alice", "alice@example.org", "bob@example.org")
+
+	// Whoever holds the spent token of move #1 (a forwarded mail, a
+	// mailbox read once) forges alice's From: nothing is played.
+	for _, c := range []struct{ body, says string }{
+		{"d2-d4#3", `so "d2-d4#3" was not played; reply to the newest board mail, or send: ultima move 101 alice PASSWORD d2-d4#3.`},
+		{"chat I resign soon", `so "chat" was not played`},
+		{"queue d2-d4", `so "queue d2-d4" was not played`},
+		{"propose", `so "propose" was not played`},
+	} {
+		raw := h.forged("alice@example.org", "Re: "+toAlice.Subject, c.body)
+		raw = bytes.Replace(raw, []byte("\r\n\r\n"), []byte("\r\nIn-Reply-To: <"+toAlice.messageID()+">\r\n\r\n"), 1)
+		r := refused(t, h.deliver(raw), "alice@example.org")
+		says(t, r.Body, "Your reply answers the board mail of move #1, but Ultima board 101 is at move #3 now, alice's to play", c.says)
+	}
+	if g := h.game("ultima", 101); len(g.Moves) != 2 || len(g.Queue) != 0 || g.Vote != nil {
+		t.Fatalf("a spent token changed the board: %v, queue %v, vote %v", moves(h), g.Queue, g.Vote)
 	}
 
-	// Bob's old mail still queues and chats.
-	out = h.deliver(h.plainReply("bob@example.org", firstToBob, "chat Nice opening.\nReally."))
-	chat := boardMails(t, out, "ultima chat 101 bob", "alice@example.org", "bob@example.org")
-	says(t, chat.Body, "bob writes: Nice opening. Really.")
-	out = h.deliver(h.plainReply("bob@example.org", firstToBob, "queue e7-e6"))
+	// A vote keeps the board at its move; its token is spent all the same.
+	toAlice = mailTo(t, out, "alice@example.org")
+	out = h.deliver(h.plainReply("alice@example.org", toAlice, "propose"))
 	boardMails(t, out, "Ultima Board 101 alice", "alice@example.org", "bob@example.org")
-	if got := strings.Join(moves(h), " "); got != "Pe2-e5 Pe7-e6" {
+	for _, body := range []string{"undo", "d2-d4", "chat Please accept."} {
+		r := refused(t, h.deliver(h.plainReply("alice@example.org", toAlice, body)), "alice@example.org")
+		says(t, r.Body, "Your reply answers a board mail of Ultima board 101 whose reply has been played already, and a board mail takes one")
+	}
+	// The mail the vote sent has a token of its own.
+	out = h.deliver(h.plainReply("alice@example.org", mailTo(t, out, "alice@example.org"), "d2-d4"))
+	boardMails(t, out, "Ultima Board 101 bob", "alice@example.org", "bob@example.org")
+	if got := strings.Join(moves(h), " "); got != "Pe2-e5 Pe7-e6 Pd2-d4" {
 		t.Errorf("moves: %s", got)
 	}
+}
+
+// TestReplyQueueAndChat: while its board is at its move, a board mail's
+// token queues and chats, as often as the player likes, and still plays;
+// once the board has moved, it does neither.
+func TestReplyQueueAndChat(t *testing.T) {
+	h, out := ultimaGame(t)
+	toBob := mailTo(t, out, "bob@example.org")
+	one(t, h.deliver(h.plainReply("bob@example.org", toBob, "queue e7-e6")), "bob@example.org")
+	boardMails(t, h.deliver(h.plainReply("bob@example.org", toBob, "chat Your move.")), "ultima chat 101 bob", "alice@example.org", "bob@example.org")
+	one(t, h.deliver(h.plainReply("bob@example.org", toBob, "queue e7-e6 d7-d6")), "bob@example.org")
+	// alice moves; bob's first queued move answers it.
+	h.deliver(h.plainReply("alice@example.org", mailTo(t, out, "alice@example.org"), "e2-e5"))
+	if got := strings.Join(moves(h), " "); got != "Pe2-e5 Pe7-e6" {
+		t.Fatalf("moves: %s", got)
+	}
+	r := refused(t, h.deliver(h.plainReply("bob@example.org", toBob, "chat Oops.")), "bob@example.org")
+	says(t, r.Body, "Your reply answers the board mail of move #1, but Ultima board 101 is at move #3 now, alice's to play")
+}
+
+// TestReplyReferencesOnly: a token named only in References (a reply to a
+// later mail of the thread, such as a chat) threads but plays nothing; the
+// answer says to reply to the board mail itself.
+func TestReplyReferencesOnly(t *testing.T) {
+	h, out := ultimaGame(t)
+	toAlice := mailTo(t, out, "alice@example.org")
+	for _, inReplyTo := range []string{"In-Reply-To: <chat7@example.org>\r\n", ""} {
+		raw := []byte("From: alice@example.org\r\nTo: pbem@example.org\r\nSubject: Re: " + toAlice.Subject +
+			"\r\nMessage-ID: <r" + fmt.Sprint(len(inReplyTo)) + "@client.example>\r\n" + inReplyTo +
+			"References: <" + toAlice.messageID() + "> <chat7@example.org>\r\n\r\ne2-e5\r\n")
+		r := refused(t, h.deliver(raw), "alice@example.org")
+		says(t, r.Body, "This reply was not played: it names a board mail of Ultima board 101 only in its References",
+			"Reply to the newest board mail itself, or send the full command: ultima move 101 alice PASSWORD MOVE")
+	}
+	if len(moves(h)) != 0 {
+		t.Fatalf("a token in References played %v", moves(h))
+	}
+	// The token is not spent: a true reply to its mail plays.
+	boardMails(t, h.deliver(h.plainReply("alice@example.org", toAlice, "e2-e5")), "Ultima Board 101 bob", "alice@example.org", "bob@example.org")
 }
 
 // TestReplyRefused: forged, revoked, expired and misdirected tokens play

@@ -38,8 +38,9 @@ type part struct {
 }
 
 // compose turns the request's parts into outgoing mails in r.out, in the
-// order each address first got a part. Mail to an address of no user
-// counts against the server's budget for strangers.
+// order each address first got a part. The answer to a sender nobody
+// vouched for is bounded in bytes (backscatter.go); mail to an address of
+// no user counts against the server's budget for strangers.
 func (r *request) compose() error {
 	var order []string
 	groups := map[string][]*part{}
@@ -61,6 +62,15 @@ func (r *request) compose() error {
 	for _, k := range order {
 		ps := groups[k]
 		to := ps[0].to
+		if r.mail != nil && k == r.sender() && !r.authenticated() {
+			var err error
+			if ps, err = r.boundAnswer(ps); err != nil {
+				return err
+			}
+			if len(ps) == 0 {
+				continue
+			}
+		}
 		if !r.tx.KnownAddress(to) {
 			ok, err := r.allowStranger(to)
 			if err != nil {

@@ -64,6 +64,13 @@ type Limits struct {
 	// one player may be sent in the three days an invitation waits [5]
 	// (invitations.go).
 	Invitations int
+	// AnswerBytes is how many bytes of answers (errors, boards shown,
+	// help, lists: all but board mails) a mail that is not authenticated
+	// gets at its sender's address [32 KiB]; AddressAnswerBytes how many
+	// one address gets in a Window [128 KiB]; AllAnswerBytes how many
+	// all such senders get together in a Window [16 MiB]. A forged From
+	// so draws little to a third party (backscatter.go).
+	AnswerBytes, AddressAnswerBytes, AllAnswerBytes int
 	// Watchers is how many users may subscribe to one board, and how
 	// many may be told of its end [100]; and how many may subscribe to
 	// every new board of a game, and how many be told of the end of every
@@ -98,6 +105,9 @@ func (l Limits) withDefaults() Limits {
 	def(&l.Invitations, 5)
 	def(&l.Signups, 60)
 	def(&l.RobotGames, 3)
+	def(&l.AnswerBytes, 32<<10)
+	def(&l.AddressAnswerBytes, 128<<10)
+	def(&l.AllAnswerBytes, 16<<20)
 	if l.Window <= 0 {
 		l.Window = time.Hour
 	}

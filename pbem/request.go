@@ -119,22 +119,24 @@ func (r *request) command(words []string, withComment bool) error {
 	if withComment {
 		c.comment = mailmsg.Comment(r.mail.Text)
 	}
-	return r.runCmd(c)
+	_, err := r.runCmd(c)
+	return err
 }
 
-// runCmd runs a command within the sender's limits.
-func (r *request) runCmd(c *cmd) error {
+// runCmd runs a command within the sender's limits. It reports whether the
+// command was carried out: not ignored, not refused.
+func (r *request) runCmd(c *cmd) (played bool, err error) {
 	if r.outcome.command == "" {
 		r.outcome.command = commandVerb(c.words)
 	}
 	ok, err := r.allowCommand(c.words)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if !ok {
 		if !isReset(c.words) {
 			r.outcome.note(resultIgnored, "the sender is over his limit of commands or wrong passwords")
-			return nil
+			return false, nil
 		}
 		// A reset gets through whoever spent the limit of this From
 		// (docs/trust.md): its code goes only to the account's own
@@ -145,7 +147,7 @@ func (r *request) runCmd(c *cmd) error {
 	}
 	words := c.words
 	if len(words) == 0 {
-		return r.unknownCommand(words)
+		return false, r.unknownCommand(words)
 	}
 	err = c.dispatch()
 	if c.game != nil {
@@ -158,14 +160,14 @@ func (r *request) runCmd(c *cmd) error {
 	if errors.As(err, &f) {
 		if f.silent || r.silenced {
 			r.outcome.note(resultIgnored, f.Msg)
-			return nil
+			return false, nil
 		}
-		return r.refuse(c.name(), words, f)
+		return false, r.refuse(c.name(), words, f)
 	}
 	if err == nil {
 		r.outcome.note(resultPlayed, "")
 	}
-	return err
+	return err == nil, err
 }
 
 // isReset reports whether command words are a reset.

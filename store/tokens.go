@@ -24,6 +24,9 @@ type ReplyToken struct {
 	// account worthless.
 	Account string
 	Expires time.Time
+	// Spent is set when the token has played its command: a token
+	// authorises one command, never a second.
+	Spent bool
 }
 
 // The tokens' buckets are created on first write, as the counters' are:
@@ -88,18 +91,45 @@ func (tx *Tx) NewReplyToken(t *ReplyToken) ([]byte, error) {
 // store holds no such token. An expired token not yet pruned is returned:
 // the caller compares Expires with its clock.
 func (tx *Tx) ReplyToken(token []byte) (*ReplyToken, error) {
+	_, _, t, err := tx.findToken(token)
+	return t, err
+}
+
+// SpendReplyToken marks the token spent, in the transaction that runs its
+// command: ReplyToken reports it Spent from then on, until it expires. A
+// token the store does not hold is ErrNotFound.
+func (tx *Tx) SpendReplyToken(token []byte) error {
+	b, key, t, err := tx.findToken(token)
+	if err != nil {
+		return err
+	}
+	t.Spent = true
+	data, err := encodeToken(t)
+	if err != nil {
+		return fmt.Errorf("store: reply token: %w", err)
+	}
+	return b.Put(key, data)
+}
+
+// findToken returns the bucket, key and record of a token, or ErrNotFound:
+// the tokens NewReplyToken makes first, then those made before.
+func (tx *Tx) findToken(token []byte) (*bolt.Bucket, []byte, *ReplyToken, error) {
 	if len(token) != TokenBytes {
-		return nil, ErrNotFound
+		return nil, nil, nil, ErrNotFound
 	}
+	b, key := tx.btx.Bucket(bucketTimedTokens), timedKey(token)
 	var v []byte
-	if b := tx.btx.Bucket(bucketTimedTokens); b != nil {
-		v = b.Get(timedKey(token))
-	}
-	if b := tx.btx.Bucket(bucketTokens); v == nil && b != nil {
-		v = b.Get(tokenHash(token))
+	if b != nil {
+		v = b.Get(key)
 	}
 	if v == nil {
-		return nil, ErrNotFound
+		b, key = tx.btx.Bucket(bucketTokens), tokenHash(token)
+		if b != nil {
+			v = b.Get(key)
+		}
+	}
+	if v == nil {
+		return nil, nil, nil, ErrNotFound
 	}
 	var t ReplyToken
 	var err error
@@ -109,9 +139,9 @@ func (tx *Tx) ReplyToken(token []byte) (*ReplyToken, error) {
 		err = readRecord(v, func(r *recordReader) { tokenFields(r, &t) })
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: reply token: %w", err)
+		return nil, nil, nil, fmt.Errorf("store: reply token: %w", err)
 	}
-	return &t, nil
+	return b, key, &t, nil
 }
 
 // A token is stored in the binary form of games and users (record.go):
@@ -125,6 +155,7 @@ func encodeToken(t *ReplyToken) ([]byte, error) {
 	w.int(4, t.Move)
 	w.string(5, t.Account)
 	w.time(6, t.Expires)
+	w.bool(7, t.Spent)
 	return w.b, w.err
 }
 
@@ -143,6 +174,8 @@ func tokenFields(r *recordReader, t *ReplyToken) {
 			t.Account = r.string(kind)
 		case 6:
 			t.Expires = r.time(kind)
+		case 7:
+			t.Spent = r.bool(kind)
 		default:
 			r.skip(kind)
 		}

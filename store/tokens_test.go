@@ -199,3 +199,78 @@ func benchTokens(b *testing.B, db *DB, now time.Time, tokens [][]byte) {
 		}
 	}
 }
+
+// A spent token stays spent in later transactions, in each form the store
+// has kept tokens in, and spending one spends no other; it is still pruned
+// at its expiry.
+func TestSpendReplyToken(t *testing.T) {
+	db := openTest(t)
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	tok := ReplyToken{User: "alice", Kind: "ultima", Board: 101, Move: 1, Account: "f00d", Expires: now.Add(time.Hour)}
+	old := bytes.Repeat([]byte{1}, 16)
+	oldJSON := bytes.Repeat([]byte{2}, 16)
+	var spent, other []byte
+	err := db.Update(func(tx *Tx) error {
+		var err error
+		if spent, err = tx.NewReplyToken(&tok); err != nil {
+			return err
+		}
+		if other, err = tx.NewReplyToken(&tok); err != nil {
+			return err
+		}
+		if err := putOldToken(tx, old, &tok); err != nil {
+			return err
+		}
+		// The first tokens were JSON, here one with no expiry entry.
+		b := tx.btx.Bucket(bucketTokens)
+		return b.Put(tokenHash(oldJSON), []byte(`{"User":"bob","Kind":"ultima","Board":101,"Move":2,"Expires":"2026-11-22T13:00:00Z"}`))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *Tx) error {
+		for _, tk := range [][]byte{spent, old, oldJSON} {
+			if err := tx.SpendReplyToken(tk); err != nil {
+				t.Errorf("SpendReplyToken(%x): %v", tk, err)
+			}
+		}
+		forged := append([]byte(nil), other...)
+		forged[15] ^= 1
+		if err := tx.SpendReplyToken(forged); !errors.Is(err, ErrNotFound) {
+			t.Errorf("spending a token never made: %v, want ErrNotFound", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.View(func(tx *Tx) error {
+		for _, c := range []struct {
+			tok   []byte
+			user  string
+			spent bool
+		}{{spent, "alice", true}, {old, "alice", true}, {oldJSON, "bob", true}, {other, "alice", false}} {
+			got, err := tx.ReplyToken(c.tok)
+			if err != nil || got.Spent != c.spent || got.User != c.user || got.Board != 101 || !got.Expires.Equal(tok.Expires) {
+				t.Errorf("ReplyToken(%x) = %+v, %v; want %s's, spent %v", c.tok, got, err, c.user, c.spent)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *Tx) error {
+		if n, err := tx.PruneReplyTokens(now.Add(2*time.Hour), 100); n != 3 || err != nil {
+			t.Errorf("PruneReplyTokens = %d, %v; want the three in the expiry index, spent or not", n, err)
+		}
+		_, err := tx.ReplyToken(spent)
+		if !errors.Is(err, ErrNotFound) {
+			t.Errorf("a spent token outlived its expiry: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -151,6 +151,11 @@ type Limits struct {
 	MessageBytes        int           `yaml:"message_bytes"` // largest text a message relays
 	Watchers            int           `yaml:"watchers"`      // subscribers of a board, and users asking for every board of a game
 	RobotGames          int           `yaml:"robot_games"`   // active games of one player with one robot
+	// Answers to mail whose From is not authenticated, in bytes: per mail,
+	// per address and window, all such senders together per window.
+	AnswerBytes        int `yaml:"answer_bytes"`
+	AddressAnswerBytes int `yaml:"address_answer_bytes"`
+	AllAnswerBytes     int `yaml:"all_answer_bytes"`
 }
 
 // defaultLimits are the service's own defaults.
@@ -159,7 +164,7 @@ func defaultLimits() Limits {
 	return Limits{LargestMail: 10 << 20, Mails: d.Mails, Reads: d.Reads, Signups: d.Signups, Invitations: d.Invitations,
 		BadPasswords: d.BadPasswords, ForeignBadPasswords: d.ForeignBadPasswords, Window: d.Window, Strangers: d.Strangers,
 		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes, Watchers: d.Watchers,
-		RobotGames: d.RobotGames}
+		RobotGames: d.RobotGames, AnswerBytes: d.AnswerBytes, AddressAnswerBytes: d.AddressAnswerBytes, AllAnswerBytes: d.AllAnswerBytes}
 }
 
 // Service returns the limits as the service takes them.
@@ -167,7 +172,7 @@ func (l Limits) Service() pbem.Limits {
 	return pbem.Limits{Mails: l.Mails, Reads: l.Reads, Signups: l.Signups, Invitations: l.Invitations,
 		BadPasswords: l.BadPasswords, ForeignBadPasswords: l.ForeignBadPasswords, Window: l.Window, Strangers: l.Strangers,
 		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes, Watchers: l.Watchers,
-		RobotGames: l.RobotGames}
+		RobotGames: l.RobotGames, AnswerBytes: l.AnswerBytes, AddressAnswerBytes: l.AddressAnswerBytes, AllAnswerBytes: l.AllAnswerBytes}
 }
 
 // Mail returns the bounds of reading one mail as the service takes them.
@@ -486,6 +491,8 @@ func (c *Config) validateFor(uses Uses) error {
 		{"limits.commands", c.Limits.Commands}, {"limits.recipients", c.Limits.Recipients},
 		{"limits.message_bytes", c.Limits.MessageBytes}, {"limits.watchers", c.Limits.Watchers},
 		{"limits.robot_games", c.Limits.RobotGames},
+		{"limits.answer_bytes", c.Limits.AnswerBytes}, {"limits.address_answer_bytes", c.Limits.AddressAnswerBytes},
+		{"limits.all_answer_bytes", c.Limits.AllAnswerBytes},
 	} {
 		if n.v < 1 {
 			return fmt.Errorf("%s is %d; want at least 1", n.name, n.v)

@@ -176,6 +176,13 @@ func TestLimits(t *testing.T) {
 			t.Errorf("%s 0: %v", name, err)
 		}
 	}
+	c, err = Parse([]byte(minimal+"limits:\n  answer_bytes: 1000\n  address_answer_bytes: 2000\n  all_answer_bytes: 3000\n"), secrets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := c.Limits.Service(); l.AnswerBytes != 1000 || l.AddressAnswerBytes != 2000 || l.AllAnswerBytes != 3000 {
+		t.Errorf("answer bounds %+v", l)
+	}
 }
 
 func TestWebSettings(t *testing.T) {
