@@ -35,8 +35,8 @@ func TestSignup(t *testing.T) {
 	}
 
 	errs := []struct{ subject, want string }{
-		{"signup alice other", "The user id alice is taken; choose another one."},
-		{"signup ALICE other", "The user id ALICE is taken; choose another one."},
+		{"signup alice 0ther-pw", "The user id alice is taken; choose another one."},
+		{"signup ALICE 0ther-pw", "The user id ALICE is taken; choose another one."},
 		{"signup 9lives secret", `"9lives" is not a valid user id; a user id is 2 to 16 letters, digits, '_', '-' or '.', starting with a letter.`},
 		{"signup dave abc", "A password must have 4 to 64 characters; yours has 3."},
 		{"signup dave secret not-an-address", `"not-an-address" is not a mail address; write addresses as name@example.org.`},

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"mime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -235,10 +236,10 @@ func (s *Service) Failed(raw []byte, cause error, max int) (quarantined bool, id
 }
 
 // maskStored returns the raw mail with the words its commands name as
-// passwords shown as ******** , so that a mail kept for the administrator
-// keeps no one's password. A password is the word after a known user id
-// (and, for "change password", the one after that too) or signup's second
-// word. At most the first 20 command lines are read, 16 words each.
+// passwords shown as ******** wherever they occur, so that a mail kept for
+// the administrator keeps no one's password. The passwords are guessed
+// from the Subject and the first maxStoredLines command lines
+// (passwordGuesses).
 //
 // Where the raw text holds them as they are, the mail is kept as it came
 // with them masked. Where they are encoded (a quoted-printable or base64
@@ -250,38 +251,15 @@ func (s *Service) maskStored(tx *store.Tx, raw []byte) []byte {
 	if err != nil {
 		return raw // not a mail: no command, so no password in its place
 	}
-	lines := [][]string{commandWords(m.Subject)}
-	for _, l := range mailmsg.CommandLines(m.Text) {
-		if len(lines) == 20 {
+	secrets := passwordGuesses(tx, commandWords(m.Subject))
+	for i, l := range mailmsg.CommandLines(m.Text) {
+		if i == maxStoredLines {
 			break
 		}
-		lines = append(lines, commandWords(l))
+		secrets = append(secrets, passwordGuesses(tx, commandWords(l))...)
 	}
-	var secrets []string
-	for _, words := range lines {
-		words = words[:min(len(words), 16)]
-		if len(words) > 2 && strings.EqualFold(words[0], "signup") {
-			secrets = append(secrets, words[2])
-		}
-		for i := 1; i+1 < len(words); i++ {
-			if _, err := tx.User(words[i]); err != nil {
-				continue
-			}
-			secrets = append(secrets, words[i+1])
-			if strings.EqualFold(words[0], "change") && i+2 < len(words) {
-				secrets = append(secrets, words[i+2])
-			}
-			break
-		}
-	}
-	mask := func(text string) string {
-		for _, w := range secrets {
-			if len(w) >= minPassword {
-				text = maskWord(text, w)
-			}
-		}
-		return text
-	}
+	secrets = slices.DeleteFunc(secrets, func(w string) bool { return len(w) < minPassword })
+	mask := func(text string) string { return maskWords(text, secrets) }
 	if plainMail(m, raw) {
 		kept := []byte(mask(string(raw)))
 		if k, err := readMailSafely(s.cfg.Mail, kept); err == nil && mask(k.Subject) == k.Subject && mask(k.Text) == k.Text {
@@ -290,6 +268,10 @@ func (s *Service) maskStored(tx *store.Tx, raw []byte) []byte {
 	}
 	return decodedCopy(m, mask)
 }
+
+// maxStoredLines bounds the command lines of a quarantined mail read for
+// passwords: 16 lookups each, some 16,000 for a mail that is all lines.
+const maxStoredLines = 1000
 
 // plainMail reports whether the mail's bytes are its text: one part,
 // neither base64 nor quoted-printable, no encoded word in its header. Only

@@ -88,6 +88,7 @@ func (r *request) runCommands() error {
 		most := r.s.limits.Commands
 		for i, line := range lines {
 			if i == most {
+				r.guessSecrets(commandWords(line)) // quoted, never run
 				r.replyText(r.sender(), "pbemd: commands not run", fmt.Sprintf(
 					"%d more commands were not run: at most %d per mail. The first not run was:\n\n    %s\n\nSend the rest in another mail.\n",
 					len(lines)-most, most, shorten(line, 200)))
@@ -218,6 +219,7 @@ func (r *request) unknownCommand(words []string) error {
 	} else if err != nil {
 		return err
 	}
+	r.guessSecrets(words) // the error quotes them
 	what := "The subject is empty"
 	if len(words) > 0 {
 		what = fmt.Sprintf("%q is not a command", words[0])

@@ -72,7 +72,7 @@ func TestCaseOfUserIDsAndPasswords(t *testing.T) {
 	if r := one(t, h.send("x@example.org", "tanbo show BOB", ""), "x@example.org"); r.Subject != "Tanbo Board 101 alice" {
 		t.Errorf("show BOB: %q", r.Subject)
 	}
-	errorReply(t, h.send("x@example.org", "signup ALICE other", ""), "x@example.org",
+	errorReply(t, h.send("x@example.org", "signup ALICE 0ther-pw", ""), "x@example.org",
 		"The user id ALICE is taken; choose another one.")
 }
 
