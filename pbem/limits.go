@@ -57,6 +57,14 @@ type Limits struct {
 	// one. Each gets every such mail, so this bounds the mails that one
 	// move, and one game's end, make.
 	Watchers int
+	// KeepQuarantined is how long a mail set aside in the store's
+	// quarantine is kept for the administrator, and how long the count of
+	// a mail's failed tries is kept [720h: 30 days]; the sweep forgets
+	// what is older.
+	KeepQuarantined time.Duration
+	// QuarantineBytes bounds the bytes the quarantined mails take
+	// together [100 MiB]; beyond, the oldest go first.
+	QuarantineBytes int64
 }
 
 // DefaultLimits returns the limits the zero Limits stands for.
@@ -80,6 +88,12 @@ func (l Limits) withDefaults() Limits {
 	def(&l.Watchers, 100)
 	if l.Window <= 0 {
 		l.Window = time.Hour
+	}
+	if l.KeepQuarantined <= 0 {
+		l.KeepQuarantined = 30 * 24 * time.Hour
+	}
+	if l.QuarantineBytes <= 0 {
+		l.QuarantineBytes = 100 << 20
 	}
 	return l
 }

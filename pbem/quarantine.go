@@ -161,6 +161,9 @@ func (s *Service) answerOnce(header []byte, key, subject, template string, data 
 			if err := tx.Quarantine(rec); err != nil {
 				return err
 			}
+			if _, err := s.pruneQuarantine(tx, now); err != nil {
+				return err
+			}
 		}
 		if answer {
 			r := &request{s: s, tx: tx, mail: m, now: now}
@@ -190,6 +193,14 @@ func (s *Service) answerOnce(header []byte, key, subject, template string, data 
 	return ids, nil
 }
 
+// pruneQuarantine forgets, at most pruneBatch at a time, the quarantined
+// mails older than Limits.KeepQuarantined, and the oldest while they
+// take more than Limits.QuarantineBytes: "pbemd deliver" keeps a mail
+// there whenever one fails, and a mail may have up to largest_mail bytes.
+func (s *Service) pruneQuarantine(tx *store.Tx, now time.Time) (int, error) {
+	return tx.PruneQuarantine(now.Add(-s.limits.KeepQuarantined), s.limits.QuarantineBytes, pruneBatch)
+}
+
 // Check reports whether the store takes a small write now. After a mail
 // failed for a temporary reason it tells a failing mail from a failing
 // store: bbolt reuses free pages, so a small write may pass while a large
@@ -204,26 +215,31 @@ func (s *Service) Check() error {
 // store itself works, for a caller that keeps no memory between tries
 // ("pbemd deliver", run once per try by the mail system). At the max'th
 // failure the mail is quarantined, kept in the store and answered, and
-// Failed reports true: the mail is handled for good.
+// Failed reports true: the mail is handled for good. The count is a
+// counter that expires Limits.KeepQuarantined after the last failure, so
+// that the counts of mails that went through at a later try are forgotten.
 func (s *Service) Failed(raw []byte, cause error, max int) (quarantined bool, ids []uint64, err error) {
 	key := contentKey(raw)
 	if m, err := readMailSafely(s.cfg.Mail, raw); err == nil {
 		key = m.Key
 	}
-	sum := sha256.Sum256([]byte(key))
-	note := "failures:" + hex.EncodeToString(sum[:])
+	counter := failuresKey(key)
 	var n int
 	err = s.db.Update(func(tx *store.Tx) error {
-		v, _, err := tx.Note(note)
+		now := s.cfg.Now()
+		c, err := tx.Counter(counter)
 		if err != nil {
-			return err
+			c = store.Counter{} // one that does not read counts afresh
 		}
-		fmt.Sscan(v, &n)
-		n++
+		n = c.Count + 1
 		if n >= max {
-			return tx.DeleteNote(note)
+			return tx.PutCounter(counter, store.Counter{Start: now, Expires: now})
 		}
-		return tx.SetNote(note, fmt.Sprint(n))
+		if c.Start.IsZero() {
+			c.Start = now
+		}
+		c.Count, c.Expires = n, now.Add(s.limits.KeepQuarantined)
+		return tx.PutCounter(counter, c)
 	})
 	if err != nil {
 		return false, nil, temporary(err)
@@ -233,6 +249,12 @@ func (s *Service) Failed(raw []byte, cause error, max int) (quarantined bool, id
 	}
 	ids, err = s.Quarantine(raw, fmt.Sprintf("it failed %d times: %v", n, cause), true)
 	return err == nil, ids, err
+}
+
+// failuresKey is the counter of a mail's failed tries: a hash of its key.
+func failuresKey(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return "failures:" + hex.EncodeToString(sum[:])
 }
 
 // maskStored returns the raw mail with the words its commands name as

@@ -124,7 +124,11 @@ func (tx *Tx) Unquarantine(id uint64) (*Quarantined, error) {
 	if err := json.Unmarshal(v, q); err != nil {
 		return nil, fmt.Errorf("store: quarantined mail: %w", err)
 	}
+	size := int64(len(v))
 	if err := b.Delete(outKey(id)); err != nil {
+		return nil, err
+	}
+	if err := tx.addQuarantineBytes(-size); err != nil {
 		return nil, err
 	}
 	if q.Key != "" {

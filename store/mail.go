@@ -527,3 +527,15 @@ func (tx *Tx) SetNote(key, value string) error {
 func (tx *Tx) DeleteNote(key string) error {
 	return tx.bucket(bucketNotes).Delete([]byte(key))
 }
+
+// DeleteNotes removes at most most notes whose name starts with prefix
+// and returns how many it removed.
+func (tx *Tx) DeleteNotes(prefix string, most int) (int, error) {
+	p := []byte(prefix)
+	var keys [][]byte
+	c := tx.bucket(bucketNotes).Cursor()
+	for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p) && len(keys) < most; k, _ = c.Next() {
+		keys = append(keys, append([]byte(nil), k...))
+	}
+	return len(keys), deleteKeys(tx.bucket(bucketNotes), keys)
+}
