@@ -399,10 +399,10 @@ func TestRateLimit(t *testing.T) {
 	h := twoPlayers(t)
 	h.svc.limits = Limits{Mails: 100, BadPasswords: 3, Window: time.Hour}.withDefaults()
 	for i := 0; i < 3; i++ {
-		errorReply(t, h.send("mallory@example.org", "tanbo move 101 alice guess h7", ""), "mallory@example.org",
+		errorReply(t, h.send("mallory@example.org", fmt.Sprintf("tanbo move 101 alice guess%d h7", i), ""), "mallory@example.org",
 			"The password for alice is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset alice' and a code comes to the account's addresses.")
 	}
-	r := one(t, h.send("mallory@example.org", "tanbo move 101 alice guess2 h7", ""), "mallory@example.org")
+	r := one(t, h.send("mallory@example.org", "tanbo move 101 alice guess3 h7", ""), "mallory@example.org")
 	if r.Subject != "pbemd: too many mails" || !strings.Contains(r.Body, "3 wrong passwords") {
 		t.Errorf("the warning: %q\n%s", r.Subject, r.Body)
 	}

@@ -24,17 +24,19 @@ const (
 
 // outcome is what the log line of a mail says of its commands.
 type outcome struct {
-	result string // resultPlayed, resultRefused, resultIgnored; "" until known
-	why    string // for refused and ignored
-	game   string
-	board  int
-	user   string
+	result  string // resultPlayed, resultRefused, resultIgnored; "" until known
+	why     string // for refused and ignored
+	carried bool   // some command of the mail was carried out
+	game    string
+	board   int
+	user    string
 }
 
 // note records the result of one command. Of several (a multiple mail, or
 // a command that notes its own), the line shows the first refusal, else
 // the first command ignored, else played.
 func (o *outcome) note(result, why string) {
+	o.carried = o.carried || result == resultPlayed
 	if rank[result] > rank[o.result] {
 		o.result, o.why = result, why
 	}

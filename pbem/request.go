@@ -72,6 +72,9 @@ func (r *request) run() (err error) {
 	if err := r.runCommands(); err != nil {
 		return err
 	}
+	if err := r.quietRepeat(); err != nil {
+		return err
+	}
 	return r.compose()
 }
 
@@ -209,7 +212,7 @@ func (r *request) unknownCommand(words []string) error {
 		if ok, err := r.oncePer(howtoKey(r.sender()), 24*time.Hour); !ok || err != nil {
 			return err
 		}
-		r.outcome = outcome{result: resultRefused, why: "no command, from a stranger: sent how to sign up"}
+		r.outcome = outcome{result: resultRefused, why: "no command, from a stranger: sent how to sign up", carried: r.outcome.carried}
 		body, err := render("howto", r.s.helpData())
 		if err != nil {
 			return err

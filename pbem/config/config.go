@@ -147,6 +147,9 @@ type Limits struct {
 	Recipients          int           `yaml:"recipients"`    // users one message reaches
 	MessageBytes        int           `yaml:"message_bytes"` // largest text a message relays
 	Watchers            int           `yaml:"watchers"`      // subscribers of a board, and users asking for every board of a game
+	// Repeats: how long a refused mail is remembered, so that the same
+	// mail again from the same sender is not answered again.
+	Repeats time.Duration `yaml:"repeats"`
 	// KeepQuarantined: how long a mail set aside in the store, and the
 	// count of a mail's failed tries, are kept.
 	KeepQuarantined time.Duration `yaml:"keep_quarantined"`
@@ -158,14 +161,14 @@ func defaultLimits() Limits {
 	d := pbem.DefaultLimits()
 	return Limits{LargestMail: 10 << 20, Mails: d.Mails, BadPasswords: d.BadPasswords, ForeignBadPasswords: d.ForeignBadPasswords, Window: d.Window, Strangers: d.Strangers,
 		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes, Watchers: d.Watchers,
-		KeepQuarantined: d.KeepQuarantined, QuarantineBytes: d.QuarantineBytes}
+		Repeats: d.Repeats, KeepQuarantined: d.KeepQuarantined, QuarantineBytes: d.QuarantineBytes}
 }
 
 // Service returns the limits as the service takes them.
 func (l Limits) Service() pbem.Limits {
 	return pbem.Limits{Mails: l.Mails, BadPasswords: l.BadPasswords, ForeignBadPasswords: l.ForeignBadPasswords, Window: l.Window, Strangers: l.Strangers,
 		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes, Watchers: l.Watchers,
-		KeepQuarantined: l.KeepQuarantined, QuarantineBytes: l.QuarantineBytes}
+		Repeats: l.Repeats, KeepQuarantined: l.KeepQuarantined, QuarantineBytes: l.QuarantineBytes}
 }
 
 // Mail returns the bounds of reading one mail as the service takes them.
@@ -405,6 +408,7 @@ func (c *Config) validateFor(uses Uses) error {
 		{"sweep_interval", c.SweepInterval, time.Second},
 		{"limits.window", c.Limits.Window, time.Second},
 		{"limits.keep_quarantined", c.Limits.KeepQuarantined, time.Hour},
+		{"limits.repeats", c.Limits.Repeats, time.Minute},
 	} {
 		if d.v < d.least {
 			return fmt.Errorf("%s is %v; want at least %v (write durations like 30s, 5m, 1h)", d.name, d.v, d.least)

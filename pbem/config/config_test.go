@@ -158,7 +158,7 @@ func TestLimits(t *testing.T) {
 	}
 	l := c.Limits.Service()
 	if l.Addresses != 5 || l.Commands != 7 || l.Mails != 60 || l.Strangers != 200 ||
-		l.KeepQuarantined != 30*24*time.Hour || l.QuarantineBytes != 100<<20 {
+		l.Repeats != 24*time.Hour || l.KeepQuarantined != 30*24*time.Hour || l.QuarantineBytes != 100<<20 {
 		t.Errorf("limits %+v", l)
 	}
 	if _, err := Parse([]byte(minimal+"limits:\n  recipients: 0\n"), secrets); err == nil || err.Error() != "limits.recipients is 0; want at least 1" {
