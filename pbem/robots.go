@@ -142,6 +142,9 @@ type RobotTask struct {
 
 // RobotTasks lists every board where a robot has something to do. The
 // worker calls it at start, so a turn left by a crash or a restart is found.
+// A board that cannot be read (its record, or a robot's, does not decode;
+// its replay fails or panics) is logged and passed over: it stops no other
+// robot, and never the worker.
 func (s *Service) RobotTasks(games []string) ([]RobotTask, error) {
 	var tasks []RobotTask
 	err := s.db.View(func(tx *store.Tx) error {
@@ -154,9 +157,13 @@ func (s *Service) RobotTasks(games []string) ([]RobotTask, error) {
 				return err
 			}
 			for _, num := range nums {
-				t, ok, err := r.robotTask(game, num)
+				t, ok, err := r.robotTaskSafely(game, num)
+				if tx.PassOver(err) {
+					continue
+				}
 				if err != nil {
-					return err
+					s.log.Error("robots: board passed over", "game", game, "board", num, "err", err)
+					continue
 				}
 				if ok {
 					tasks = append(tasks, t)
@@ -175,10 +182,24 @@ func (s *Service) RobotTask(kind string, num int) (RobotTask, bool, error) {
 	err := s.db.View(func(tx *store.Tx) error {
 		r := &request{s: s, tx: tx, now: s.cfg.Now()}
 		var err error
-		t, ok, err = r.robotTask(kind, num)
+		t, ok, err = r.robotTaskSafely(kind, num)
 		return err
 	})
 	return t, ok, err
+}
+
+// robotTaskSafely is robotTask with a panic (a board whose record decodes
+// to nonsense) turned into an error: the worker that asks must not die of
+// one board.
+func (r *request) robotTaskSafely(kind string, num int) (t RobotTask, ok bool, err error) {
+	err = safely(func() error {
+		t, ok, err = r.robotTask(kind, num)
+		return err
+	})
+	if err != nil {
+		return RobotTask{}, false, err
+	}
+	return t, ok, nil
 }
 
 func (r *request) robotTask(kind string, num int) (RobotTask, bool, error) {

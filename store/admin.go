@@ -122,7 +122,7 @@ func (tx *Tx) Unquarantine(id uint64) (*Quarantined, error) {
 	}
 	q := new(Quarantined)
 	if err := json.Unmarshal(v, q); err != nil {
-		return nil, fmt.Errorf("store: quarantined mail: %w", err)
+		return nil, fmt.Errorf("store: quarantined mail: %w: %w", ErrCorrupt, err)
 	}
 	size := int64(len(v))
 	if err := b.Delete(outKey(id)); err != nil {

@@ -186,7 +186,7 @@ func decodeOutgoing(v []byte) (*Outgoing, error) {
 		})
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: outgoing mail: %w", err)
+		return nil, fmt.Errorf("store: outgoing mail: %w: %w", ErrCorrupt, err)
 	}
 	return m, nil
 }
@@ -213,6 +213,10 @@ func (db *DB) Pending(now time.Time, after uint64, max int) ([]Outgoing, error) 
 				continue // waiting for its retry: not worth decoding
 			}
 			m, err := decodeOutgoing(v)
+			if errors.Is(err, ErrCorrupt) {
+				tx.skip("outgoing mail", k, err)
+				continue
+			}
 			if err != nil {
 				return err
 			}
@@ -469,6 +473,10 @@ func (db *DB) outgoing(bucket []byte, max int) ([]Outgoing, error) {
 		c := b.Cursor()
 		for k, v := c.First(); k != nil && (max <= 0 || len(ms) < max); k, v = c.Next() {
 			m, err := decodeOutgoing(v)
+			if errors.Is(err, ErrCorrupt) {
+				tx.skip("outgoing mail", k, err)
+				continue
+			}
 			if err != nil {
 				return err
 			}

@@ -152,10 +152,11 @@ func (db *DB) Quarantined() ([]Quarantined, error) {
 		if b == nil {
 			return nil // a read-only file written before quarantine existed
 		}
-		return b.ForEach(func(_, v []byte) error {
+		return b.ForEach(func(k, v []byte) error {
 			var q Quarantined
 			if err := json.Unmarshal(v, &q); err != nil {
-				return fmt.Errorf("store: quarantined mail: %w", err)
+				tx.skip("quarantined mail", k, fmt.Errorf("%w: %w", ErrCorrupt, err))
+				return nil
 			}
 			list = append(list, q)
 			return nil

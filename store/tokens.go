@@ -109,7 +109,7 @@ func (tx *Tx) ReplyToken(token []byte) (*ReplyToken, error) {
 		err = readRecord(v, func(r *recordReader) { tokenFields(r, &t) })
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: reply token: %w", err)
+		return nil, fmt.Errorf("store: reply token: %w: %w", ErrCorrupt, err)
 	}
 	return &t, nil
 }
