@@ -53,8 +53,8 @@ func (tx *Tx) Quarantine(q *Quarantined) error {
 	return b.Put(outKey(id), data)
 }
 
-// QuarantineBytes returns the bytes the quarantined mails take together.
-func (tx *Tx) QuarantineBytes() (int64, error) {
+// quarantineBytes returns the bytes the quarantined mails take together.
+func (tx *Tx) quarantineBytes() (int64, error) {
 	if v := tx.bucket(bucketMeta).Get(keyQuarantineBytes); v != nil {
 		n, err := strconv.ParseInt(string(v), 10, 64)
 		if err == nil {
@@ -74,7 +74,7 @@ func (tx *Tx) QuarantineBytes() (int64, error) {
 // addQuarantineBytes adds n (less than 0 for a record removed) to the
 // quarantine's bytes.
 func (tx *Tx) addQuarantineBytes(n int64) error {
-	total, err := tx.QuarantineBytes()
+	total, err := tx.quarantineBytes()
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (tx *Tx) PruneQuarantine(before time.Time, maxBytes int64, most int) (int, 
 	if b == nil {
 		return 0, nil
 	}
-	total, err := tx.QuarantineBytes()
+	total, err := tx.quarantineBytes()
 	if err != nil {
 		return 0, err
 	}

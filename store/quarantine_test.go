@@ -68,7 +68,7 @@ func TestPruneQuarantine(t *testing.T) {
 	}
 	total := func() int64 {
 		var n int64
-		db.View(func(tx *Tx) (err error) { n, err = tx.QuarantineBytes(); return err })
+		db.View(func(tx *Tx) (err error) { n, err = tx.quarantineBytes(); return err })
 		return n
 	}
 	for i := range 5 {
