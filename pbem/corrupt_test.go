@@ -10,10 +10,10 @@ import (
 	"github.com/pbemd/pbemd/store"
 )
 
-// Issue 25, item 10: a board whose record does not decode (a bad page)
-// is logged and passed over by the workers that read many boards: the
-// robots' task listing, which the robot worker calls right after start,
-// and the sweep. The other boards go on.
+// Issue 25, item 10: a board or robot whose record does not decode (a bad
+// page) is logged and passed over by the workers that read many records:
+// the making of the robots and their task listing, which the daemon and
+// the robot worker run right after start, and the sweep. The others go on.
 func TestCorruptBoardPassedOver(t *testing.T) {
 	h := newHarness(t)
 	// The service and the store log to the same place, as in the daemon.
@@ -58,6 +58,24 @@ func TestCorruptBoardPassedOver(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "does not decode") || !strings.Contains(logs.String(), "tanbo board 101") {
 		t.Errorf("the corrupt board was not logged:\n%s", logs.String())
+	}
+
+	// A robot whose record does not decode: the robots start all the
+	// same (the daemon runs EnsureRobots at each start), his boards are
+	// passed over.
+	err = h.db.Update(func(tx *store.Tx) error { return tx.CorruptUser("tanbo-robot2") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.svc.EnsureRobots([]string{"tanbo"}); err != nil {
+		t.Errorf("EnsureRobots with a corrupt robot: %v", err)
+	}
+	tasks, err = h.svc.RobotTasks([]string{"tanbo"})
+	if err != nil || len(tasks) != 0 {
+		t.Errorf("with the robot of board 102 corrupt: %+v, %v; want no task", tasks, err)
+	}
+	if !strings.Contains(logs.String(), `user \"tanbo-robot2\"`) {
+		t.Errorf("the corrupt robot was not logged:\n%s", logs.String())
 	}
 
 	// A week on, the sweep reminds alice on board 103 and passes over

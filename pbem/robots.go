@@ -62,7 +62,9 @@ func (s *Service) OnRobotTurn(fn func(kind string, board int)) {
 }
 
 // EnsureRobots makes the robot players of the given games, if they do not
-// exist yet. A robot refuses the challenges of every other game.
+// exist yet. A robot refuses the challenges of every other game. A robot
+// whose record does not decode is logged and left as it is: it does not
+// play, and the others do.
 func (s *Service) EnsureRobots(games []string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -78,6 +80,9 @@ func (s *Service) EnsureRobots(games []string) error {
 						s.log.Warn("a player holds a robot's user id; that robot does not play", "user", id)
 					}
 					continue
+				}
+				if tx.PassOver(err) {
+					continue // logged; that robot does not play, the daemon starts
 				}
 				if !errNotFound(err) {
 					return err
