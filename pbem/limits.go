@@ -292,8 +292,9 @@ func (r *request) allowStranger(to string) (bool, error) {
 // was refused for the same reason within Limits.Repeats: an automatic
 // responder that echoes the same text (without the headers of RFC 3834)
 // gets one answer, not one an hour for as long as its owner is away. A
-// mail that carried out any command is answered as always, so an honest
-// player who sends a move again gets "received as move #N" or its error.
+// mail that carried out any command is answered as always, so a player
+// who sends his move again gets the error that says why it was not played
+// again; a third copy, refused as the second was, gets none.
 func (r *request) quietRepeat() error {
 	if r.outcome.result != resultRefused || r.outcome.carried {
 		return nil
