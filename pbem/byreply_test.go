@@ -293,7 +293,9 @@ func TestReplyReferencesOnly(t *testing.T) {
 	for _, inReplyTo := range []string{"In-Reply-To: <chat7@example.org>\r\n", ""} {
 		raw := []byte("From: alice@example.org\r\nTo: pbem@example.org\r\nSubject: Re: " + toAlice.Subject +
 			"\r\nMessage-ID: <r" + fmt.Sprint(len(inReplyTo)) + "@client.example>\r\n" + inReplyTo +
-			"References: <" + toAlice.messageID() + "> <chat7@example.org>\r\n\r\ne2-e5\r\n")
+			"References: <" + toAlice.messageID() + "> <chat7@example.org>\r\n\r\ne2-e5\r\n" +
+			// a refused mail sent again alike is not answered again
+			"\r\nTry " + fmt.Sprint(len(inReplyTo)) + ".\r\n")
 		r := refused(t, h.deliver(raw), "alice@example.org")
 		says(t, r.Body, "This reply was not played: it names a board mail of Ultima board 101 only in its References",
 			"Reply to the newest board mail itself, or send the full command: ultima move 101 alice PASSWORD MOVE")

@@ -182,6 +182,7 @@ func (c *cmd) dispatch() error {
 	}
 	h, ok := gameCommands[gameVerb(c.words[1])]
 	if !ok {
+		c.r.guessSecrets(c.words) // the error quotes them
 		return c.fail("%q is not a command of %s; the commands are %s", c.words[1], g.Title(), verbList())
 	}
 	return h(c, c.words[2:])
@@ -218,12 +219,14 @@ func (c *cmd) failOn(b *board, format string, args ...any) error {
 // usage is the failure of a command with the wrong words: it names the form.
 func (c *cmd) usage(form string) error {
 	// The error quotes the command: a word in the form's password place
-	// is masked, as every password is.
+	// is masked, as every password is, and so is one that stands after a
+	// user id where the words are not where the form has them.
 	for i, w := range strings.Fields(form) {
 		if passwordSlot[w] && i < len(c.words) {
 			c.r.secret(c.words[i])
 		}
 	}
+	c.r.guessSecrets(c.words)
 	return c.fail("The command has the wrong number of words; write it as:\n  %s\n", form)
 }
 

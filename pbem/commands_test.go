@@ -35,8 +35,8 @@ func TestSignup(t *testing.T) {
 	}
 
 	errs := []struct{ subject, want string }{
-		{"signup alice other", "The user id alice is taken; choose another one."},
-		{"signup ALICE other", "The user id ALICE is taken; choose another one."},
+		{"signup alice 0ther-pw", "The user id alice is taken; choose another one."},
+		{"signup ALICE 0ther-pw", "The user id ALICE is taken; choose another one."},
 		{"signup 9lives secret", `"9lives" is not a valid user id; a user id is 2 to 16 letters, digits, '_', '-' or '.', starting with a letter.`},
 		{"signup dave abc", "A password must have 4 to 64 characters; yours has 3."},
 		{"signup dave secret not-an-address", `"not-an-address" is not a mail address; write addresses as name@example.org.`},
@@ -399,10 +399,10 @@ func TestRateLimit(t *testing.T) {
 	h := twoPlayers(t)
 	h.svc.limits = Limits{Mails: 100, BadPasswords: 3, Window: time.Hour}.withDefaults()
 	for i := 0; i < 3; i++ {
-		errorReply(t, h.send("mallory@example.org", "tanbo move 101 alice guess h7", ""), "mallory@example.org",
+		errorReply(t, h.send("mallory@example.org", fmt.Sprintf("tanbo move 101 alice guess%d h7", i), ""), "mallory@example.org",
 			"The password for alice is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset alice' and a code comes to the account's addresses.")
 	}
-	r := one(t, h.send("mallory@example.org", "tanbo move 101 alice guess2 h7", ""), "mallory@example.org")
+	r := one(t, h.send("mallory@example.org", "tanbo move 101 alice guess3 h7", ""), "mallory@example.org")
 	if r.Subject != "pbemd: too many mails" || !strings.Contains(r.Body, "3 wrong passwords") {
 		t.Errorf("the warning: %q\n%s", r.Subject, r.Body)
 	}

@@ -348,7 +348,9 @@ func TestLimitAsPbmserv(t *testing.T) {
 			t.Errorf("limit %s: subject %q", w, r.Subject)
 		}
 		has(t, r.Body, "bob refuses every Tanbo challenge by others (limit 0).", "Active now: 0.")
-		errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob", ""), "alice@example.org",
+		// (The same mail refused again within a day is not answered:
+		// each says which limit it tries.)
+		errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob", "at limit "+w), "alice@example.org",
 			`bob refuses all Tanbo challenges at present; challenge another player, or open a seat with "tanbo challenge USERID ?".`)
 	}
 	// The bare form tells the setting and changes nothing.

@@ -1,10 +1,14 @@
 package pbem
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -80,6 +84,21 @@ type Limits struct {
 	// RobotGames is how many active games one player may have with one
 	// robot [3]: a robot's games are shared by every player.
 	RobotGames int
+	// KeepQuarantined is how long a mail set aside in the store's
+	// quarantine is kept for the administrator, and how long the count of
+	// a mail's failed tries is kept [720h: 30 days]; the sweep forgets
+	// what is older.
+	KeepQuarantined time.Duration
+	// Repeats is how long a refused mail is remembered [24h]: the same
+	// mail again from the same sender, refused for the same reason with
+	// no command carried out, gets no answer within it. A naive vacation
+	// responder sends the same text to every mail, and each error reply
+	// would draw it again; a player who sends a mail twice has had the
+	// answer.
+	Repeats time.Duration
+	// QuarantineBytes bounds the bytes the quarantined mails take
+	// together [100 MiB]; beyond, the oldest go first.
+	QuarantineBytes int64
 }
 
 // DefaultLimits returns the limits the zero Limits stands for.
@@ -110,6 +129,15 @@ func (l Limits) withDefaults() Limits {
 	def(&l.AllAnswerBytes, 16<<20)
 	if l.Window <= 0 {
 		l.Window = time.Hour
+	}
+	if l.Repeats <= 0 {
+		l.Repeats = 24 * time.Hour
+	}
+	if l.KeepQuarantined <= 0 {
+		l.KeepQuarantined = 30 * 24 * time.Hour
+	}
+	if l.QuarantineBytes <= 0 {
+		l.QuarantineBytes = 100 << 20
 	}
 	return l
 }
@@ -400,4 +428,38 @@ func (r *request) allowStranger(to string) (bool, error) {
 	}
 	c.Count++
 	return true, r.tx.PutCounter(strangersKey, c)
+}
+
+// quietRepeat takes back the answers to the sender of a mail that was
+// refused and changed nothing, when the same mail from the same sender
+// was refused for the same reason within Limits.Repeats: an automatic
+// responder that echoes the same text (without the headers of RFC 3834)
+// gets one answer, not one an hour for as long as its owner is away. A
+// mail that carried out any command is answered as always, so a player
+// who sends his move again gets the error that says why it was not played
+// again; a third copy, refused as the second was, gets none.
+func (r *request) quietRepeat() error {
+	if r.outcome.result != resultRefused || r.outcome.carried {
+		return nil
+	}
+	if ok, err := r.oncePer(repeatKey(r.sender(), r.mail, r.outcome.why), r.s.limits.Repeats); ok || err != nil {
+		return err
+	}
+	r.parts = slices.DeleteFunc(r.parts, func(p *part) bool { return p.to == r.sender() })
+	r.outcome.result = resultIgnored
+	r.outcome.why = "the same mail was refused within " + shortDuration(r.s.limits.Repeats) + ": not answered again"
+	return nil
+}
+
+// repeatKey is the counter of a refused mail: a short hash of the sender,
+// the command words, the comment (without the quoted text, which differs
+// with each answer quoted) and why it was refused, all with runs of white
+// space as one space.
+func repeatKey(sender string, m *mailmsg.Incoming, why string) string {
+	h := sha256.New()
+	for _, s := range []string{sender, strings.Join(commandWords(m.Subject), " "), mailmsg.Comment(m.Text), why} {
+		h.Write([]byte(strings.Join(strings.Fields(s), " ")))
+		h.Write([]byte{0})
+	}
+	return "repeat:" + hex.EncodeToString(h.Sum(nil)[:12])
 }

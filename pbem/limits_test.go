@@ -191,9 +191,13 @@ func TestForeignWrongPasswordsBudget(t *testing.T) {
 	for _, id := range ids {
 		h.signup(id)
 	}
+	tries := 0
 	passed := func(from, id, password string) {
 		t.Helper()
-		r := one(t, h.send(from, fmt.Sprintf("vacation %s %s 0", id, password), ""), from)
+		// "Not on vacation" is an error: the same mail again within a
+		// day would not be answered.
+		tries++
+		r := one(t, h.send(from, fmt.Sprintf("vacation %s %s 0", id, password), fmt.Sprint("try ", tries)), from)
 		says(t, r.Body, id+" is not on vacation")
 	}
 	// bob, from another address, is known right before the flood.

@@ -28,6 +28,7 @@ type outcome struct {
 	// "multiple" for a multiple mail.
 	command string
 	why     string // for refused and ignored
+	carried bool   // some command of the mail was carried out
 	game    string
 	board   int
 	user    string
@@ -37,6 +38,7 @@ type outcome struct {
 // a command that notes its own), the line shows the first refusal, else
 // the first command ignored, else played.
 func (o *outcome) note(result, why string) {
+	o.carried = o.carried || result == resultPlayed
 	if rank[result] > rank[o.result] {
 		o.result, o.why = result, why
 	}

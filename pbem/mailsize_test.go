@@ -37,7 +37,7 @@ func TestMailTooLarge(t *testing.T) {
 				t.Errorf("the reply to a %d-byte mail is %d bytes", len(tt.raw), len(r.Raw))
 			}
 			// The move was not played: bob still waits for alice's move.
-			if out := h.send("bob@example.org", "tanbo move 101 bob pw-bob b2", ""); len(out) != 1 || !strings.Contains(out[0].Body, "not your turn") {
+			if out := h.send("bob@example.org", "tanbo move 101 bob pw-bob b2", "after "+tt.name); len(out) != 1 || !strings.Contains(out[0].Body, "not your turn") {
 				t.Errorf("after a mail too large, bob's move gave %v", subjects(out))
 			}
 		})

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"mime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -161,6 +162,9 @@ func (s *Service) answerOnce(header []byte, key, subject, template string, data 
 			if err := tx.Quarantine(rec); err != nil {
 				return err
 			}
+			if _, err := s.pruneQuarantine(tx, now); err != nil {
+				return err
+			}
 		}
 		if answer {
 			r := &request{s: s, tx: tx, mail: m, now: now}
@@ -190,6 +194,14 @@ func (s *Service) answerOnce(header []byte, key, subject, template string, data 
 	return ids, nil
 }
 
+// pruneQuarantine forgets, at most pruneBatch at a time, the quarantined
+// mails older than Limits.KeepQuarantined, and the oldest while they
+// take more than Limits.QuarantineBytes: "pbemd deliver" keeps a mail
+// there whenever one fails, and a mail may have up to largest_mail bytes.
+func (s *Service) pruneQuarantine(tx *store.Tx, now time.Time) (int, error) {
+	return tx.PruneQuarantine(now.Add(-s.limits.KeepQuarantined), s.limits.QuarantineBytes, pruneBatch)
+}
+
 // Check reports whether the store takes a small write now. After a mail
 // failed for a temporary reason it tells a failing mail from a failing
 // store: bbolt reuses free pages, so a small write may pass while a large
@@ -204,27 +216,31 @@ func (s *Service) Check() error {
 // while the store itself works, and returns the count, so that every way in
 // and every try (a "pbemd deliver" per try of the mail system, a restarted
 // daemon) share it. At most it forgets the count: the caller then sets the
-// mail aside for good.
+// mail aside for good. The count is a counter that expires
+// Limits.KeepQuarantined after the last failure, so that the counts of
+// mails that went through at a later try are forgotten.
 func (s *Service) CountFailure(raw []byte, most int) (int, error) {
 	key := contentKey(raw)
 	if m, err := readMailSafely(s.cfg.Mail, raw); err == nil {
 		key = m.Key
 	}
-	sum := sha256.Sum256([]byte(key))
-	note := "failures:" + hex.EncodeToString(sum[:])
+	counter := failuresKey(key)
 	var n int
 	err := s.db.Update(func(tx *store.Tx) error {
-		v, _, err := tx.Note(note)
+		now := s.cfg.Now()
+		c, err := tx.Counter(counter)
 		if err != nil {
-			return err
+			c = store.Counter{} // one that does not read counts afresh
 		}
-		n = 0
-		fmt.Sscan(v, &n)
-		n++
+		n = c.Count + 1
 		if n >= most {
-			return tx.DeleteNote(note)
+			return tx.PutCounter(counter, store.Counter{Start: now, Expires: now})
 		}
-		return tx.SetNote(note, fmt.Sprint(n))
+		if c.Start.IsZero() {
+			c.Start = now
+		}
+		c.Count, c.Expires = n, now.Add(s.limits.KeepQuarantined)
+		return tx.PutCounter(counter, c)
 	})
 	if err != nil {
 		return 0, temporary(err)
@@ -232,11 +248,17 @@ func (s *Service) CountFailure(raw []byte, most int) (int, error) {
 	return n, nil
 }
 
+// failuresKey is the counter of a mail's failed tries: a hash of its key.
+func failuresKey(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return "failures:" + hex.EncodeToString(sum[:])
+}
+
 // maskStored returns the raw mail with the words its commands name as
-// passwords shown as ******** , so that a mail kept for the administrator
-// keeps no one's password. A password is the word after a known user id
-// (and, for "change password", the one after that too) or signup's second
-// word. At most the first 20 command lines are read, 16 words each.
+// passwords shown as ******** wherever they occur, so that a mail kept for
+// the administrator keeps no one's password. The passwords are guessed
+// from the Subject and the first maxStoredLines command lines
+// (passwordGuesses).
 //
 // Where the raw text holds them as they are, the mail is kept as it came
 // with them masked. Where they are encoded (a quoted-printable or base64
@@ -248,38 +270,15 @@ func (s *Service) maskStored(tx *store.Tx, raw []byte) []byte {
 	if err != nil {
 		return raw // not a mail: no command, so no password in its place
 	}
-	lines := [][]string{commandWords(m.Subject)}
-	for _, l := range mailmsg.CommandLines(m.Text) {
-		if len(lines) == 20 {
+	secrets := passwordGuesses(tx, commandWords(m.Subject))
+	for i, l := range mailmsg.CommandLines(m.Text) {
+		if i == maxStoredLines {
 			break
 		}
-		lines = append(lines, commandWords(l))
+		secrets = append(secrets, passwordGuesses(tx, commandWords(l))...)
 	}
-	var secrets []string
-	for _, words := range lines {
-		words = words[:min(len(words), 16)]
-		if len(words) > 2 && strings.EqualFold(words[0], "signup") {
-			secrets = append(secrets, words[2])
-		}
-		for i := 1; i+1 < len(words); i++ {
-			if _, err := tx.User(words[i]); err != nil {
-				continue
-			}
-			secrets = append(secrets, words[i+1])
-			if strings.EqualFold(words[0], "change") && i+2 < len(words) {
-				secrets = append(secrets, words[i+2])
-			}
-			break
-		}
-	}
-	mask := func(text string) string {
-		for _, w := range secrets {
-			if len(w) >= minPassword {
-				text = maskWord(text, w)
-			}
-		}
-		return text
-	}
+	secrets = slices.DeleteFunc(secrets, func(w string) bool { return len(w) < minPassword })
+	mask := func(text string) string { return maskWords(text, secrets) }
 	if plainMail(m, raw) {
 		kept := []byte(mask(string(raw)))
 		if k, err := readMailSafely(s.cfg.Mail, kept); err == nil && mask(k.Subject) == k.Subject && mask(k.Text) == k.Text {
@@ -288,6 +287,10 @@ func (s *Service) maskStored(tx *store.Tx, raw []byte) []byte {
 	}
 	return decodedCopy(m, mask)
 }
+
+// maxStoredLines bounds the command lines of a quarantined mail read for
+// passwords: 16 lookups each, some 16,000 for a mail that is all lines.
+const maxStoredLines = 1000
 
 // plainMail reports whether the mail's bytes are its text: one part,
 // neither base64 nor quoted-printable, no encoded word in its header. Only

@@ -3,10 +3,13 @@ package pbem
 import (
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbemd/pbemd/pbem/mailmsg"
+	"github.com/pbemd/pbemd/store"
 )
 
 // crashOn adds a command "crash" that panics, as a bug in a command would,
@@ -225,4 +228,112 @@ func TestQuarantineKeepsNoPasswordInAnotherPart(t *testing.T) {
 	if strings.Contains(string(list[0].Data), html) {
 		t.Errorf("the kept mail holds New-Secret-9 base64-encoded in its HTML part:\n%s", list[0].Data)
 	}
+}
+
+// Issue 25, item 9: the quarantine keeps mails for KeepQuarantined and
+// within QuarantineBytes, whatever the mails; the counts of failed tries
+// of mails that went through at a later try are forgotten after
+// KeepQuarantined; the notes in which an older pbemd kept them go at once.
+func TestQuarantineAndFailuresPruned(t *testing.T) {
+	h := newHarness(t)
+	h.svc.cfg.Limits.KeepQuarantined = 10 * 24 * time.Hour
+	h.svc.cfg.Limits.QuarantineBytes = 300 << 10
+	h.restart()
+	start := h.now
+	// Five mails of 100 KiB, a day apart: the byte bound keeps the
+	// newest two (a record is the mail in base64, 4/3 of it, and more).
+	for i := range 5 {
+		raw := h.mail("bob@example.org", fmt.Sprint("mail ", i), strings.Repeat("x", 100<<10))
+		if _, err := h.svc.Quarantine(raw, "the command crashed the server", true); err != nil {
+			t.Fatal(err)
+		}
+		h.now = h.now.Add(24 * time.Hour)
+	}
+	kept := func() []string {
+		t.Helper()
+		list, err := h.db.Quarantined()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var subjects []string
+		for _, q := range list {
+			m, err := mailmsg.ReadMail(q.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			subjects = append(subjects, m.Subject)
+		}
+		return subjects
+	}
+	if got := kept(); !slices.Equal(got, []string{"mail 3", "mail 4"}) {
+		t.Errorf("kept %q; want the newest two within 300 KiB", got)
+	}
+	h.outbox()
+
+	// A mail that failed twice at the start, then went through; a
+	// legacy note.
+	h.now = start
+	ok := h.mail("carol@example.org", "signup carol pw-carol", "")
+	for range 2 {
+		if n, err := h.svc.CountFailure(ok, 5); n >= 5 || err != nil {
+			t.Fatalf("CountFailure: %v, %v", n, err)
+		}
+	}
+	h.deliver(ok)
+	err := h.db.Update(func(tx *store.Tx) error { return tx.SetNote("failures:0123", "3") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	failures := func() (int, bool) {
+		t.Helper()
+		var n int
+		var legacy bool
+		err := h.db.View(func(tx *store.Tx) error {
+			c, err := tx.Counter(failuresKey(mustRead(t, ok).Key))
+			n = c.Count
+			_, legacy, _ = tx.Note("failures:0123")
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n, legacy
+	}
+	if n, _ := failures(); n != 2 {
+		t.Fatalf("the failures counted %d; want 2", n)
+	}
+
+	// Nine days on: mail 3 was set aside 6 days ago, and stays; the
+	// count of failures too; the legacy note goes.
+	h.now = start.Add(9 * 24 * time.Hour)
+	if err := h.svc.Sweep(h.now); err != nil {
+		t.Fatal(err)
+	}
+	if got := kept(); !slices.Equal(got, []string{"mail 3", "mail 4"}) {
+		t.Errorf("after 9 days kept %q; want mail 3 and 4", got)
+	}
+	if n, legacy := failures(); n != 2 || legacy {
+		t.Errorf("after 9 days: failures %d, legacy note %v; want 2 and gone", n, legacy)
+	}
+	// 13.5 days on: mail 3 is 10.5 days old and goes, mail 4 stays;
+	// the count goes, 13.5 days after the last failure.
+	h.now = start.Add(13*24*time.Hour + 12*time.Hour)
+	if err := h.svc.Sweep(h.now); err != nil {
+		t.Fatal(err)
+	}
+	if got := kept(); !slices.Equal(got, []string{"mail 4"}) {
+		t.Errorf("after 13 days kept %q; want mail 4", got)
+	}
+	if n, _ := failures(); n != 0 {
+		t.Errorf("after 13 days the count of failures is %d; want it forgotten", n)
+	}
+}
+
+func mustRead(t *testing.T, raw []byte) *mailmsg.Incoming {
+	t.Helper()
+	m, err := mailmsg.ReadMail(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

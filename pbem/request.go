@@ -80,6 +80,9 @@ func (r *request) run() (err error) {
 	if err := r.runCommands(); err != nil {
 		return err
 	}
+	if err := r.quietRepeat(); err != nil {
+		return err
+	}
 	return r.compose()
 }
 
@@ -97,6 +100,7 @@ func (r *request) runCommands() error {
 		most := r.s.limits.Commands
 		for i, line := range lines {
 			if i == most {
+				r.guessSecrets(commandWords(line)) // quoted, never run
 				r.replyText(r.sender(), "pbemd: commands not run", fmt.Sprintf(
 					"%d more commands were not run: at most %d per mail. The first not run was:\n\n    %s\n\nSend the rest in another mail.\n",
 					len(lines)-most, most, shorten(line, 200)))
@@ -241,7 +245,7 @@ func (r *request) unknownCommand(words []string) error {
 		if ok, err := r.oncePer(howtoKey(r.sender()), 24*time.Hour); !ok || err != nil {
 			return err
 		}
-		r.outcome = outcome{result: resultRefused, why: "no command, from a stranger: sent how to sign up"}
+		r.outcome = outcome{result: resultRefused, why: "no command, from a stranger: sent how to sign up", carried: r.outcome.carried}
 		body, err := render("howto", r.s.helpData())
 		if err != nil {
 			return err
@@ -251,6 +255,7 @@ func (r *request) unknownCommand(words []string) error {
 	} else if err != nil {
 		return err
 	}
+	r.guessSecrets(words) // the error quotes them
 	what := "The subject is empty"
 	if len(words) > 0 {
 		what = fmt.Sprintf("%q is not a command", words[0])

@@ -73,7 +73,9 @@ func (s *Service) OnRobotTurn(fn func(RobotTurn)) {
 }
 
 // EnsureRobots makes the robot players of the given games, if they do not
-// exist yet. A robot refuses the challenges of every other game.
+// exist yet. A robot refuses the challenges of every other game. A robot
+// whose record does not decode is logged and left as it is: it does not
+// play, and the others do.
 func (s *Service) EnsureRobots(games []string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -89,6 +91,9 @@ func (s *Service) EnsureRobots(games []string) error {
 						s.log.Warn("a player holds a robot's user id; that robot does not play", "user", id)
 					}
 					continue
+				}
+				if tx.PassOver(err) {
+					continue // logged; that robot does not play, the daemon starts
 				}
 				if !errNotFound(err) {
 					return err
@@ -155,14 +160,14 @@ type RobotTask struct {
 // index and the heads of their boards. The worker reads them at start and
 // now and then, so that a turn left by a crash, a restart or a failed move
 // is found; it reads each board apart, so that one it cannot read stops no
-// other.
+// other. A robot whose record does not decode is logged and passed over.
 func (s *Service) RobotTurns(games []string) ([]RobotTurn, error) {
 	var turns []RobotTurn
 	err := s.db.View(func(tx *store.Tx) error {
 		for _, game := range games {
 			for level := 1; level <= RobotLevels; level++ {
 				u, err := tx.User(RobotID(game, level))
-				if errNotFound(err) {
+				if errNotFound(err) || tx.PassOver(err) {
 					continue
 				}
 				if err != nil {
@@ -205,10 +210,24 @@ func (s *Service) RobotTask(kind string, num int) (RobotTask, bool, error) {
 	err := s.db.View(func(tx *store.Tx) error {
 		r := &request{s: s, tx: tx, now: s.cfg.Now()}
 		var err error
-		t, ok, err = r.robotTask(kind, num)
+		t, ok, err = r.robotTaskSafely(kind, num)
 		return err
 	})
 	return t, ok, err
+}
+
+// robotTaskSafely is robotTask with a panic (a board whose record decodes
+// to nonsense) turned into an error: the worker that asks must not die of
+// one board.
+func (r *request) robotTaskSafely(kind string, num int) (t RobotTask, ok bool, err error) {
+	err = safely(func() error {
+		t, ok, err = r.robotTask(kind, num)
+		return err
+	})
+	if err != nil {
+		return RobotTask{}, false, err
+	}
+	return t, ok, nil
 }
 
 func (r *request) robotTask(kind string, num int) (RobotTask, bool, error) {

@@ -3,11 +3,12 @@ package pbem
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/pbemd/pbemd/store"
 )
 
 // masked is what a password shows as wherever the request writes text.
@@ -61,43 +62,24 @@ func (r *request) mask(s string) string {
 			words = append(words, q[1:len(q)-1]) // as %q writes it
 		}
 	}
-	// Longest first: a password that holds another is masked whole.
+	return maskWords(s, words)
+}
+
+// maskWords replaces every occurrence of each word in s by ********,
+// whatever stands beside it: a password written next to a letter or digit
+// ("密码secret2", "2secret2") is still the password, and a longer word
+// that holds it would give it away. The longest words go first, so that a
+// password that holds another is masked whole.
+func maskWords(s string, words []string) string {
+	words = slices.Clone(words)
 	sort.Slice(words, func(i, j int) bool { return len(words[i]) > len(words[j]) })
 	for _, w := range words {
-		s = maskWord(s, w)
+		if w != "" {
+			s = strings.ReplaceAll(s, w, masked)
+		}
 	}
 	return s
 }
-
-// maskWord replaces each occurrence of w in s that is not part of a longer
-// word (no letter or digit right before or after it) by ********.
-func maskWord(s, w string) string {
-	if w == "" || !strings.Contains(s, w) {
-		return s
-	}
-	var b strings.Builder
-	done := 0 // s[:done] is written to b
-	for from := 0; ; {
-		i := strings.Index(s[from:], w)
-		if i < 0 {
-			break
-		}
-		start, end := from+i, from+i+len(w)
-		before, _ := utf8.DecodeLastRuneInString(s[:start])
-		after, _ := utf8.DecodeRuneInString(s[end:])
-		if start > 0 && isWordRune(before) || end < len(s) && isWordRune(after) {
-			from = start + 1
-			continue
-		}
-		b.WriteString(s[done:start])
-		b.WriteString(masked)
-		done, from = end, end
-	}
-	b.WriteString(s[done:])
-	return b.String()
-}
-
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // logger is the service's logger with the request's passwords masked in
 // every message and string value.
@@ -177,4 +159,40 @@ func (r *request) maskError(err error) error {
 		return &maskedError{text: t, err: err}
 	}
 	return err
+}
+
+// passwordGuesses returns the words of a command that stand where a
+// password would, found without running the command: for a line of a
+// multiple mail beyond the limit, a command whose word was mistyped, a
+// mail kept in quarantine. A password is signup's second word, or the word
+// after the first known user id (for "change" and "reset", the two words
+// after it: old and new password, or code and new password). At most the
+// first 16 words are read, so a line costs at most 16 lookups.
+func passwordGuesses(tx *store.Tx, words []string) []string {
+	words = words[:min(len(words), 16)]
+	var guesses []string
+	if len(words) > 2 && strings.EqualFold(words[0], "signup") {
+		guesses = append(guesses, words[2])
+	}
+	for i := 1; i+1 < len(words); i++ {
+		// A user whose record does not read is still a user.
+		if _, err := tx.User(words[i]); errNotFound(err) {
+			continue
+		}
+		guesses = append(guesses, words[i+1])
+		if (strings.EqualFold(words[0], "change") || strings.EqualFold(words[0], "reset")) && i+2 < len(words) {
+			guesses = append(guesses, words[i+2])
+		}
+		break
+	}
+	return guesses
+}
+
+// guessSecrets records as passwords the words that stand where a password
+// would in a command that was not run or not understood (passwordGuesses):
+// the reply that quotes it shows them masked.
+func (r *request) guessSecrets(words []string) {
+	for _, w := range passwordGuesses(r.tx, words) {
+		r.secret(w)
+	}
 }

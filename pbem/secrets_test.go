@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -12,18 +13,27 @@ import (
 	"github.com/pbemd/pbemd/store"
 )
 
-func TestMaskWord(t *testing.T) {
-	for _, c := range []struct{ s, w, want string }{
-		{"move 101 alice pw-alice h7", "pw-alice", "move 101 alice ******** h7"},
-		{"pw-alice", "pw-alice", "********"},
-		{`"pw-alice" is not a board number`, "pw-alice", `"********" is not a board number`},
-		{"pw-alices pw-alice2 xpw-alice pw-alice.", "pw-alice", "pw-alices pw-alice2 xpw-alice ********."},
-		{"secret secret", "secret", "******** ********"},
-		{"ésecret secretü secret", "secret", "ésecret secretü ********"},
-		{"nothing here", "secret", "nothing here"},
+// A password is masked wherever it stands: beside letters and digits of
+// any script, inside a longer word, at the start and end of lines.
+func TestMaskWords(t *testing.T) {
+	for _, c := range []struct {
+		s     string
+		words []string
+		want  string
+	}{
+		{"move 101 alice pw-alice h7", []string{"pw-alice"}, "move 101 alice ******** h7"},
+		{`"pw-alice" is not a board number`, []string{"pw-alice"}, `"********" is not a board number`},
+		{"密码secret2", []string{"secret2"}, "密码********"},
+		{"secret2é", []string{"secret2"}, "********é"},
+		{"2secret2", []string{"secret2"}, "2********"},
+		{"xsecret2s pw:secret2.", []string{"secret2"}, "x********s pw:********."},
+		{"secret2\nline\nsecret2", []string{"secret2"}, "********\nline\n********"},
+		// The longer first: "hunter22" is not left as "********2".
+		{"hunter22 hunter2", []string{"hunter2", "hunter22"}, "******** ********"},
+		{"nothing here", []string{"secret", ""}, "nothing here"},
 	} {
-		if got := maskWord(c.s, c.w); got != c.want {
-			t.Errorf("maskWord(%q, %q) = %q, want %q", c.s, c.w, got, c.want)
+		if got := maskWords(c.s, c.words); got != c.want {
+			t.Errorf("maskWords(%q, %q) = %q, want %q", c.s, c.words, got, c.want)
 		}
 	}
 }
@@ -139,4 +149,90 @@ func TestPasswordNeverLeaves(t *testing.T) {
 	if !strings.Contains(logs.String(), `"msg":"a line with ********","subject":"move ********","err":"err ********","g":{"inner":"********"}`) {
 		t.Errorf("the log line was not written masked:\n%s", logs.String())
 	}
+}
+
+// Issue 25, item 8: a password written beside a letter or digit, in a
+// comment, on a line of a multiple beyond the limit, after a mistyped
+// command word, reaches no one: not the opponent, not a subscriber, not
+// the sender's own error reply, not the outbox, quarantine or log.
+func TestPasswordBesideOtherCharacters(t *testing.T) {
+	h := newHarness(t)
+	var logs bytes.Buffer
+	h.svc.cfg.Log = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	h.restart()
+	const pw = "secret2"
+	leaks := func(what string, text []byte) {
+		t.Helper()
+		if bytes.Contains(text, []byte(pw)) {
+			t.Errorf("%s holds the password:\n%s", what, text)
+		}
+	}
+	var replies []reply
+	send := func(subject, body string) []reply {
+		t.Helper()
+		if err := h.svc.Deliver(h.mail("alice@example.org", subject, body)); err != nil {
+			t.Fatalf("%s: %v", subject, err)
+		}
+		pending, err := h.db.Pending(h.now.Add(time.Hour), 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pending {
+			leaks(fmt.Sprintf("outbox record %d of %q", p.ID, subject), p.Data)
+		}
+		out := h.outbox()
+		replies = append(replies, out...)
+		return out
+	}
+	send("signup alice "+pw, "")
+	h.signup("bob")
+	h.signup("carol")
+	send("tanbo challenge alice bob -size=9", "")
+	h.send("carol@example.org", "tanbo subscribe 101 carol pw-carol", "")
+
+	comment := pw + " at the start\n密码" + pw + ", " + pw + "é, 2" + pw + "2 and mysecret2s\nat the end " + pw
+	out := send("tanbo move 101 alice "+pw+" h7", comment)
+	if len(out) != 3 {
+		t.Fatalf("move: %v", subjects(out))
+	}
+	for _, r := range out {
+		says(t, r.Body, "******** at the start\n密码********, ********é, 2********2 and my********s\nat the end ********")
+	}
+
+	// A multiple of 21 lines: the 21st is not run, and the note quotes it.
+	lines := strings.Repeat("tanbo show 101\n", 20) + "tanbo resign 101 alice 密码" + pw + "\n"
+	note := one(t, send("multiple", lines), "alice@example.org")
+	says(t, note.Body, "1 more commands were not run", "tanbo resign 101 alice ********")
+
+	// Mistyped command words: no command reads the words, the error
+	// quotes them.
+	for _, subject := range []string{
+		"tanbo mvoe2 101 alice " + pw + " b2",
+		"tnabo move 101 alice " + pw + " b2",
+		"tanbo move 101 alice " + pw + " b2 extra words",
+		"chnage password alice " + pw + " new-" + pw,
+	} {
+		r := one(t, send(subject, "Comment: "+pw), "alice@example.org")
+		if strings.Count(r.Body, "********") < 2 {
+			t.Errorf("%q: the error reply masks too little:\n%s", subject, r.Body)
+		}
+	}
+	for _, r := range replies {
+		leaks(fmt.Sprintf("reply %q to %s", r.Subject, r.To), r.Raw)
+	}
+
+	// Kept in quarantine: the subject and the body, in every spelling.
+	raw := h.mail("alice@example.org", "tanbo move 101 alice "+pw+" b2", comment)
+	if _, err := h.svc.Quarantine(raw, "the command crashed the server", true); err != nil {
+		t.Fatal(err)
+	}
+	kept, err := h.db.Quarantined()
+	if err != nil || len(kept) != 1 {
+		t.Fatalf("quarantined: %v, %v", kept, err)
+	}
+	leaks("the quarantined mail", kept[0].Data)
+	if !bytes.Contains(kept[0].Data, []byte("密码********, ********é, 2********2")) {
+		t.Errorf("the quarantined mail is not kept masked:\n%s", kept[0].Data)
+	}
+	leaks("the log", logs.Bytes())
 }

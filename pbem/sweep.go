@@ -72,10 +72,11 @@ func (s *Service) SweepIDs(now time.Time) ([]uint64, error) {
 // one transaction at a time: mail is answered while a long sweep runs.
 func (s *Service) sweep(now time.Time, most int) ([]uint64, error) {
 	var ids []uint64
-	// Expired limit counters, reply tokens and old mail keys go a part
-	// of each a transaction, each read from an index by time: a flood of
-	// senders can leave millions of counters. One transaction takes all
-	// three parts, so that a tick pays one commit for them.
+	// Expired limit counters (the counts of failed tries among them),
+	// reply tokens, old mail keys and quarantined mails go a part of each
+	// a transaction, each read in order of time: a flood of senders can
+	// leave millions of counters. One transaction takes all the parts, so
+	// that a tick pays one commit for them.
 	prune := []struct {
 		what string
 		fn   func(*store.Tx) (int, error)
@@ -86,6 +87,10 @@ func (s *Service) sweep(now time.Time, most int) ([]uint64, error) {
 		{what: "expired reply tokens", fn: func(tx *store.Tx) (int, error) { return tx.PruneReplyTokens(now, pruneBatch) }},
 		{what: "old mail keys", fn: func(tx *store.Tx) (int, error) { return tx.PruneProcessed(now.Add(-keepProcessed), pruneBatch) }},
 		{what: "accounts never used", fn: func(tx *store.Tx) (int, error) { return pruneUnused(tx, now, pruneBatch) }},
+		{what: "old quarantined mails", fn: func(tx *store.Tx) (int, error) { return s.pruneQuarantine(tx, now) }},
+		// An older pbemd kept the counts of failed tries as notes, for
+		// ever: they are forgotten (a mail still failing counts afresh).
+		{what: "notes of failed tries", fn: func(tx *store.Tx) (int, error) { return tx.DeleteNotes("failures:", pruneBatch) }},
 	}
 	s.mu.Lock()
 	prunes := now.Sub(s.pruned) >= pruneEvery || now.Before(s.pruned)

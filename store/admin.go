@@ -122,9 +122,13 @@ func (tx *Tx) Unquarantine(id uint64) (*Quarantined, error) {
 	}
 	q := new(Quarantined)
 	if err := json.Unmarshal(v, q); err != nil {
-		return nil, fmt.Errorf("store: quarantined mail: %w", err)
+		return nil, fmt.Errorf("store: quarantined mail: %w: %w", ErrCorrupt, err)
 	}
+	size := int64(len(v))
 	if err := b.Delete(outKey(id)); err != nil {
+		return nil, err
+	}
+	if err := tx.addQuarantineBytes(-size); err != nil {
 		return nil, err
 	}
 	if q.Key != "" {

@@ -83,7 +83,7 @@ func decodeGame(v []byte) (*Game, error) {
 		err = readRecord(v, func(r *recordReader) { gameFields(r, g) })
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: game: %w", err)
+		return nil, fmt.Errorf("store: game: %w: %w", ErrCorrupt, err)
 	}
 	return g, nil
 }
@@ -282,7 +282,7 @@ func decodeGameHead(v []byte) (*GameHead, error) {
 		})
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: game: %w", err)
+		return nil, fmt.Errorf("store: game: %w: %w", ErrCorrupt, err)
 	}
 	return h, nil
 }

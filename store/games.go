@@ -148,11 +148,14 @@ func (tx *Tx) Game(kind string, board int) (*Game, error) {
 		return nil, fmt.Errorf("%s board %d: %w", kind, board, ErrNotFound)
 	}
 	g, err := decodeGame(v)
-	if err == nil && tx.btx.Writable() {
+	if err != nil {
+		return nil, fmt.Errorf("%s board %d: %w", kind, board, err)
+	}
+	if tx.btx.Writable() {
 		// Before the caller changes g: this is the stored record.
 		tx.remember(key, tx.stored(g))
 	}
-	return g, err
+	return g, nil
 }
 
 // storedGame is what PutGame needs to know of the record it replaces.
@@ -258,6 +261,10 @@ func (tx *Tx) Games(kind string, fn func(*Game) error) error {
 	c := tx.bucket(bucketGames).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		g, err := decodeGame(v)
+		if errors.Is(err, ErrCorrupt) {
+			tx.skip("game", k, err)
+			continue
+		}
 		if err != nil {
 			return err
 		}

@@ -63,7 +63,7 @@ func (tx *Tx) Counter(key string) (Counter, error) {
 		return c, nil
 	}
 	if err := json.Unmarshal(v, &c); err != nil {
-		return Counter{}, fmt.Errorf("store: counter %q: %w", key, err)
+		return Counter{}, fmt.Errorf("store: counter %q: %w: %w", key, ErrCorrupt, err)
 	}
 	return c, nil
 }

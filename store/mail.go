@@ -186,7 +186,7 @@ func decodeOutgoing(v []byte) (*Outgoing, error) {
 		})
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: outgoing mail: %w", err)
+		return nil, fmt.Errorf("store: outgoing mail: %w: %w", ErrCorrupt, err)
 	}
 	return m, nil
 }
@@ -213,6 +213,10 @@ func (db *DB) Pending(now time.Time, after uint64, max int) ([]Outgoing, error) 
 				continue // waiting for its retry: not worth decoding
 			}
 			m, err := decodeOutgoing(v)
+			if errors.Is(err, ErrCorrupt) {
+				tx.skip("outgoing mail", k, err)
+				continue
+			}
 			if err != nil {
 				return err
 			}
@@ -469,6 +473,10 @@ func (db *DB) outgoing(bucket []byte, max int) ([]Outgoing, error) {
 		c := b.Cursor()
 		for k, v := c.First(); k != nil && (max <= 0 || len(ms) < max); k, v = c.Next() {
 			m, err := decodeOutgoing(v)
+			if errors.Is(err, ErrCorrupt) {
+				tx.skip("outgoing mail", k, err)
+				continue
+			}
 			if err != nil {
 				return err
 			}
@@ -526,4 +534,16 @@ func (tx *Tx) SetNote(key, value string) error {
 // DeleteNote removes the named note; a missing note is not an error.
 func (tx *Tx) DeleteNote(key string) error {
 	return tx.bucket(bucketNotes).Delete([]byte(key))
+}
+
+// DeleteNotes removes at most most notes whose name starts with prefix
+// and returns how many it removed.
+func (tx *Tx) DeleteNotes(prefix string, most int) (int, error) {
+	p := []byte(prefix)
+	var keys [][]byte
+	c := tx.bucket(bucketNotes).Cursor()
+	for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p) && len(keys) < most; k, _ = c.Next() {
+		keys = append(keys, append([]byte(nil), k...))
+	}
+	return len(keys), deleteKeys(tx.bucket(bucketNotes), keys)
 }

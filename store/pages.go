@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 )
 
@@ -24,6 +25,10 @@ func (tx *Tx) GamesBefore(kind string, before, n int) ([]*Game, error) {
 	var out []*Game
 	for ; k != nil && bytes.HasPrefix(k, prefix) && len(out) < n; k, v = c.Prev() {
 		g, err := decodeGame(v)
+		if errors.Is(err, ErrCorrupt) {
+			tx.skip("game", k, err)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -53,6 +54,12 @@ var (
 	// ErrSchema reports data written by a schema version this code does
 	// not know, usually by a newer pbemd.
 	ErrSchema = errors.New("unknown schema version")
+	// ErrCorrupt reports a stored record that does not decode: a bad
+	// page, a bug, a hand edit. Reading it again gives the same error, so
+	// a worker that reads many records logs and passes over such a one
+	// instead of stopping at it; the listings of the store do so
+	// themselves (see Options.Log).
+	ErrCorrupt = errors.New("the stored record does not decode")
 )
 
 // Bucket names. Keys are described where each bucket is used.
@@ -85,6 +92,11 @@ type Options struct {
 	// fails. Used by tools such as pbemd backup that must not create a
 	// database where none was.
 	ReadOnly bool
+
+	// Log is told, once a process, of each record a listing (the outbox
+	// due, the users, a page of boards, the quarantine) passed over
+	// because it does not decode; nil means slog.Default().
+	Log *slog.Logger
 }
 
 // A DB is an open database. It is safe for concurrent use; bbolt allows
@@ -95,6 +107,7 @@ type DB struct {
 	readOnly bool
 	due      func(*Game) time.Time // see SetDeadline; set before use
 	book     addressBook
+	skipped  skipped // records passed over, logged once
 }
 
 // lockedError is the error of Open when the file is locked.
@@ -155,7 +168,10 @@ func Open(path string, opts *Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{bolt: bdb, path: path, readOnly: o.ReadOnly}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	db := &DB{bolt: bdb, path: path, readOnly: o.ReadOnly, skipped: skipped{log: o.Log}}
 	err = guard(path, func() error {
 		// A store that is complete needs no write, and so no disk sync:
 		// "pbemd deliver" opens the store once per mail.
@@ -353,6 +369,7 @@ type Tx struct {
 	// just read then need not decode its old record a second time.
 	indexed map[string]storedGame
 	book    *addressBook // see UserAddresses
+	skipped *skipped     // see skip
 }
 
 // Changed reports whether the transaction has written anything so far.
@@ -368,13 +385,17 @@ func (tx *Tx) Changed() bool {
 // returns nil, with an fsync unless the database was opened with NoSync.
 // When fn returns an error nothing it did is kept.
 func (db *DB) Update(fn func(*Tx) error) error {
-	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx, due: db.due, book: &db.book}) })
+	return db.bolt.Update(func(btx *bolt.Tx) error {
+		return fn(&Tx{btx: btx, due: db.due, book: &db.book, skipped: &db.skipped})
+	})
 }
 
 // View runs fn in a read-only transaction that sees one consistent state.
 // Do not call View or Update from inside fn.
 func (db *DB) View(fn func(*Tx) error) error {
-	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx, due: db.due, book: &db.book}) })
+	return db.bolt.View(func(btx *bolt.Tx) error {
+		return fn(&Tx{btx: btx, due: db.due, book: &db.book, skipped: &db.skipped})
+	})
 }
 
 func (tx *Tx) bucket(name []byte) *bolt.Bucket {

@@ -139,7 +139,7 @@ func (tx *Tx) findToken(token []byte) (*bolt.Bucket, []byte, *ReplyToken, error)
 		err = readRecord(v, func(r *recordReader) { tokenFields(r, &t) })
 	}
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("store: reply token: %w", err)
+		return nil, nil, nil, fmt.Errorf("store: reply token: %w: %w", ErrCorrupt, err)
 	}
 	return b, key, &t, nil
 }

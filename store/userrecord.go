@@ -67,7 +67,7 @@ func decodeUser(id string, v []byte) (*User, error) {
 		err = readRecord(v, func(r *recordReader) { userFields(r, u) })
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: user %q: %w", id, err)
+		return nil, fmt.Errorf("store: user %q: %w: %w", id, ErrCorrupt, err)
 	}
 	return u, nil
 }

@@ -275,6 +275,10 @@ func (tx *Tx) idsByAddress(addr string, max int) []string {
 func (tx *Tx) Users(fn func(*User) error) error {
 	return tx.bucket(bucketUsers).ForEach(func(k, v []byte) error {
 		u, err := decodeUser(string(k), v)
+		if errors.Is(err, ErrCorrupt) {
+			tx.skip("user", k, err)
+			return nil
+		}
 		if err != nil {
 			return err
 		}

@@ -121,7 +121,9 @@ func TestDeliverParallel(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			id := users[i%2]
-			mail := rawMail(id+"@example.org", fmt.Sprintf("vacation %s secret 0", id), fmt.Sprintf("p%d", i), "")
+			// Each its own text: the same refused mail again ("not on
+			// vacation") would not be answered within a day.
+			mail := rawMail(id+"@example.org", fmt.Sprintf("vacation %s secret 0", id), fmt.Sprintf("p%d", i), fmt.Sprintf("mail %d", i))
 			codes[i], outs[i], errs[i] = d.run(mail, nil)
 		})
 	}

@@ -148,8 +148,11 @@ func yes(b bool) string {
 func user(env Env, args []string, w io.Writer) error {
 	return env.DB.View(func(tx *store.Tx) error {
 		u, err := tx.User(args[0])
-		if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("no user %q", args[0])
+		}
+		if err != nil {
+			return err // its record does not decode: the error says so
 		}
 		fmt.Fprintf(w, "user       %s (%s)\ncreated    %s\nlast mail  %s\nbanned     %s\n",
 			u.ID, u.Name, when(u.Created), when(pbem.LastMail(tx, u.ID)), yes(pbem.IsBanned(tx, u.ID)))
@@ -165,6 +168,10 @@ func user(env Env, args []string, w io.Writer) error {
 		}
 		for _, ref := range refs {
 			g, err := tx.Game(ref.Kind, ref.Board)
+			if tx.PassOver(err) {
+				fmt.Fprintf(w, "game       %s %d: its record does not decode\n", ref.Kind, ref.Board)
+				continue
+			}
 			if err != nil {
 				return err
 			}

@@ -156,6 +156,13 @@ type Limits struct {
 	AnswerBytes        int `yaml:"answer_bytes"`
 	AddressAnswerBytes int `yaml:"address_answer_bytes"`
 	AllAnswerBytes     int `yaml:"all_answer_bytes"`
+	// Repeats: how long a refused mail is remembered, so that the same
+	// mail again from the same sender is not answered again.
+	Repeats time.Duration `yaml:"repeats"`
+	// KeepQuarantined: how long a mail set aside in the store, and the
+	// count of a mail's failed tries, are kept.
+	KeepQuarantined time.Duration `yaml:"keep_quarantined"`
+	QuarantineBytes int64         `yaml:"quarantine_bytes"` // the quarantined mails together
 }
 
 // defaultLimits are the service's own defaults.
@@ -164,7 +171,8 @@ func defaultLimits() Limits {
 	return Limits{LargestMail: 10 << 20, Mails: d.Mails, Reads: d.Reads, Signups: d.Signups, Invitations: d.Invitations,
 		BadPasswords: d.BadPasswords, ForeignBadPasswords: d.ForeignBadPasswords, Window: d.Window, Strangers: d.Strangers,
 		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes, Watchers: d.Watchers,
-		RobotGames: d.RobotGames, AnswerBytes: d.AnswerBytes, AddressAnswerBytes: d.AddressAnswerBytes, AllAnswerBytes: d.AllAnswerBytes}
+		RobotGames: d.RobotGames, AnswerBytes: d.AnswerBytes, AddressAnswerBytes: d.AddressAnswerBytes, AllAnswerBytes: d.AllAnswerBytes,
+		Repeats: d.Repeats, KeepQuarantined: d.KeepQuarantined, QuarantineBytes: d.QuarantineBytes}
 }
 
 // Service returns the limits as the service takes them.
@@ -172,7 +180,8 @@ func (l Limits) Service() pbem.Limits {
 	return pbem.Limits{Mails: l.Mails, Reads: l.Reads, Signups: l.Signups, Invitations: l.Invitations,
 		BadPasswords: l.BadPasswords, ForeignBadPasswords: l.ForeignBadPasswords, Window: l.Window, Strangers: l.Strangers,
 		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes, Watchers: l.Watchers,
-		RobotGames: l.RobotGames, AnswerBytes: l.AnswerBytes, AddressAnswerBytes: l.AddressAnswerBytes, AllAnswerBytes: l.AllAnswerBytes}
+		RobotGames: l.RobotGames, AnswerBytes: l.AnswerBytes, AddressAnswerBytes: l.AddressAnswerBytes, AllAnswerBytes: l.AllAnswerBytes,
+		Repeats: l.Repeats, KeepQuarantined: l.KeepQuarantined, QuarantineBytes: l.QuarantineBytes}
 }
 
 // Mail returns the bounds of reading one mail as the service takes them.
@@ -450,6 +459,10 @@ func (c *Config) validateFor(uses Uses) error {
 	if c.Limits.LargestMail < 64<<10 || c.Limits.LargestMail > 1<<30 {
 		return fmt.Errorf("limits.largest_mail is %d bytes; want 65536 (64 KiB) to 1073741824 (1 GiB)", c.Limits.LargestMail)
 	}
+	if c.Limits.QuarantineBytes < c.Limits.LargestMail*2 {
+		// A mail is kept as JSON, in base64: 4/3 of its size, and more.
+		return fmt.Errorf("limits.quarantine_bytes is %d; want at least twice limits.largest_mail (%d), or the largest mail would not be kept", c.Limits.QuarantineBytes, c.Limits.LargestMail*2)
+	}
 	if c.IMAP.BatchBytes < 64<<10 {
 		return fmt.Errorf("imap.batch_bytes is %d; want at least 65536 (64 KiB)", c.IMAP.BatchBytes)
 	}
@@ -472,6 +485,8 @@ func (c *Config) validateFor(uses Uses) error {
 		{"smtp.give_up_after", c.SMTP.GiveUpAfter, time.Minute},
 		{"sweep_interval", c.SweepInterval, time.Second},
 		{"limits.window", c.Limits.Window, time.Second},
+		{"limits.keep_quarantined", c.Limits.KeepQuarantined, time.Hour},
+		{"limits.repeats", c.Limits.Repeats, time.Minute},
 	} {
 		if d.v < d.least {
 			return fmt.Errorf("%s is %v; want at least %v (write durations like 30s, 5m, 1h)", d.name, d.v, d.least)

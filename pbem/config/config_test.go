@@ -100,6 +100,8 @@ func TestRefused(t *testing.T) {
 		{"lmtp idle", minimal + "lmtp:\n  idle_timeout: 10ms\n", "lmtp.idle_timeout is 10ms", nil},
 		{"tiny largest mail", minimal + "limits:\n  largest_mail: 1000\n", "limits.largest_mail is 1000 bytes; want 65536", nil},
 		{"huge largest mail", minimal + "limits:\n  largest_mail: 10000000000\n", "limits.largest_mail is 10000000000 bytes", nil},
+		{"small quarantine", minimal + "limits:\n  quarantine_bytes: 1000000\n", "limits.quarantine_bytes is 1000000; want at least twice limits.largest_mail (20971520)", nil},
+		{"short quarantine", minimal + "limits:\n  keep_quarantined: 1m\n", "limits.keep_quarantined is 1m0s; want at least 1h0m0s", nil},
 		{"quarantine is done", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  quarantine_folder: pbem-done", 1), "quarantine_folder \"pbem-done\" must be set and differ", nil},
 		{"tiny batch bytes", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  batch_bytes: 10", 1), "imap.batch_bytes is 10", nil},
 		{"no smtp connection", minimal + "  connections: 0\n", "smtp.connections is 0; want 1 to 32", nil},
@@ -165,7 +167,8 @@ func TestLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := c.Limits.Service()
-	if l.Addresses != 5 || l.Commands != 7 || l.RobotGames != 1 || l.Mails != 60 || l.Strangers != 200 {
+	if l.Addresses != 5 || l.Commands != 7 || l.RobotGames != 1 || l.Mails != 60 || l.Strangers != 200 ||
+		l.Repeats != 24*time.Hour || l.KeepQuarantined != 30*24*time.Hour || l.QuarantineBytes != 100<<20 {
 		t.Errorf("limits %+v", l)
 	}
 	if l := Default().Limits.Service(); l.RobotGames != 3 {

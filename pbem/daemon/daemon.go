@@ -128,7 +128,7 @@ func Run(ctx context.Context, opts Options) error {
 	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
 		return err
 	}
-	db, err := store.Open(store.PathIn(cfg.Data), nil)
+	db, err := store.Open(store.PathIn(cfg.Data), &store.Options{Log: log})
 	if err != nil {
 		if errors.Is(err, store.ErrLocked) {
 			return fmt.Errorf("%w; only one pbemd may use the data directory %s at a time", err, cfg.Data)

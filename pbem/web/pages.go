@@ -211,6 +211,9 @@ func (s *Server) frontPage() (page, error) {
 			k.Running = len(running)
 			for i := len(running) - 1; i >= 0 && len(k.Boards) < frontBoards; i-- {
 				rec, err := tx.Game(g.Name(), running[i])
+				if tx.PassOver(err) {
+					continue // logged; the page shows the others
+				}
 				if err != nil {
 					return err
 				}
@@ -642,6 +645,9 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 				continue
 			}
 			rec, err := tx.Game(ref.Kind, ref.Board)
+			if tx.PassOver(err) {
+				continue // logged; the page shows the others
+			}
 			if err != nil {
 				return err
 			}
