@@ -19,6 +19,7 @@ const (
 	resultPlayed  = "played"  // the command was carried out
 	resultRefused = "refused" // answered with an error reply
 	resultIgnored = "ignored" // no command run and no answer
+	resultInvited = "invited" // a challenge that only invites (invitations.go)
 )
 
 // outcome is what the log line of a mail says of its commands.
@@ -44,7 +45,7 @@ func (o *outcome) note(result, why string) {
 	}
 }
 
-var rank = map[string]int{resultPlayed: 1, resultIgnored: 2, resultRefused: 3}
+var rank = map[string]int{resultPlayed: 1, resultInvited: 2, resultIgnored: 3, resultRefused: 4}
 
 // messageHash is the short hash of a mail's Message-ID (or, without one,
 // of its key) that log lines show.

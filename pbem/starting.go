@@ -125,6 +125,7 @@ func (c *cmd) challenge(args []string) error {
 	notices := []string{fmt.Sprintf("A new game: %s (%s) against %s (%s).", seatOrOpen(seats[0]), sides[0], seatOrOpen(seats[1]), sides[1])}
 	if len(invited) > 0 {
 		notices = append(notices, c.inviteNotice(b))
+		c.r.outcome.note(resultInvited, "nothing vouches for the sender: the players named are invited")
 	}
 	if !b.open() {
 		rec.TurnSince = c.r.now

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -55,22 +56,42 @@ var forgeries = []forgery{
 		make: vouched("alice@localhost"), auth: "ar " + authtest.MTA + " dmarc"},
 
 	{name: "forged From challenges for others", from: "alice@localhost", subject: "ultima challenge alice carol",
-		auth: "no signature"},
+		auth: "no signature", policy: invites},
 	{name: "Authentication-Results of an untrusted server", from: "alice@localhost", subject: "tanbo challenge alice bob",
 		make: func(_ testing.TB, _ keys, raw []byte) []byte {
 			return authtest.Vouch(authtest.Untrusted, "alice@localhost", raw)
 		},
-		auth: "no signature"},
+		auth: "no signature", policy: invites},
 	{name: "the trusted server's pass for another domain", from: "alice@localhost", subject: "tobit challenge alice bob",
-		make: vouched("mallory@attacker.example"), auth: "no signature"},
+		make: vouched("mallory@attacker.example"), auth: "no signature", policy: invites},
 	{name: "signed by the attacker's own domain", from: "alice@localhost", subject: "taratibu challenge alice carol",
-		make: func(t testing.TB, k keys, raw []byte) []byte { return k.attacker.Sign(t, raw) }, auth: "dkim pass, not aligned: attacker.example"},
+		make: func(t testing.TB, k keys, raw []byte) []byte { return k.attacker.Sign(t, raw) }, auth: "dkim pass, not aligned: attacker.example",
+		policy: invites},
 	{name: "signed, then its Subject changed", from: "carol@signed.example", subject: "ultima challenge carol bob",
 		make: func(t testing.TB, k keys, raw []byte) []byte {
 			return bytes.Replace(k.player.Sign(t, raw), []byte("carol bob"), []byte("bob alice"), 1)
-		}, auth: "dkim fail"},
+		}, auth: "dkim fail", policy: invites},
 	{name: "forged wrong passwords to lock an account", from: "bob@localhost", subject: "ultima move 101 bob wrong a2-a4",
-		times: 10, auth: "no signature"},
+		// The same refused mail again is not answered again: ignored.
+		times: 10, auth: "no signature", policy: result("refused", "ignored")},
+	{name: "bob's right password in forged mail, while locked", from: "bob@localhost", subject: "vacation bob secret 1",
+		auth: "no signature", policy: result("ignored")},
+	{name: "bob's own vouched mail gets through the lock", from: "bob@localhost", subject: "vacation bob secret 1",
+		make: vouched("bob@localhost"), auth: "ar " + authtest.MTA + " dmarc", policy: result("played")},
+}
+
+// invites checks that a challenge in mail that proves nothing only invited.
+func invites(t *testing.T, line string) { result("invited")(t, line) }
+
+// result checks the result= of a mail's log line: one of want.
+func result(want ...string) func(t *testing.T, line string) {
+	return func(t *testing.T, line string) {
+		t.Helper()
+		m := regexp.MustCompile(` result=(\S+)`).FindStringSubmatch(line)
+		if m == nil || !slices.Contains(want, m[1]) {
+			t.Errorf("result=%v; want %v\n%s", m, want, line)
+		}
+	}
 }
 
 // TestForgedFrom sends the forged-From corpus through each way in (IMAP,
