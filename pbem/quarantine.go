@@ -210,8 +210,7 @@ func (s *Service) CountFailure(raw []byte, most int) (int, error) {
 	if m, err := readMailSafely(s.cfg.Mail, raw); err == nil {
 		key = m.Key
 	}
-	sum := sha256.Sum256([]byte(key))
-	note := "failures:" + hex.EncodeToString(sum[:])
+	note := failuresNote(key)
 	var n int
 	err := s.db.Update(func(tx *store.Tx) error {
 		v, _, err := tx.Note(note)
@@ -230,6 +229,23 @@ func (s *Service) CountFailure(raw []byte, most int) (int, error) {
 		return 0, temporary(err)
 	}
 	return n, nil
+}
+
+// failuresNote is the name of the store's note counting the temporary
+// failures of the mail with the key (see CountFailure).
+func failuresNote(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return "failures:" + hex.EncodeToString(sum[:])
+}
+
+// forgetFailures drops the count of a mail's failures once it is handled,
+// so that the store keeps no count of mails that passed in the end.
+func forgetFailures(tx *store.Tx, key string) error {
+	note := failuresNote(key)
+	if _, ok, err := tx.Note(note); err != nil || !ok {
+		return err
+	}
+	return tx.DeleteNote(note)
 }
 
 // maskStored returns the raw mail with the words its commands name as

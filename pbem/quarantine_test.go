@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pbemd/pbemd/pbem/mailmsg"
+	"github.com/pbemd/pbemd/store"
 )
 
 // crashOn adds a command "crash" that panics, as a bug in a command would,
@@ -224,5 +225,40 @@ func TestQuarantineKeepsNoPasswordInAnotherPart(t *testing.T) {
 	}
 	if strings.Contains(string(list[0].Data), html) {
 		t.Errorf("the kept mail holds New-Secret-9 base64-encoded in its HTML part:\n%s", list[0].Data)
+	}
+}
+
+// The failures of a mail are counted in the store, shared by every try,
+// and the count is dropped once the mail is handled: the store keeps no
+// count of mails that passed in the end.
+func TestFailureCountForgottenOnceHandled(t *testing.T) {
+	h := newHarness(t)
+	raw := h.mail("alice@example.org", "help", "")
+	for want := 1; want <= 2; want++ {
+		if n, err := h.svc.CountFailure(raw, 5); err != nil || n != want {
+			t.Fatalf("failure %d counted as %d (%v)", want, n, err)
+		}
+	}
+	h.deliver(raw)
+	m, err := mailmsg.Limits{}.ReadMail(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = h.db.View(func(tx *store.Tx) error {
+		if _, ok, err := tx.Note(failuresNote(m.Key)); err != nil || ok {
+			t.Errorf("the count of a mail handled is still kept (%v)", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A mail counted to its last try starts again at one.
+	other := h.mail("bob@example.org", "help", "")
+	for range 3 {
+		h.svc.CountFailure(other, 3)
+	}
+	if n, _ := h.svc.CountFailure(other, 3); n != 1 {
+		t.Errorf("after the last try the count goes on at %d; want 1", n)
 	}
 }

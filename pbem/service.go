@@ -213,6 +213,9 @@ func (s *Service) HandleAll(raws [][]byte) ([][]uint64, []error) {
 			if err := tx.MarkProcessed(m.Key, now); err != nil {
 				return err
 			}
+			if err := forgetFailures(tx, m.Key); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
