@@ -15,7 +15,6 @@ import (
 // were (the golden files; only the Message-ID is left out).
 func TestEndMailToNotifiers(t *testing.T) {
 	h := twoPlayers(t)
-	h.svc.limits.Signups = 1000
 	h.signup("carol")
 	h.send("carol@example.org", "tanbo subscribe 101 carol pw-carol", "")
 	var notifiers []string

@@ -60,8 +60,11 @@ type Limits struct {
 	MessageBytes int
 	// Signups is how many accounts mail that proves nothing of its
 	// sender may make in a Window, all senders together, and how many
-	// authenticated mail may make, apart [60]: each costs a bcrypt and
-	// a record (kept until unusedLife when never used).
+	// authenticated mail may make, apart [10]: each costs a bcrypt and
+	// a record (kept until unusedLife when never used). Most players'
+	// providers sign their mail, so few honest signups prove nothing; a
+	// flood of forged ones keeps a core busy for this many bcrypts an
+	// hour at most.
 	Signups int
 	// Invitations is how many invitations mail that proves nothing of
 	// its sender may make in a Window, per sender address, and how many
@@ -122,7 +125,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.MessageBytes, 8000)
 	def(&l.Watchers, 100)
 	def(&l.Invitations, 5)
-	def(&l.Signups, 60)
+	def(&l.Signups, 10)
 	def(&l.RobotGames, 3)
 	def(&l.AnswerBytes, 32<<10)
 	def(&l.AddressAnswerBytes, 128<<10)

@@ -170,15 +170,33 @@ func listen(opts Options) (net.Listener, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Chown(opts.Addr, -1, gid); err != nil {
-		ln.Close()
-		return nil, fmt.Errorf("giving the socket to group %d: %w (the process must be a member of socket_group)", gid, err)
+	if err := giveToGroup(opts.Addr, gid); err != nil {
+		err = fmt.Errorf("giving the socket to group %d: %w (pbemd must be a member of the group, and may not be kept from chown)", gid, err)
+		if opts.SocketGroup != "" {
+			ln.Close()
+			return nil, err
+		}
+		// Only the default could not be had: pbemd still serves IMAP,
+		// and says how to let the MTA in.
+		opts.Logger.Warn("lmtp: the socket keeps pbemd's group, so the MTA may not connect; set lmtp.socket_group to a group of pbemd's that the MTA is in", "err", err)
 	}
 	if err := os.Chmod(opts.Addr, opts.SocketMode.Perm()); err != nil {
 		ln.Close()
 		return nil, err
 	}
 	return ln, nil
+}
+
+// giveToGroup makes gid the group of the file, unless it is already.
+func giveToGroup(path string, gid int) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if g, ok := fileGroup(fi); ok && g == gid {
+		return nil // no chown, which a sandbox may forbid
+	}
+	return os.Chown(path, -1, gid)
 }
 
 // socketGroup is the id of the group named (a name or a number), or by

@@ -24,7 +24,13 @@ import (
 // world, the Postfix and the LMTP address in pbemd's config.
 func newPostfixWorld(t testing.TB) (*dovecotWorld, *postfix.Server, string) {
 	t.Helper()
-	lmtpAddr := testenv.FreeAddr(t)
+	return newPostfixWorldAt(t, testenv.FreeAddr(t))
+}
+
+// newPostfixWorldAt is newPostfixWorld with pbemd's LMTP listening at
+// lmtpAddr, a host:port or the path of a Unix socket.
+func newPostfixWorldAt(t testing.TB, lmtpAddr string) (*dovecotWorld, *postfix.Server, string) {
+	t.Helper()
 	main, maps := readmePostfix(t, lmtpAddr)
 	mta := postfix.Start(t, postfix.Options{Domain: domainOf(server), Main: main, Maps: maps})
 	t.Cleanup(func() {
@@ -43,8 +49,8 @@ func domainOf(addr string) string {
 }
 
 // readmePostfix returns the README's Postfix lines for LMTP, for this
-// test's domain and LMTP address: the main.cf lines, and the lookup
-// tables by file name.
+// test's domain and LMTP address (a host:port, or a socket path): the
+// main.cf lines, and the lookup tables by file name.
 func readmePostfix(t testing.TB, lmtpAddr string) (string, map[string]string) {
 	t.Helper()
 	repo, err := filepath.Abs("../..")
@@ -55,7 +61,11 @@ func readmePostfix(t testing.TB, lmtpAddr string) (string, map[string]string) {
 	if block == "" {
 		t.Fatal(`README.md has no recipe "postfix"`)
 	}
-	block = strings.NewReplacer("example.org", domainOf(server), "127.0.0.1:2424", lmtpAddr).Replace(block)
+	target := "inet:" + lmtpAddr
+	if strings.HasPrefix(lmtpAddr, "/") {
+		target = "unix:" + lmtpAddr
+	}
+	block = strings.NewReplacer("example.org", domainOf(server), "inet:127.0.0.1:2424", target).Replace(block)
 	// Each part begins with a comment naming its file: "# /etc/postfix/NAME".
 	var main strings.Builder
 	maps := map[string]string{}
@@ -108,6 +118,20 @@ func TestPostfixLMTP(t *testing.T) {
 	if !errors.As(err, &se) || se.Code != 550 {
 		t.Errorf("Postfix answered a mail for another address of the domain with %v; want 550", err)
 	}
+	p.stop()
+}
+
+// TestPostfixLMTPSocket: over a Unix socket, which pbemd makes 0660 and
+// of group postfix whatever its umask, Postfix's lmtp client (running as
+// the user postfix) connects and hands every mail over.
+func TestPostfixLMTPSocket(t *testing.T) {
+	sock := filepath.Join(testenv.OpenDir(t, "lmtp"), "pbemd.lmtp")
+	w, mta, _ := newPostfixWorldAt(t, sock)
+	old := syscall.Umask(0o077) // pbemd's, as under the shipped unit
+	p := w.start(t)
+	syscall.Umask(old)
+	play(t, w, shortGame(t, 2))
+	waitUntil(t, "Postfix's queue to empty", 10*time.Second, func() bool { return len(mta.Queue()) == 0 })
 	p.stop()
 }
 

@@ -3,8 +3,18 @@ package lmtp
 import (
 	"fmt"
 	"net"
+	"os"
 	"syscall"
 )
+
+// fileGroup is the group id of a file.
+func fileGroup(fi os.FileInfo) (int, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return int(st.Gid), true
+}
 
 // unixPeer is the user id of the process at the other end of c
 // (SO_PEERCRED), or "local" when the system does not tell.
