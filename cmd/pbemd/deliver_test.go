@@ -74,14 +74,6 @@ func (d *deliverer) send(from, subject, body string) (int, []mailOut) {
 	return d.pipe(rawMail(from, subject, fmt.Sprintf("d%d", d.n), body))
 }
 
-// sendForged is send of a mail nobody vouches for: anyone may have
-// written its From.
-func (d *deliverer) sendForged(from, subject, body string) (int, []mailOut) {
-	d.t.Helper()
-	d.n++
-	return d.pipe(forgedMail(from, subject, fmt.Sprintf("d%d", d.n), body))
-}
-
 func (d *deliverer) pipe(raw []byte) (int, []mailOut) {
 	d.t.Helper()
 	code, out, stderr := d.run(raw, nil)

@@ -26,12 +26,7 @@ func (d *deliverer) run(raw []byte, wrapper []string, flags ...string) (int, []m
 // rawMail is a player's mail as the MTA the tests trust hands it on,
 // having found the From's domain vouching for it.
 func rawMail(from, subject, id, body string) []byte {
-	return authtest.Vouch(authtest.MTA, from, forgedMail(from, subject, id, body))
-}
-
-// forgedMail is a mail as anyone may write it: nothing vouches for its From.
-func forgedMail(from, subject, id, body string) []byte {
-	return []byte(fmt.Sprintf("From: %s\nTo: pbem@localhost\nSubject: %s\nMessage-ID: <%s@client.example>\n\n%s\n", from, subject, id, body))
+	return authtest.Vouch(authtest.MTA, from, []byte(fmt.Sprintf("From: %s\nTo: pbem@localhost\nSubject: %s\nMessage-ID: <%s@client.example>\n\n%s\n", from, subject, id, body)))
 }
 
 // The data held by another process: deliver waits -lock-wait, then exits
