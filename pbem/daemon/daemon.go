@@ -242,7 +242,11 @@ func Run(ctx context.Context, opts Options) error {
 		log.Info("lmtp listening", "addr", lm.Addr().String())
 	}
 
-	log.Info("pbemd serving", "address", cfg.Address, "data", cfg.Data, "imap", watch.Addr, "web", webURL)
+	log.Info("pbemd serving", "address", cfg.Address, "data", cfg.Data, "imap", watch.Addr, "web", webURL,
+		"trusted_authserv_ids", strings.Join(cfg.TrustedAuthservIDs, ","), "verify_dkim", cfg.VerifyDKIM)
+	if len(cfg.TrustedAuthservIDs) == 0 && !cfg.VerifyDKIM {
+		log.Warn("no mail can be authenticated: set trusted_authserv_ids to your MTA's id, or verify_dkim: true (docs/trust.md)")
+	}
 	var wg sync.WaitGroup
 	wg.Go(func() { sender.Run(ctx) })
 	wg.Go(func() { watcher.Run(ctx) })

@@ -77,6 +77,32 @@ func TestStartUntrustedCertificate(t *testing.T) {
 	p.stop()
 }
 
+// With no trusted server and no DKIM check of its own nothing can vouch
+// for a sender: serve says so at start, and what to set.
+func TestStartWarnsNothingAuthenticates(t *testing.T) {
+	dc := dovecot.Start(t, map[string]string{server: serverPass})
+	env := []string{"PBEMD_IMAP_PASSWORD=" + serverPass}
+	config := writeConfig(t, dc.IMAPAddr, "plain", "", "")
+	const warning = "no mail can be authenticated"
+	for _, c := range []struct {
+		extra string
+		warns bool
+	}{{"", false}, {"verify_dkim: false\n", true}} {
+		f, err := os.OpenFile(config, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(c.extra)
+		f.Close()
+		p := startPbemd(t, env, "serve", "-config", config)
+		p.waitLine(`IMAP connected`)
+		p.stop()
+		if strings.Contains(p.Output(), warning) != c.warns || !strings.Contains(p.Output(), "verify_dkim=") {
+			t.Errorf("with %q added, want a warning %v:\n%s", c.extra, c.warns, p.Output())
+		}
+	}
+}
+
 // writeConfig writes a config reading the IMAP server at imapAddr; smtp,
 // when empty, is a sink that takes everything.
 func writeConfig(t *testing.T, imapAddr, security, imapExtra, smtp string) string {
