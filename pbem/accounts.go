@@ -39,12 +39,25 @@ func (c *cmd) signup(args []string) error {
 	} else if !errNotFound(err) {
 		return err
 	}
+	// The welcome goes to an address that belonged to no one (the From may
+	// be forged): it is charged to the strangers' budget like a how-to note.
+	// With that budget spent, nothing could answer the signup: it is
+	// dropped before any other work.
+	stranger := false
+	if _, err := c.r.tx.UserByAddress(c.r.sender()); errNotFound(err) {
+		stranger = true
+		if spent, err := c.r.strangersSpent(); err != nil {
+			return err
+		} else if spent {
+			return &failure{Msg: "signup refused: the budget of mails to strangers is spent", silent: true}
+		}
+	} else if err != nil {
+		return err
+	}
 	if err := c.r.allowSignup(); err != nil {
 		return err
 	}
-	// The welcome goes to an address that belonged to no one (the From may
-	// be forged): it is charged to the strangers' budget like a how-to note.
-	if _, err := c.r.tx.UserByAddress(c.r.sender()); errNotFound(err) {
+	if stranger {
 		ok, err := c.r.allowStranger(c.r.sender())
 		if err != nil {
 			return err
@@ -52,8 +65,6 @@ func (c *cmd) signup(args []string) error {
 		if !ok {
 			return &failure{Msg: "signup refused: the budget of mails to strangers is spent", silent: true}
 		}
-	} else if err != nil {
-		return err
 	}
 	if !c.r.authenticated() && c.r.mail != nil && !c.r.s.passwords.hashedAhead(password) {
 		// The batch had its share of a stranger's hashes before the
