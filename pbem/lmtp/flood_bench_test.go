@@ -2,15 +2,12 @@ package lmtp_test
 
 import (
 	"fmt"
-	"net"
 	"path/filepath"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/emersion/go-smtp"
 
 	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/pbem/intake"
@@ -58,13 +55,13 @@ func BenchmarkFlood(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			player := dialLMTP(b, s)
+			player := lmtpClient(b, s)
 			for i, subject := range []string{"signup alice pw-alice", "signup bob pw-bob", "tanbo challenge alice bob -size=9", "tanbo chat 101 bob pw-bob"} {
 				from := "alice@example.org"
 				if i%2 == 1 || i == 3 {
 					from = "bob@example.org"
 				}
-				if err := send(player, pbemtest.Mail(from, subject, "", fmt.Sprintf("setup%d@client.example", i))); err != nil {
+				if err := deliver(player, string(pbemtest.Mail(from, subject, "", fmt.Sprintf("setup%d@client.example", i)))); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -73,7 +70,7 @@ func BenchmarkFlood(b *testing.B) {
 			var flooded atomic.Int64
 			if mk := floods[name]; mk != nil {
 				for w := range 8 {
-					c := dialLMTP(b, s)
+					c := lmtpClient(b, s)
 					wg.Add(1)
 					go func() {
 						defer wg.Done()
@@ -83,7 +80,7 @@ func BenchmarkFlood(b *testing.B) {
 								return
 							default:
 							}
-							if err := send(c, mk(i)); err != nil {
+							if err := deliver(c, string(mk(i))); err != nil {
 								b.Error(err)
 								return
 							}
@@ -98,7 +95,7 @@ func BenchmarkFlood(b *testing.B) {
 			for i := range b.N {
 				raw := pbemtest.Mail("bob@example.org", "tanbo chat 101 bob pw-bob", "Still there?", fmt.Sprintf("p%d@client.example", i))
 				start := time.Now()
-				if err := send(player, raw); err != nil {
+				if err := deliver(player, string(raw)); err != nil {
 					b.Fatal(err)
 				}
 				lat = append(lat, time.Since(start))
@@ -113,37 +110,4 @@ func BenchmarkFlood(b *testing.B) {
 			b.ReportMetric(float64(flooded.Load()), "flood-mails")
 		})
 	}
-}
-
-// dialLMTP connects to s and says LHLO.
-func dialLMTP(b *testing.B, s *lmtp.Server) *smtp.Client {
-	conn, err := net.Dial("tcp", s.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := smtp.NewClientLMTP(conn)
-	b.Cleanup(func() { c.Close() })
-	if err := c.Hello("mta.example.org"); err != nil {
-		b.Fatal(err)
-	}
-	return c
-}
-
-// send hands one mail over and returns the server's answer to it.
-func send(c *smtp.Client, raw []byte) error {
-	if err := c.Mail("mta@example.org", nil); err != nil {
-		return err
-	}
-	if err := c.Rcpt("pbem@example.org", nil); err != nil {
-		return err
-	}
-	w, err := c.Data()
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write(raw); err != nil {
-		return err
-	}
-	_, err = w.CloseWithLMTPResponse()
-	return err
 }

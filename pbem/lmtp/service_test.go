@@ -39,7 +39,7 @@ func serve(t *testing.T, largest int64) (*store.DB, *lmtp.Server) {
 }
 
 // lmtpClient connects and says LHLO.
-func lmtpClient(t *testing.T, s *lmtp.Server) *smtp.Client {
+func lmtpClient(t testing.TB, s *lmtp.Server) *smtp.Client {
 	t.Helper()
 	conn, err := net.Dial("tcp", s.Addr().String())
 	if err != nil {
@@ -53,21 +53,21 @@ func lmtpClient(t *testing.T, s *lmtp.Server) *smtp.Client {
 	return c
 }
 
-// deliver hands one mail over and returns the server's answer to it.
-func deliver(t *testing.T, c *smtp.Client, data string) error {
-	t.Helper()
+// deliver hands one mail over and returns the server's answer to it, or
+// the client's error at an earlier step.
+func deliver(c *smtp.Client, data string) error {
 	if err := c.Mail("alice@example.org", nil); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if err := c.Rcpt("pbem@example.org", nil); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	w, err := c.Data()
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if _, err := w.Write([]byte(data)); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	_, err = w.CloseWithLMTPResponse()
 	return err
@@ -80,7 +80,7 @@ func TestDeliverToService(t *testing.T) {
 	c := lmtpClient(t, s)
 	for i, subj := range []string{"signup alice pw-alice", "help"} {
 		data := fmt.Sprintf("From: alice@example.org\r\nTo: pbem@example.org\r\nSubject: %s\r\nMessage-ID: <m%d@example.org>\r\n\r\n\r\n", subj, i)
-		if err := deliver(t, c, data); err != nil {
+		if err := deliver(c, data); err != nil {
 			t.Fatalf("%s: %v", subj, err)
 		}
 		out, err := db.Pending(time.Now().Add(time.Hour), 0, 0)
@@ -102,7 +102,7 @@ func TestUnreadableMailQuarantined(t *testing.T) {
 	db, s := serve(t, 0)
 	c := lmtpClient(t, s)
 	for try := range 2 {
-		if err := deliver(t, c, "no header here, only words\r\nand more words\r\n"); err != nil {
+		if err := deliver(c, "no header here, only words\r\nand more words\r\n"); err != nil {
 			t.Fatalf("try %d: a mail with no header was answered %v; want 250", try, err)
 		}
 	}
@@ -122,7 +122,7 @@ func TestTooLargeMailAnswered(t *testing.T) {
 	c := lmtpClient(t, s)
 	body := strings.Repeat(strings.Repeat("x", 98)+"\r\n", 2000) // 200 KB
 	data := "From: alice@example.org\r\nTo: pbem@example.org\r\nSubject: help\r\nMessage-ID: <big@example.org>\r\n\r\n" + body
-	if err := deliver(t, c, data); err != nil {
+	if err := deliver(c, data); err != nil {
 		t.Fatalf("a mail of 200 KB, 64 KiB read: %v; want 250", err)
 	}
 	out, err := db.Pending(time.Now().Add(time.Hour), 0, 0)
