@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pbemd/pbemd/tests/authtest"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 )
 
 // TestDeliverReplyAddress: pbemd deliver takes reply_address from the
@@ -19,13 +19,13 @@ func TestDeliverReplyAddress(t *testing.T) {
 	cfgFile := filepath.Join(dir, "pbemd.yaml")
 	cfg := fmt.Sprintf("address: games@example.org\ndata: %s\nreply_address: 'games+{token}@example.org'\n"+
 		"imap:\n  host: 127.0.0.1\n  security: plain\n  username: pbem\n  password: x\n"+
-		"smtp:\n  host: 127.0.0.1\n  security: plain\ntrusted_authserv_ids: [%s]\n", filepath.Join(dir, "data"), authtest.MTA)
+		"smtp:\n  host: 127.0.0.1\n  security: plain\ntrusted_authserv_ids: [%s]\n", filepath.Join(dir, "data"), pbemtest.Authserv)
 	if err := os.WriteFile(cfgFile, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	deliver := func(n int, from, to, subject, body string) string {
 		t.Helper()
-		raw := authtest.Vouch(authtest.MTA, from, fmt.Appendf(nil, "From: %s\nTo: %s\nSubject: %s\nMessage-ID: <r%d@client.example>\n\n%s\n", from, to, subject, n, body))
+		raw := pbemtest.Vouch(from, fmt.Appendf(nil, "From: %s\nTo: %s\nSubject: %s\nMessage-ID: <r%d@client.example>\n\n%s\n", from, to, subject, n, body))
 		code, stdout, stderr := pbemd(t, string(raw), "deliver", "-config", cfgFile, "-print")
 		if code != 0 {
 			t.Fatalf("%s: exit %d, %s", subject, code, stderr)

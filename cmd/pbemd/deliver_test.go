@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/mailmsg"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
-	"github.com/pbemd/pbemd/tests/authtest"
 	"github.com/pbemd/pbemd/tests/smtpsink"
 )
 
@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 }
 
 // deliverer runs "pbemd deliver -print" on one data directory, with a
-// configuration that trusts the tests' MTA (authtest.MTA).
+// configuration that trusts the tests' MTA (pbemtest.Authserv).
 type deliverer struct {
 	t      *testing.T
 	data   string
@@ -53,7 +53,7 @@ func (d *deliverer) configFile() string {
 	d.t.Helper()
 	if d.config == "" {
 		d.config = filepath.Join(d.t.TempDir(), "pbemd.yaml")
-		yaml := "address: pbem@localhost\ntrusted_authserv_ids: [" + authtest.MTA + "]\n"
+		yaml := "address: pbem@localhost\ntrusted_authserv_ids: [" + pbemtest.Authserv + "]\n"
 		if err := os.WriteFile(d.config, []byte(yaml), 0o600); err != nil {
 			d.t.Fatal(err)
 		}

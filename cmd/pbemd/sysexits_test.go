@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/store"
-	"github.com/pbemd/pbemd/tests/authtest"
 )
 
 // run pipes raw into "pbemd deliver -print" with the extra flags, through
@@ -26,7 +26,7 @@ func (d *deliverer) run(raw []byte, wrapper []string, flags ...string) (int, []m
 // rawMail is a player's mail as the MTA the tests trust hands it on,
 // having found the From's domain vouching for it.
 func rawMail(from, subject, id, body string) []byte {
-	return authtest.Vouch(authtest.MTA, from, []byte(fmt.Sprintf("From: %s\nTo: pbem@localhost\nSubject: %s\nMessage-ID: <%s@client.example>\n\n%s\n", from, subject, id, body)))
+	return pbemtest.Vouch(from, []byte(fmt.Sprintf("From: %s\nTo: pbem@localhost\nSubject: %s\nMessage-ID: <%s@client.example>\n\n%s\n", from, subject, id, body)))
 }
 
 // The data held by another process: deliver waits -lock-wait, then exits

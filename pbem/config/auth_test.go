@@ -6,7 +6,7 @@ import (
 	"net"
 	"testing"
 
-	"github.com/pbemd/pbemd/tests/authtest"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 )
 
 // The settings reach the service: the trusted ids vouch for a mail, other
@@ -43,8 +43,8 @@ func TestServiceAuth(t *testing.T) {
 // With dkim_resolver, the keys come from that DNS server: a signature of
 // the From's domain verifies, the same mail changed on the way does not.
 func TestDKIMResolver(t *testing.T) {
-	signer := authtest.NewSigner(t, "example.net", "s1")
-	c, err := Parse([]byte(minimal+"dkim_resolver: "+authtest.ServeDNS(t, signer)+"\n"), secrets)
+	signer := pbemtest.NewSigner(t, "example.net", "s1")
+	c, err := Parse([]byte(minimal+"dkim_resolver: "+pbemtest.ServeDNS(t, signer)+"\n"), secrets)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,8 @@ import (
 	"github.com/pbemd/pbemd/pbem/mailauth"
 )
 
-// Authserv is the authserv-id of the tests' trusted mail server.
+// Authserv is the authserv-id of the tests' trusted mail server: the
+// configurations of the black-box tests list it in trusted_authserv_ids.
 const Authserv = "mx.example.org"
 
 // Auth is the Verifier of a service that trusts the tests' mail server.
@@ -18,10 +19,14 @@ func Auth() *mailauth.Verifier { return &mailauth.Verifier{TrustedIDs: []string{
 
 // Vouch puts on raw the trusted server's DMARC pass for the domain of
 // from, as a provider that signs its mail gets from the operator's MTA.
-func Vouch(from string, raw []byte) []byte {
+func Vouch(from string, raw []byte) []byte { return VouchBy(Authserv, from, raw) }
+
+// VouchBy puts on raw the field by which the mail server of authserv-id id
+// reports a DMARC pass for the domain of from.
+func VouchBy(id, from string, raw []byte) []byte {
 	_, domain, _ := strings.Cut(from, "@")
 	domain = strings.TrimRight(domain, ">")
-	return append([]byte("Authentication-Results: "+Authserv+"; dmarc=pass header.from="+domain+"\r\n"), raw...)
+	return append([]byte("Authentication-Results: "+id+"; dmarc=pass header.from="+domain+"\r\n"), raw...)
 }
 
 // Forged is a plain mail with its own Message-ID and nobody vouching for

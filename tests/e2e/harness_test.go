@@ -27,7 +27,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 	"github.com/pbemd/pbemd/pbem/devmail"
-	"github.com/pbemd/pbemd/tests/authtest"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/tests/dovecot"
 	"github.com/pbemd/pbemd/tests/imaptest"
 	"github.com/pbemd/pbemd/tests/smtpsink"
@@ -202,7 +202,7 @@ type world interface {
 // mailText is a player's mail as the MTA the tests trust hands it on,
 // having found the From's domain vouching for it.
 func mailText(from, subject, msgID string) []byte {
-	return authtest.Vouch(authtest.MTA, from, plainText(from, subject, msgID))
+	return pbemtest.Vouch(from, plainText(from, subject, msgID))
 }
 
 // plainText is a player's mail as his client writes it: nothing vouches
@@ -260,7 +260,7 @@ limits:
 log:
   level: info
 trusted_authserv_ids: [%s]
-%s`, server, w.data, w.metrics, imapHost, imapPort, server, smtpPort, authtest.MTA, extra)
+%s`, server, w.data, w.metrics, imapHost, imapPort, server, smtpPort, pbemtest.Authserv, extra)
 	if err := os.WriteFile(w.config, []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}

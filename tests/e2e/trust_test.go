@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbemd/pbemd/tests/authtest"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/tests/dovecot"
 	"github.com/pbemd/pbemd/tests/testenv"
 )
@@ -23,7 +23,7 @@ type wayIn func(t *testing.T, from string, raw []byte) string
 
 // keys are the DKIM keys of the trust tests: signed.example is a player's
 // domain, attacker.example signs its own mail and forges the From.
-type keys struct{ player, attacker *authtest.Signer }
+type keys struct{ player, attacker *pbemtest.Signer }
 
 // forgery is one row of the forged-From corpus: a mail made from a plain
 // one, sent times times, and what pbemd must find vouching for it.
@@ -40,26 +40,26 @@ type forgery struct {
 
 // vouched is a mail the trusted MTA vouches for.
 func vouched(from string) func(testing.TB, keys, []byte) []byte {
-	return func(_ testing.TB, _ keys, raw []byte) []byte { return authtest.Vouch(authtest.MTA, from, raw) }
+	return func(_ testing.TB, _ keys, raw []byte) []byte { return pbemtest.Vouch(from, raw) }
 }
 
 // forgeries is the corpus, in order: the accounts first, then the forged
 // mails that try to act for them.
 var forgeries = []forgery{
 	{name: "signup vouched for by the trusted MTA", from: "alice@localhost", subject: "signup alice secret",
-		make: vouched("alice@localhost"), auth: "ar " + authtest.MTA + " dmarc"},
+		make: vouched("alice@localhost"), auth: "ar " + pbemtest.Authserv + " dmarc"},
 	{name: "another", from: "bob@localhost", subject: "signup bob secret",
-		make: vouched("bob@localhost"), auth: "ar " + authtest.MTA + " dmarc"},
+		make: vouched("bob@localhost"), auth: "ar " + pbemtest.Authserv + " dmarc"},
 	{name: "signup signed by the From's domain", from: "carol@signed.example", subject: "signup carol secret",
 		make: func(t testing.TB, k keys, raw []byte) []byte { return k.player.Sign(t, raw) }, auth: "dkim signed.example"},
 	{name: "a game vouched for", from: "alice@localhost", subject: "ultima challenge alice bob",
-		make: vouched("alice@localhost"), auth: "ar " + authtest.MTA + " dmarc"},
+		make: vouched("alice@localhost"), auth: "ar " + pbemtest.Authserv + " dmarc"},
 
 	{name: "forged From challenges for others", from: "alice@localhost", subject: "ultima challenge alice carol",
 		auth: "no signature", policy: invites},
 	{name: "Authentication-Results of an untrusted server", from: "alice@localhost", subject: "tanbo challenge alice bob",
 		make: func(_ testing.TB, _ keys, raw []byte) []byte {
-			return authtest.Vouch(authtest.Untrusted, "alice@localhost", raw)
+			return pbemtest.VouchBy(pbemtest.Untrusted, "alice@localhost", raw)
 		},
 		auth: "no signature", policy: invites},
 	{name: "the trusted server's pass for another domain", from: "alice@localhost", subject: "tobit challenge alice bob",
@@ -77,7 +77,7 @@ var forgeries = []forgery{
 	{name: "bob's right password in forged mail, while locked", from: "bob@localhost", subject: "vacation bob secret 1",
 		auth: "no signature", policy: result("ignored")},
 	{name: "bob's own vouched mail gets through the lock", from: "bob@localhost", subject: "vacation bob secret 1",
-		make: vouched("bob@localhost"), auth: "ar " + authtest.MTA + " dmarc", policy: result("played")},
+		make: vouched("bob@localhost"), auth: "ar " + pbemtest.Authserv + " dmarc", policy: result("played")},
 }
 
 // invites checks that a challenge in mail that proves nothing only invited.
@@ -98,8 +98,8 @@ func result(want ...string) func(t *testing.T, line string) {
 // LMTP, deliver) with real DKIM signatures verified against a DNS server
 // of the test's own, and checks what pbemd found vouching for each mail.
 func TestForgedFrom(t *testing.T) {
-	k := keys{authtest.NewSigner(t, "signed.example", "s1"), authtest.NewSigner(t, "attacker.example", "s1")}
-	dns := authtest.ServeDNS(t, k.player, k.attacker)
+	k := keys{pbemtest.NewSigner(t, "signed.example", "s1"), pbemtest.NewSigner(t, "attacker.example", "s1")}
+	dns := pbemtest.ServeDNS(t, k.player, k.attacker)
 	for _, way := range []struct {
 		name  string
 		start func(t *testing.T) wayIn
@@ -127,7 +127,7 @@ func TestForgedFrom(t *testing.T) {
 		}},
 		{"deliver", func(t *testing.T) wayIn {
 			cfg := filepath.Join(t.TempDir(), "pbemd.yaml")
-			yaml := fmt.Sprintf("address: %s\ntrusted_authserv_ids: [%s]\ndkim_resolver: %s\n", server, authtest.MTA, dns)
+			yaml := fmt.Sprintf("address: %s\ntrusted_authserv_ids: [%s]\ndkim_resolver: %s\n", server, pbemtest.Authserv, dns)
 			if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
 				t.Fatal(err)
 			}

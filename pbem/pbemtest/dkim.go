@@ -1,9 +1,10 @@
-// Package authtest makes the mails of the black-box tests as the world
-// would vouch for them, or not: the Authentication-Results field of the
-// MTA the tests' configurations trust, DKIM signatures of a generated key,
-// and a DNS server on the loopback interface that publishes the key, so
-// that pbemd verifies real signatures offline.
-package authtest
+package pbemtest
+
+// The mails of the tests as the world would vouch for them, or not: the
+// Authentication-Results field of the MTA the tests' configurations trust,
+// DKIM signatures of a generated key, and a DNS server on the loopback
+// interface that publishes the key, so that pbemd verifies real
+// signatures offline.
 
 import (
 	"bytes"
@@ -18,19 +19,8 @@ import (
 	"golang.org/x/net/dns/dnsmessage"
 )
 
-// MTA is the authserv-id of the MTA in front of pbemd in the tests: their
-// configurations list it in trusted_authserv_ids.
-const MTA = "mx.test.example"
-
 // Untrusted is an authserv-id no test configuration trusts.
 const Untrusted = "mx.elsewhere.example"
-
-// Vouch puts on raw the field by which the MTA of authserv-id id reports
-// a DMARC pass for the domain of from, a plain address.
-func Vouch(id, from string, raw []byte) []byte {
-	_, domain, _ := strings.Cut(from, "@")
-	return append([]byte("Authentication-Results: "+id+"; dmarc=pass header.from="+domain+"\r\n"), raw...)
-}
 
 // A Signer signs mails for a domain with a key made for the test.
 type Signer struct {
