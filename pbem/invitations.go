@@ -32,7 +32,11 @@ const robotSeatKey = "robotseat"
 const inviteLife = 3 * day
 
 // pending returns the players of the board who have not accepted yet.
-func (b *board) pending() []string { return strings.Fields(b.rec.Extra[pendingKey]) }
+func (b *board) pending() []string { return Invited(b.rec) }
+
+// Invited returns the players of a board made by an invitation who have
+// not accepted it yet; none once the game has begun.
+func Invited(rec *store.Game) []string { return strings.Fields(rec.Extra[pendingKey]) }
 
 // lapses is when the board's invitation lapses; zero when none is pending.
 func (b *board) lapses() time.Time { return inviteLapse(b.rec.Created, b.rec.Extra[pendingKey]) }

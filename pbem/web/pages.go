@@ -139,6 +139,8 @@ type boardRow struct {
 func rowOf(g rules.Game, rec *store.Game) boardRow {
 	row := boardRow{Kind: rec.Kind, Board: rec.Board, Players: rec.Seats, Sides: g.Sides(), Moves: len(rec.Moves)}
 	switch {
+	case !rec.Over && len(pbem.Invited(rec)) > 0:
+		row.State = "invited: " + strings.Join(pbem.Invited(rec), ", ")
 	case !rec.Over && contains(rec.Seats, ""):
 		row.State = "open seat"
 	case !rec.Over:
@@ -386,7 +388,9 @@ func (b *boardAt) lastMove() string {
 }
 
 // open reports whether the board waits for a player to take a seat.
-func (b *boardAt) open() bool { return !b.rec.Over && contains(b.rec.Seats, "") }
+func (b *boardAt) open() bool {
+	return !b.rec.Over && (contains(b.rec.Seats, "") || len(pbem.Invited(b.rec)) > 0)
+}
 
 // status is the board's state in a sentence, as the board mails put it.
 func (b *boardAt) status() string {
@@ -399,6 +403,9 @@ func (b *boardAt) status() string {
 		return "Game was a tie (" + res.Reason + ")."
 	case res.Over:
 		return fmt.Sprintf("Game won by %s, %s (%s).", seatName(b.rec, res.Winner), sides[res.Winner], res.Reason)
+	case len(pbem.Invited(b.rec)) > 0:
+		return fmt.Sprintf("Waiting for %s to accept the challenge by mail: %s join %d USERID PASSWORD",
+			strings.Join(pbem.Invited(b.rec), " and "), b.game.Name(), b.rec.Board)
 	case b.open():
 		return fmt.Sprintf("Waiting for an opponent; anyone may take the open seat by mail: %s join %d userid password", b.game.Name(), b.rec.Board)
 	}

@@ -462,3 +462,39 @@ func TestWithdrawnBoard(t *testing.T) {
 		t.Errorf("the page does not say the board was withdrawn:\n%.2000s", page)
 	}
 }
+
+// A board made by a challenge that proves nothing of its sender waits for
+// the players it invited: its page, its row and its JSON say so, and
+// nobody's turn.
+func TestInvitedBoard(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Auth: pbemtest.Auth()})
+	for i, raw := range [][]byte{
+		pbemtest.Mail("alice@example.org", "signup alice secret", "", "i1@client.example"),
+		pbemtest.Mail("bob@example.org", "signup bob secret", "", "i2@client.example"),
+		pbemtest.Forged("mallory@evil.example", "tanbo challenge alice bob", "", "i3@client.example"),
+	} {
+		if err := svc.Deliver(raw); err != nil {
+			t.Fatalf("mail %d: %v", i, err)
+		}
+	}
+	s := New(db, Options{Mail: "pbem@example.org", Rate: 1e6, Burst: 1e6})
+	page := body(t, get(t, s, "/tanbo/101"))
+	if !strings.Contains(page, "Waiting for alice and bob to accept the challenge by mail: tanbo join 101 USERID PASSWORD") || strings.Contains(page, "s turn") {
+		t.Errorf("the page of an invitation:\n%.3000s", page)
+	}
+	if list := body(t, get(t, s, "/tanbo/")); !strings.Contains(list, "invited: alice, bob") {
+		t.Errorf("the game's list does not show the invitation:\n%.3000s", list)
+	}
+	var doc boardDoc
+	if err := json.NewDecoder(get(t, s, "/tanbo/101.json").Body).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Status != "open" {
+		t.Errorf("the JSON status of an invitation is %q; want open", doc.Status)
+	}
+}
