@@ -73,6 +73,12 @@ var commands = []command{
 		examples: []string{"pbemd populate -data /tmp/big -games 1000000"}},
 	{name: "robot", args: robotArgs, summary: "the move a robot player would make in a position", run: runRobot,
 		examples: []string{"pbemd robot tanbo -size=9 -level 2"}},
+	{name: "dkim", args: "-domain D -selector S [-algorithm rsa|ed25519] [-config FILE] [-data DIR]",
+		summary: "make a key to sign the server's mail, and print its DNS record", run: runDKIM,
+		help: "Writes a new private key beside the data (DIR/dkim-SELECTOR.pem, mode 0600), never over\n" +
+			"an existing one, and prints the DNS TXT record that publishes it and the lines of\n" +
+			"configuration that have the daemon sign every mail it sends with it (DKIM).",
+		examples: []string{"pbemd dkim -config /etc/pbemd/pbemd.yaml -domain example.org -selector pbemd1"}},
 	{name: "version", args: "", summary: "print the version and the source revision", run: runVersion,
 		examples: []string{"pbemd version"}},
 }

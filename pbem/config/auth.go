@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -42,8 +43,48 @@ func (c *Config) Verifier() *mailauth.Verifier {
 	return v
 }
 
-// validateAuth checks trusted_authserv_ids, dkim_timeout and dkim_resolver.
+// DKIM is the key that signs the server's outgoing mail.
+type DKIM struct {
+	Domain   string `yaml:"domain"`   // the d= of the signatures: the domain of address
+	Selector string `yaml:"selector"` // its key's record is SELECTOR._domainkey.DOMAIN
+	// KeyFile is the PEM private key; default DATA/dkim-SELECTOR.pem,
+	// where "pbemd dkim" writes it.
+	KeyFile string `yaml:"key_file"`
+}
+
+// DKIMKeyFile is the key file of a selector: the configured one, or the
+// file "pbemd dkim" writes in the data directory.
+func (c *Config) DKIMKeyFile(selector string) string {
+	if c.DKIM.KeyFile != "" {
+		return c.DKIM.KeyFile
+	}
+	return filepath.Join(c.Data, "dkim-"+selector+".pem")
+}
+
+// Signer returns the DKIM signer of the outgoing mail, nil when the
+// configuration signs none; an error when its key cannot be read.
+func (c *Config) Signer() (*mailauth.Signer, error) {
+	if c.DKIM.Selector == "" {
+		return nil, nil
+	}
+	key, err := mailauth.LoadKey(c.DKIMKeyFile(c.DKIM.Selector))
+	if err != nil {
+		return nil, fmt.Errorf("dkim.key_file: %w", err)
+	}
+	return &mailauth.Signer{Domain: c.DKIM.Domain, Selector: c.DKIM.Selector, Key: key}, nil
+}
+
+// validateAuth checks trusted_authserv_ids, dkim_timeout, dkim_resolver
+// and dkim.
 func (c *Config) validateAuth() error {
+	if d := c.DKIM; d.Domain != "" || d.Selector != "" || d.KeyFile != "" {
+		if d.Domain == "" || d.Selector == "" || strings.ContainsAny(d.Domain+d.Selector, " \t;/") {
+			return fmt.Errorf("dkim: want both domain and selector, e.g. domain: example.org and selector: pbemd1 (pbemd dkim prints them)")
+		}
+		if _, dom, _ := strings.Cut(c.Address, "@"); !mailauth.Aligned(d.Domain, dom) {
+			return fmt.Errorf("dkim.domain %s does not vouch for the address %s; want its domain or its organizational domain", d.Domain, c.Address)
+		}
+	}
 	for _, id := range c.TrustedAuthservIDs {
 		// RFC 8601, section 2.5: in practice the host name of the
 		// server that writes the field; a space or ';' would end it.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"log/slog"
 	"net"
+	"strings"
 	"testing"
 
 	"github.com/pbemd/pbemd/pbem/pbemtest"
@@ -55,5 +56,30 @@ func TestDKIMResolver(t *testing.T) {
 	}
 	if r := v.Check(bytes.Replace(signed, []byte("help"), []byte("ultima resign 101"), 1)); r.Authenticated {
 		t.Errorf("a signed mail whose Subject was changed: %+v", r)
+	}
+}
+
+// dkim: both domain and selector, a domain that vouches for the address,
+// and a key that can be read when the signer is built.
+func TestDKIMSigning(t *testing.T) {
+	for _, bad := range []string{
+		"dkim:\n  domain: example.org\n",
+		"dkim:\n  selector: pbemd1\n",
+		"dkim:\n  domain: other.example\n  selector: pbemd1\n",
+	} {
+		if _, err := Parse([]byte(minimal+bad), secrets); err == nil || !strings.Contains(err.Error(), "dkim") {
+			t.Errorf("%q: %v; want a dkim error", bad, err)
+		}
+	}
+	c, err := Parse([]byte(minimal+"dkim:\n  domain: example.org\n  selector: pbemd1\n  key_file: "+t.TempDir()+"/none.pem\n"), secrets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Signer(); err == nil || !strings.Contains(err.Error(), "dkim.key_file") {
+		t.Errorf("a missing key: %v; want an error naming dkim.key_file", err)
+	}
+	c.DKIM = DKIM{}
+	if s, err := c.Signer(); s != nil || err != nil {
+		t.Errorf("no dkim: %v, %v; want no signer", s, err)
 	}
 }

@@ -234,6 +234,8 @@ type Config struct {
 	// e.g. pbem+{token}@example.org.
 	ReplyAddress string `yaml:"reply_address"`
 	Robots       Robots `yaml:"robots"`
+	// DKIM, when set, signs every mail the server sends (see DKIM).
+	DKIM DKIM `yaml:"dkim"`
 
 	// TrustedAuthservIDs are the authserv-ids (RFC 8601) whose
 	// Authentication-Results fields are believed: the operator's own MTA

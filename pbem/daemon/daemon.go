@@ -225,7 +225,7 @@ func Run(ctx context.Context, opts Options) error {
 	watch.OnError = func() { errorsCount.Add(1) }
 	watch.OnReconnect = func() { reconnects.Add(1) }
 	watcher := mailbox.New(watch, in)
-	if smtpT, ok := conns[0].(*outbox.SMTP); ok && !embedded {
+	if smtpT, ok := smtpOf(conns[0]); ok && !embedded {
 		if err := checkServers(ctx, cfg, watcher, smtpT, log); err != nil {
 			return err
 		}
@@ -371,22 +371,40 @@ func copies(ms []store.Outgoing) int {
 	return n
 }
 
+// smtpOf is the SMTP submission connection of a transport, signed or not.
+func smtpOf(t outbox.Transport) (*outbox.SMTP, bool) {
+	if s, ok := t.(outbox.Signed); ok {
+		t = s.Transport
+	}
+	smtp, ok := t.(*outbox.SMTP)
+	return smtp, ok
+}
+
 // smtpConns are the SMTP submission connections of a configuration
-// (smtp.connections), each an *outbox.SMTP.
+// (smtp.connections), each an *outbox.SMTP, signing with the dkim key
+// when one is configured.
 func smtpConns(cfg *config.Config) ([]outbox.Transport, error) {
 	tc, err := cfg.SMTP.TLSConfig()
 	if err != nil {
 		return nil, fmt.Errorf("smtp: %w", err)
 	}
+	signer, err := cfg.Signer()
+	if err != nil {
+		return nil, err
+	}
 	var conns []outbox.Transport
 	for range max(cfg.SMTP.Connections, 1) {
-		conns = append(conns, &outbox.SMTP{
+		var t outbox.Transport = &outbox.SMTP{
 			Addr:      cfg.SMTP.Addr(),
 			Security:  cfg.SMTP.Security,
 			TLSConfig: tc,
 			Username:  cfg.SMTP.Username,
 			Password:  cfg.SMTP.Password.Reveal(),
-		})
+		}
+		if signer != nil {
+			t = outbox.Signed{Transport: t, Sign: signer.Sign}
+		}
+		conns = append(conns, t)
 	}
 	return conns, nil
 }

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -136,6 +137,49 @@ func TestAligned(t *testing.T) {
 	for _, c := range cases {
 		if got := Aligned(c.signer, c.from); got != c.want {
 			t.Errorf("Aligned(%q, %q) = %v, want %v", c.signer, c.from, got, c.want)
+		}
+	}
+}
+
+// What the server signs, a receiver verifies against the record it
+// prints: for both kinds of key, through Check itself.
+func TestSignerRoundTrip(t *testing.T) {
+	for _, alg := range []string{"rsa", "ed25519"} {
+		path := t.TempDir() + "/dkim.pem"
+		key, err := NewKey(path, alg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
+			t.Fatalf("%s key file: %v, %v; want mode 0600", alg, info, err)
+		}
+		if _, err := NewKey(path, alg); err == nil {
+			t.Errorf("%s: NewKey overwrote a key", alg)
+		}
+		loaded, err := LoadKey(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &Signer{Domain: "games.example", Selector: "pbemd1", Key: loaded}
+		record, err := s.Record()
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine := &Signer{Domain: "games.example", Selector: "pbemd1", Key: key}
+		if r2, _ := mine.Record(); r2 != record {
+			t.Errorf("%s: the loaded key's record differs from the made one's", alg)
+		}
+		mail := "From: pbemd <pbem@games.example>\r\nTo: alice@example.org\r\nSubject: Tanbo Board 101 alice\r\nMessage-ID: <1@games.example>\r\n\r\nSummary of Tanbo Board 101\r\n"
+		signed, err := s.Sign([]byte(mail))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := &Verifier{Resolver: zone{s.RecordName(): {record}}}
+		if r := v.Check(signed); !r.Authenticated || r.How != "dkim games.example" {
+			t.Errorf("%s: a signed board mail: %+v", alg, r)
+		}
+		if r := v.Check(bytes.Replace(signed, []byte("alice@"), []byte("mallory@"), 1)); r.Authenticated {
+			t.Errorf("%s: a signed mail readdressed still verifies", alg)
 		}
 	}
 }
