@@ -164,6 +164,10 @@ func (s *Service) HandleAll(raws [][]byte) ([][]uint64, []error) {
 		read[i], readErrs[i] = readMailSafely(s.cfg.Mail, raws[i])
 		if readErrs[i] == nil {
 			auths[i] = s.cfg.Auth.Check(raws[i])
+			// Vouched for, the From the service acts on, no other.
+			if a := auths[i]; a.Authenticated && !strings.EqualFold(a.From, strings.TrimSpace(read[i].From)) {
+				auths[i] = mailauth.Result{How: "the From read is not the one vouched for"}
+			}
 		}
 	})
 	var mails []*mailmsg.Incoming

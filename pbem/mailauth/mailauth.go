@@ -54,6 +54,10 @@ type Result struct {
 	// How says, for the log, what vouched for the mail or why nothing
 	// did: "dkim example.org", "ar mx.example.org dmarc", "no signature".
 	How string
+	// From is the address that was vouched for, lower case: the caller
+	// must act for no other (a mail reader may read another From than
+	// this one; see onceOnly).
+	From string
 }
 
 // Check reads raw, a whole RFC 5322 mail, and says whether its From domain
@@ -67,17 +71,66 @@ func (v *Verifier) Check(raw []byte) Result {
 	if err != nil {
 		return Result{How: "no header"}
 	}
+	if why := onceOnly(raw); why != "" {
+		return Result{How: why}
+	}
 	from, err := singleFrom(hdr)
 	if err != nil {
 		return Result{How: err.Error()}
 	}
-	if r, ok := v.fromResults(hdr, from); ok {
-		return r
+	r, ok := v.fromResults(hdr, from)
+	switch {
+	case ok:
+	case v.Resolver == nil:
+		r = Result{How: "no trusted result"}
+	default:
+		r = v.fromSignatures(raw, from)
 	}
-	if v.Resolver == nil {
-		return Result{How: "no trusted result"}
+	if r.Authenticated {
+		r.From = from
 	}
-	return v.fromSignatures(raw, from)
+	return r
+}
+
+// onceFields are the fields that say what a mail is, who it is from and
+// how it threads. Each may stand once: a signature covers the bottom copy
+// of a field, while a reader may take the top one, so a copy added on top
+// of a signed mail would turn another's signed words into a command (RFC
+// 6376, section 8.15).
+var onceFields = map[string]bool{"from": true, "sender": true, "reply-to": true, "to": true, "cc": true,
+	"subject": true, "date": true, "message-id": true, "in-reply-to": true, "references": true,
+	"mime-version": true, "content-type": true, "content-transfer-encoding": true}
+
+// onceOnly says why raw's header is not one to vouch for ("2 Subject
+// fields"), or "" when each of onceFields stands at most once. A field's
+// name is read as a mail reader reads it, white space before its colon
+// ignored, so that "From :" counts as a From.
+func onceOnly(raw []byte) string {
+	seen := map[string]int{}
+	for len(raw) > 0 {
+		line := raw
+		if nl := bytes.IndexByte(raw, '\n'); nl >= 0 {
+			line, raw = raw[:nl], raw[nl+1:]
+		} else {
+			raw = nil
+		}
+		line = bytes.TrimRight(line, "\r")
+		if len(line) == 0 {
+			break // the end of the header
+		}
+		if line[0] == ' ' || line[0] == '\t' {
+			continue
+		}
+		name, _, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			continue
+		}
+		n := strings.ToLower(strings.TrimSpace(string(name)))
+		if seen[n]++; onceFields[n] && seen[n] == 2 {
+			return fmt.Sprintf("2 %s fields", strings.TrimSpace(string(name)))
+		}
+	}
+	return ""
 }
 
 // readHeader parses only the header of raw.
@@ -183,6 +236,8 @@ func (v *Verifier) fromSignatures(raw []byte, from string) Result {
 			if dkim.IsTempFail(ver.Err) {
 				how = "dkim temperror"
 			}
+		case !signs(ver.HeaderKeys, "subject"):
+			how = "dkim pass, Subject not signed: " + strings.ToLower(ver.Domain)
 		case Aligned(ver.Domain, domainOf(from)):
 			return Result{Authenticated: true, How: "dkim " + strings.ToLower(ver.Domain)}
 		default:
@@ -190,6 +245,16 @@ func (v *Verifier) fromSignatures(raw []byte, from string) Result {
 		}
 	}
 	return Result{How: how}
+}
+
+// signs reports whether a signature's list of fields holds the field.
+func signs(keys []string, field string) bool {
+	for _, k := range keys {
+		if strings.EqualFold(strings.TrimSpace(k), field) {
+			return true
+		}
+	}
+	return false
 }
 
 // Aligned reports whether a signing domain is aligned with the From domain

@@ -183,3 +183,31 @@ func TestSignerRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// A mail reader may read a From, Subject or Message-ID other than the one
+// a signature covers: a second From written "From :", or a copy of a
+// field put on top of another's signed mail. Such a mail vouches for no
+// one.
+func TestFieldsOnceOnly(t *testing.T) {
+	key, dns := signer(t, "evil.example", "s1")
+	alicesKey, alicesDNS := signer(t, "example.org", "s1")
+	for k, txt := range alicesDNS {
+		dns[k] = txt
+	}
+	v := &Verifier{Resolver: dns}
+	cases := map[string][]byte{
+		"From with a space before its colon": sign(t, "From : alice@example.org\r\nFrom: me@evil.example\r\nTo: pbem@games.example\r\nSubject: tanbo challenge alice bob\r\nMessage-ID: <1@evil.example>\r\n\r\nhi\r\n",
+			"evil.example", "s1", key),
+		"a Subject and Message-ID on top of a signed mail": append([]byte("Subject: tanbo challenge alice mallory\r\nMessage-ID: <replay1@evil.example>\r\n"),
+			sign(t, plain, "example.org", "s1", alicesKey)...),
+	}
+	for name, raw := range cases {
+		if r := v.Check(raw); r.Authenticated {
+			t.Errorf("%s: authenticated (%s)", name, r.How)
+		}
+	}
+	// What was vouched for is said.
+	if r := v.Check(sign(t, plain, "example.org", "s1", alicesKey)); !r.Authenticated || r.From != "alice@mail.example.org" {
+		t.Errorf("a signed mail: %+v; want alice@mail.example.org vouched for", r)
+	}
+}
