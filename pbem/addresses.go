@@ -42,9 +42,13 @@ type addressSet struct {
 
 // addresses reads the addresses of signup or change address for u (nil for
 // a new account); none means the sender's. More than the limit is refused.
+//
+// The sender's own address counts as confirmed only when the mail is
+// authenticated: the From of any other mail may be forged, and a forged
+// signup must not have the server mail someone who never asked.
 func (c *cmd) addresses(words []string, u *store.User) (*addressSet, error) {
 	if len(words) == 0 {
-		return &addressSet{confirmed: []string{c.r.sender()}}, nil
+		words = []string{c.r.sender()}
 	}
 	most := c.r.s.limits.Addresses
 	if len(words) > most {
@@ -59,7 +63,7 @@ func (c *cmd) addresses(words []string, u *store.User) (*addressSet, error) {
 		addr := strings.ToLower(a.Address)
 		switch {
 		case contains(set.confirmed, addr) || contains(set.asked, addr):
-		case addr == c.r.sender() || u != nil && contains(u.Addresses, addr):
+		case addr == c.r.sender() && c.r.authenticated() || u != nil && contains(u.Addresses, addr):
 			set.confirmed = append(set.confirmed, addr)
 		default:
 			set.asked = append(set.asked, addr)

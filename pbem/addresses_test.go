@@ -170,3 +170,48 @@ func TestMessageBounds(t *testing.T) {
 		t.Errorf("a message to 10 users (one named twice): %v", subjects(out))
 	}
 }
+
+// A signup in mail that proves nothing of its sender does not take its
+// From as confirmed: the address gets a code, and no board mail until it
+// confirms. So a forged signup cannot have the server mail a stranger, nor
+// share a player's address with an account of the forger's.
+func TestForgedSignupConfirmsNothing(t *testing.T) {
+	h := newHarness(t)
+	h.signup("alice")
+	h.signup("bob")
+	out := h.deliver(h.forged("victim@third.example", "signup vv secret1", ""))
+	for _, r := range out {
+		if r.To != "victim@third.example" {
+			t.Errorf("a forged signup mailed %s", r.To)
+		}
+	}
+	if u := h.user("vv"); len(u.Addresses) != 0 || len(u.Unconfirmed) != 1 {
+		t.Fatalf("a forged signup's account: addresses %v, unconfirmed %v; want none and one", u.Addresses, u.Unconfirmed)
+	}
+	h.send("x@elsewhere.example", "tanbo subscribe all vv secret1", "")
+	if out := h.send("alice@example.org", "tanbo challenge alice bob", ""); len(out) != 2 {
+		t.Errorf("a new board with vv subscribed to all: %v; want the players' two", subjects(out))
+	}
+	// With alice's address forged: mail from it is still alice's.
+	h.deliver(h.forged("alice@example.org", "signup aaa secret2", ""))
+	if u, err := ownerOf(h, "alice@example.org"); err != nil || u != "alice" {
+		t.Errorf("alice's address belongs to %q (%v); want alice alone", u, err)
+	}
+}
+
+// ownerOf is the one user an address belongs to.
+func ownerOf(h *harness, addr string) (string, error) {
+	var id string
+	err := h.db.View(func(tx *store.Tx) error {
+		us, err := tx.UsersByAddress(addr)
+		if err != nil {
+			return err
+		}
+		if len(us) != 1 {
+			return fmt.Errorf("%d users", len(us))
+		}
+		id = us[0].ID
+		return nil
+	})
+	return id, err
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 )
 
 // A Message-ID longer than the store's largest key is handled once, like any
@@ -11,7 +13,7 @@ import (
 func TestHugeMessageIDHandledOnce(t *testing.T) {
 	h := newHarness(t)
 	id := strings.Repeat("x", 40000) + "@client.example"
-	raw := []byte(fmt.Sprintf("From: alice@example.org\r\nTo: pbem@example.org\r\nSubject: signup alice pw-alice\r\nMessage-ID: <%s>\r\n\r\n", id))
+	raw := pbemtest.Vouch("alice@example.org", []byte(fmt.Sprintf("From: alice@example.org\r\nTo: pbem@example.org\r\nSubject: signup alice pw-alice\r\nMessage-ID: <%s>\r\n\r\n", id)))
 	if out := h.deliver(raw); len(out) != 1 || !strings.Contains(out[0].Subject, "welcome") {
 		t.Fatalf("first copy: replies %v, want the welcome", subjects(out))
 	}
