@@ -10,9 +10,9 @@ import (
 )
 
 // Invitations. A challenge names players and carries no password, as on
-// pbmserv: from authenticated mail it starts the game at once, as it
-// always did. From mail that proves nothing of its sender (docs/trust.md)
-// it only invites: the board is made with every named human's seat
+// pbmserv: from authenticated mail of one of the players it names it
+// starts the game at once, as it always did. From anyone else, and from
+// mail that proves nothing of its sender (docs/trust.md), it only invites: the board is made with every named human's seat
 // pending, each gets one mail, and the game begins when each has accepted
 // with his password ("<game> join BOARD USERID PASSWORD"). A robot named
 // takes its seat only then (robotSeatKey keeps it meanwhile), within the
@@ -49,10 +49,21 @@ func inviteLapse(created time.Time, pending string) time.Time {
 }
 
 // inviteOnly returns the human players whose seats a challenge leaves
-// pending: every one it names when the mail proves nothing, else none.
-func (c *cmd) inviteOnly(seats []string) []string {
+// pending: none when an authenticated mail comes from one of the players
+// it names (pbmserv's challenge: the other may decline), else every one it
+// names. A stranger's challenge, even from a domain that signs its mail,
+// starts no game for others.
+func (c *cmd) inviteOnly(seats []string) ([]string, error) {
 	if c.r.authenticated() {
-		return nil
+		us, err := c.r.tx.UsersByAddress(c.r.sender())
+		if err != nil && !errNotFound(err) {
+			return nil, err
+		}
+		for _, u := range us {
+			if contains(seats, u.ID) {
+				return nil, nil
+			}
+		}
 	}
 	var humans []string
 	for _, id := range seats {
@@ -60,7 +71,7 @@ func (c *cmd) inviteOnly(seats []string) []string {
 			humans = append(humans, id)
 		}
 	}
-	return humans
+	return humans, nil
 }
 
 // allowInvitations counts the invitations of one challenge against the

@@ -66,29 +66,36 @@ func TestRobotShare(t *testing.T) {
 	for _, m := range []struct{ from, subject string }{
 		{"alice@example.org", "ultima challenge alice ultima-robot3"},
 		{"alice@example.org", "ultima challenge ULTIMA-Robot3 Alice"},
-		{"bob@example.org", "ultima challenge alice ultima-robot3"},
-		{"mallory@attack.example", "ultima challenge alice ultima-robot3"},
-		{"alice@attack.example", "baroque chall alice ultima-robot3 --nagtime=1 --forfeittime=2"},
 	} {
 		refused(m.from, m.subject, full)
+	}
+	// Anyone else naming her only invites her: the robot and her share
+	// are taken, if at all, when she accepts (invitations_test.go).
+	for i, from := range []string{"bob@example.org", "mallory@attack.example", "alice@attack.example"} {
+		out := h.send(from, "ultima challenge alice ultima-robot3", "")
+		inv := one(t, filterTo(out, "alice@example.org"), "alice@example.org")
+		says(t, inv.Body, "A challenge invites alice to this game.")
+		if g := h.game("ultima", 104+i); g.Seats[1] != "" || g.Extra[robotSeatKey] != "ultima-robot3" {
+			t.Errorf("%s's challenge seated %v", from, g.Seats)
+		}
 	}
 	refused("alice@example.org", "ultima challenge ultima-robot3 ?", "A robot plays only the player who challenges it, not an open seat")
 	refused("alice@example.org", "ultima challenge ? ultima-robot1", "A robot plays only the player who challenges it, not an open seat")
 
 	// A join is a way to the same robot: refused alike.
-	created("alice@example.org", "ultima challenge alice ?") // 104
-	refused("alice@example.org", "ultima join 104 ultima-robot3 pw-alice", full)
+	created("alice@example.org", "ultima challenge alice ?") // 107
+	refused("alice@example.org", "ultima join 107 ultima-robot3 pw-alice", full)
 
 	// Other robots, other players: not affected.
-	created("alice@example.org", "ultima challenge alice ultima-robot2") // 105
-	created("bob@example.org", "ultima challenge ultima-robot3 bob")     // 106
+	created("alice@example.org", "ultima challenge alice ultima-robot2") // 108
+	created("bob@example.org", "ultima challenge ultima-robot3 bob")     // 109
 	if a, b := h.shared("ultima", "alice", "ultima-robot3"), h.shared("ultima", "bob", "ultima-robot3"); a != 3 || b != 1 {
 		t.Fatalf("alice has %d games with ultima-robot3, bob %d; want 3 and 1", a, b)
 	}
 
 	// A finished game frees its place, for one game.
 	created("alice@example.org", "ultima resign 101 alice pw-alice")
-	created("alice@example.org", "ultima join 104 ultima-robot3 pw-alice")
+	created("alice@example.org", "ultima join 107 ultima-robot3 pw-alice")
 	refused("alice@example.org", "ultima challenge alice ultima-robot3", full)
 	if n := h.shared("ultima", "alice", "ultima-robot3"); n != 3 {
 		t.Errorf("alice has %d games with ultima-robot3; want 3", n)
@@ -133,3 +140,14 @@ func TestRobotShareSetting(t *testing.T) {
 // unwrapped is text with its lines joined, to find a sentence in a reply
 // wrapped to 72 columns.
 func unwrapped(text string) string { return strings.Join(strings.Fields(text), " ") }
+
+// filterTo is the replies of out to one address.
+func filterTo(out []reply, to string) []reply {
+	var mine []reply
+	for _, r := range out {
+		if r.To == to {
+			mine = append(mine, r)
+		}
+	}
+	return mine
+}

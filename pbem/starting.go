@@ -65,7 +65,10 @@ func (c *cmd) challenge(args []string) error {
 	}
 	// An invitation seats a robot it names only once it is accepted,
 	// and its share is checked then.
-	invited := c.inviteOnly(seats)
+	invited, err := c.inviteOnly(seats)
+	if err != nil {
+		return err
+	}
 	if len(invited) > 0 {
 		if err := c.allowInvitations(invited); err != nil {
 			return err
