@@ -184,13 +184,18 @@ func (r *request) counter(key string, window time.Duration) (store.Counter, erro
 // mail silences only mail that proves nothing, never the player's own
 // authenticated mail or replies to his board mails (docs/trust.md).
 func (r *request) senderScope() string {
-	switch {
-	case r.replyAs != "":
+	if r.replyAs != "" {
 		return "token:" + r.replyAs
-	case r.authenticated():
-		return "auth:" + r.sender()
 	}
-	return r.sender()
+	return mailScope(r.sender(), r.authenticated())
+}
+
+// mailScope is the scope of a mail's counts from its sender's address.
+func mailScope(sender string, authenticated bool) string {
+	if authenticated {
+		return "auth:" + sender
+	}
+	return sender
 }
 
 // allowSender counts one command of the sender that may change state. It

@@ -105,8 +105,10 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming, vouched []b
 				}
 				news = append(news, n)
 			}
+			if s.senderSpent(tx, m, auth) {
+				continue // ignored under the lock, its passwords unchecked
+			}
 			seen := map[string]bool{} // user id and password
-
 			for _, words := range passwordLines(m) {
 				if len(seen) == maxPreverified {
 					break
@@ -133,7 +135,9 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming, vouched []b
 						// Another mail of the batch may name the same.
 						if q := k + "\x00" + u.PasswordHash; !queued[q] {
 							queued[q] = true
-							claims = append(claims, claim{u, words[i+1], !auth})
+							// A claim from another's address takes a
+							// stranger's place too, authenticated or not.
+							claims = append(claims, claim{u, words[i+1], !auth || !contains(u.Addresses, strings.ToLower(m.From))})
 						}
 					}
 					break
@@ -235,6 +239,14 @@ func (s *Service) newPasswords(tx *store.Tx, m *mailmsg.Incoming) []newPassword 
 // mails then cost no bcrypt at all.
 func (s *Service) lockedBefore(tx *store.Tx, u *store.User) bool {
 	c, err := tx.Counter(accountBadKey(u.ID))
+	return err == nil && c.Count >= s.limits.BadPasswords && s.cfg.Now().Before(c.Start.Add(s.limits.Window))
+}
+
+// senderSpent reports whether the mail's sender is over his limit of
+// wrong passwords, as the handling under the lock will find (allowSender):
+// his mail is then ignored, and its passwords cost no bcrypt here either.
+func (s *Service) senderSpent(tx *store.Tx, m *mailmsg.Incoming, authenticated bool) bool {
+	c, err := tx.Counter(senderBadKey(mailScope(strings.ToLower(m.From), authenticated)))
 	return err == nil && c.Count >= s.limits.BadPasswords && s.cfg.Now().Before(c.Start.Add(s.limits.Window))
 }
 

@@ -269,3 +269,18 @@ func TestSignupsOfABatchBounded(t *testing.T) {
 		t.Errorf("%d signups were told to send again; want %d", busy, 10-maxHashesAhead)
 	}
 }
+
+// A sender over his limit of wrong passwords costs no more bcrypt before
+// the lock, whatever his mails name: the review's 40 authenticated mails
+// of three guesses each, from one address of the guesser's own.
+func TestGuesserOverHisLimitCostsNoBcrypt(t *testing.T) {
+	h := twoPlayers(t)
+	before := h.svc.passwords.compares.Load()
+	for i := range 40 {
+		body := fmt.Sprintf("tanbo move 101 bob wrong%da h7\ntanbo move 101 bob wrong%db h7\ntanbo move 101 bob wrong%dc h7\n", i, i, i)
+		h.send("mal@evil.example", "multiple", body)
+	}
+	if n := h.svc.passwords.compares.Load() - before; n > int64(DefaultLimits().BadPasswords)+2 {
+		t.Errorf("120 guesses of a sender over his limit ran %d bcrypt checks; want about his limit, %d", n, DefaultLimits().BadPasswords)
+	}
+}
