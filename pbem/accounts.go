@@ -43,16 +43,20 @@ func (c *cmd) signup(args []string) error {
 	// be forged): it is charged to the strangers' budget like a how-to note.
 	// With that budget spent, nothing could answer the signup: it is
 	// dropped before any other work.
+	// An authenticated sender is no one's forged victim: his welcome is
+	// not charged.
 	stranger := false
 	if _, err := c.r.tx.UserByAddress(c.r.sender()); errNotFound(err) {
-		stranger = true
+		stranger = !c.r.authenticated()
+	} else if err != nil {
+		return err
+	}
+	if stranger {
 		if spent, err := c.r.strangersSpent(); err != nil {
 			return err
 		} else if spent {
 			return &failure{Msg: "signup refused: the budget of mails to strangers is spent", silent: true}
 		}
-	} else if err != nil {
-		return err
 	}
 	if err := c.r.allowSignup(); err != nil {
 		return err

@@ -151,9 +151,11 @@ func TestStrangersBudget(t *testing.T) {
 	}
 	// A signup's welcome goes to an address of no one (the From may be
 	// forged): it is charged too, and dropped while the budget is spent.
-	if out := h.send("alice@example.org", "signup alice pw-alice", ""); len(out) != 0 {
+	if out := h.deliver(h.forged("carol@example.org", "signup carol pw-carol", "")); len(out) != 0 {
 		t.Errorf("a signup with the budget spent got %v; want nothing", subjects(out))
 	}
+	// Not so an authenticated one: its From is nobody's forged victim.
+	one(t, h.send("dave@example.org", "signup dave pw-dave", ""), "dave@example.org")
 	// A stranger the budget left unanswered is answered in the next window.
 	h.now = h.now.Add(time.Hour)
 	one(t, h.send("s19@example.net", "hello", ""), "s19@example.net")

@@ -35,8 +35,9 @@ type request struct {
 	robot   string            // the robot a robot command acts for (robots.go)
 	outcome outcome           // for the mail's log line
 	// silenced is set while a command runs whose sender is over his
-	// limits and gets no answer (a reset, which gets through anyway).
-	silenced bool
+	// limits and gets no answer (a reset, which gets through anyway);
+	// resetPast once one has, since one a mail does.
+	silenced, resetPast bool
 
 	// uncommitted holds the positions of the boards the transaction
 	// changed, for the next mail of its batch; nil outside a batch.
@@ -138,15 +139,15 @@ func (r *request) runCmd(c *cmd) (played bool, err error) {
 		return false, err
 	}
 	if !ok {
-		if !isReset(c.words) {
+		if !isReset(c.words) || r.resetPast {
 			r.outcome.note(resultIgnored, "the sender is over his limit of commands or wrong passwords")
 			return false, nil
 		}
 		// A reset gets through whoever spent the limit of this From
-		// (docs/trust.md): its code goes only to the account's own
-		// addresses, and the sender, maybe a forger's victim, is not
-		// answered.
-		r.silenced = true
+		// (docs/trust.md), one a mail: its code goes only to the
+		// account's own addresses, and the sender, maybe a forger's
+		// victim, is not answered.
+		r.resetPast, r.silenced = true, true
 		defer func() { r.silenced = false }()
 	}
 	words := c.words

@@ -23,10 +23,15 @@ const (
 	// resetRemail is how long before a new request mails a new code: the
 	// account's addresses get at most one such mail in that time.
 	resetRemail = time.Hour
+	// resetsADay is how many codes an account is mailed in a day.
+	resetsADay = 3
 	// resetExtra is the key of the live code in store.User.Extra, so that
 	// it goes with the account: "hash sent-unix tries".
 	resetExtra = "reset"
 )
+
+// resetsKey is the counter of the codes mailed to an account.
+func resetsKey(id string) string { return "resets:" + id }
 
 // A resetCode is the one live reset code of an account.
 type resetCode struct {
@@ -113,6 +118,16 @@ func (c *cmd) resetRequest(id string) error {
 func (r *request) mailResetCode(u *store.User) error {
 	if old := liveReset(u, r.now); old != nil && r.now.Sub(old.sent) < resetRemail {
 		return nil
+	}
+	// At most resetsADay codes a day: anyone may ask for them, and each
+	// kills the one before, which its owner may be about to use.
+	c, err := r.counter(resetsKey(u.ID), day)
+	if err != nil || c.Count >= resetsADay {
+		return err
+	}
+	c.Count++
+	if err := r.tx.PutCounter(resetsKey(u.ID), c); err != nil {
+		return err
 	}
 	code := newCode()
 	setReset(u, &resetCode{hash: hashCode(code), sent: r.now})

@@ -198,3 +198,35 @@ func TestResetGetsThroughSpentLimits(t *testing.T) {
 		t.Fatalf("reset with the code from a spent address: %q", r.Subject)
 	}
 }
+
+// A reset gets past a sender's spent limits once a mail, and an account is
+// mailed at most resetsADay codes a day, whoever asks.
+func TestResetsBounded(t *testing.T) {
+	h := newHarness(t)
+	for _, id := range []string{"p0", "p1", "p2"} {
+		h.signup(id)
+	}
+	h.svc.limits.Mails = 2
+	for range 3 {
+		h.deliver(h.forged("x@evil.example", "help", ""))
+		h.deliver(h.forged("x@evil.example", "tanbo games p0", ""))
+		h.deliver(h.forged("x@evil.example", "signup zz", ""))
+	}
+	out := h.deliver(h.forged("x@evil.example", "multiple", "reset p0\nreset p1\nreset p2\n"))
+	if len(out) != 1 || out[0].To != "p0@example.org" {
+		t.Errorf("a multiple of three resets over the limits: %v; want p0's code alone", subjects(out))
+	}
+	// Ten more requests, an hour apart, from anyone: two more codes.
+	codes := 1
+	for i := range 10 {
+		h.now = h.now.Add(resetRemail)
+		for _, r := range h.deliver(h.forged(fmt.Sprintf("y%d@evil.example", i), "reset p0", "")) {
+			if r.To == "p0@example.org" {
+				codes++
+			}
+		}
+	}
+	if codes != resetsADay {
+		t.Errorf("p0 was mailed %d codes in a day; want %d", codes, resetsADay)
+	}
+}
