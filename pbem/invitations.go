@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -72,6 +73,27 @@ func (c *cmd) inviteOnly(seats []string) ([]string, error) {
 		}
 	}
 	return humans, nil
+}
+
+// pendingFor counts the boards of kind where id is invited and has not
+// accepted. It reads his running boards, which his limit bounds (it is
+// asked only when he has reached it).
+func (r *request) pendingFor(id, kind string) (int, error) {
+	refs, _ := r.tx.UserBoards(id, kind, seatFilter("active"), false, store.Page{Size: math.MaxInt})
+	n := 0
+	for _, ref := range refs {
+		g, err := r.tx.Game(ref.Kind, ref.Board)
+		if r.tx.PassOver(err) {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		if contains(Invited(g), id) {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // allowInvitations counts the invitations of one challenge against the

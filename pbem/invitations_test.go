@@ -146,3 +146,21 @@ func (h *harness) active(id, kind string) int {
 	}
 	return n
 }
+
+// Invitations a player has not accepted are no games of his: a forger's
+// do not fill his limit of active games.
+func TestInvitationsDoNotFillLimit(t *testing.T) {
+	h := newHarness(t)
+	for _, id := range []string{"alice", "bob", "carol"} {
+		h.signup(id)
+	}
+	h.send("alice@example.org", "tanbo limit alice pw-alice 1", "")
+	h.deliver(h.forged("x@evil.example", "tanbo challenge bob alice", ""))
+	out := h.send("alice@example.org", "tanbo challenge alice carol", "")
+	if len(out) != 2 || !strings.HasPrefix(out[0].Subject, "New Tanbo Board 102") {
+		t.Fatalf("alice's own challenge beside a forged invitation: %v", subjects(out))
+	}
+	// Her limit holds for games she plays.
+	errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob", ""), "alice@example.org",
+		"alice already plays 1 active Tanbo game, the limit alice set; wait until one ends, or raise the limit with \"tanbo limit alice PASSWORD NUMBER\".")
+}

@@ -241,6 +241,15 @@ func (c *cmd) underLimit(u *store.User, instead string) error {
 		return err
 	}
 	if n >= limit {
+		// Invitations he has not accepted are no games of his yet: a
+		// forger's must not fill his limit.
+		pending, err := c.r.pendingFor(u.ID, c.game.Name())
+		if err != nil {
+			return err
+		}
+		n -= pending
+	}
+	if n >= limit {
 		return c.fail("%s already plays %s, the limit %s set; wait until one ends, or %s",
 			u.ID, activeGamesText(n, c.game.Title()), u.ID, instead)
 	}
