@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/mailmsg"
+	"github.com/pbemd/pbemd/pbem/mailauth"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -60,11 +61,11 @@ type Limits struct {
 	MessageBytes int
 	// Signups is how many accounts mail that proves nothing of its
 	// sender may make in a Window, all senders together, and how many
-	// authenticated mail may make, apart [10]: each costs a bcrypt and
-	// a record (kept until unusedLife when never used). Most players'
-	// providers sign their mail, so few honest signups prove nothing; a
-	// flood of forged ones keeps a core busy for this many bcrypts an
-	// hour at most.
+	// authenticated mail of one organizational domain may make, apart
+	// [10]: each costs a bcrypt and a record (kept until unusedLife when
+	// never used). Most players' providers sign their mail, so few honest
+	// signups prove nothing; a flood of forged ones keeps a core busy for
+	// this many bcrypts an hour at most.
 	Signups int
 	// Invitations is how many invitations mail that proves nothing of
 	// its sender may make in a Window, per sender address, and how many
@@ -356,10 +357,13 @@ func (r *request) badGuess(u *store.User, password bool) error {
 	return nil
 }
 
-// signupsKey is the counter of the signups of a kind of mail.
-func signupsKey(authenticated bool) string {
+// signupsKey is the counter of the signups of a kind of mail: one for all
+// mail that proves nothing, one per organizational domain for
+// authenticated mail (a domain that signs has as many addresses as its
+// owner likes).
+func signupsKey(sender string, authenticated bool) string {
 	if authenticated {
-		return "signups-authenticated"
+		return "signups-authenticated:" + mailauth.Organization(sender)
 	}
 	return "signups"
 }
@@ -368,7 +372,7 @@ func signupsKey(authenticated bool) string {
 // refuses it when the budget is spent.
 func (r *request) allowSignup() error {
 	lim := r.s.limits
-	key := signupsKey(r.authenticated())
+	key := signupsKey(r.sender(), r.authenticated())
 	c, err := r.counter(key, lim.Window)
 	if err != nil {
 		return err
@@ -389,10 +393,10 @@ func (r *request) allowSignup() error {
 	return r.tx.PutCounter(key, c)
 }
 
-// signupsLeft is how many signups of a kind of mail the current window
-// still takes, for the hashing ahead of the lock.
-func (s *Service) signupsLeft(tx *store.Tx, authenticated bool) int {
-	c, err := tx.Counter(signupsKey(authenticated))
+// signupsLeft is how many signups the current window still takes under
+// the key, for the hashing ahead of the lock.
+func (s *Service) signupsLeft(tx *store.Tx, key string) int {
+	c, err := tx.Counter(key)
 	if err != nil || !s.cfg.Now().Before(c.Start.Add(s.limits.Window)) {
 		return s.limits.Signups
 	}

@@ -65,16 +65,13 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming, vouched []b
 	var claims []claim
 	queued := map[string]bool{} // user id, hash and password of the claims
 	var news []newPassword
-	signups := map[bool]int{} // signups the window still takes, by kind of mail
+	signups := map[string]int{} // signups the window still takes, by counter
 	strangerSignups := 0      // signups of mail that proves nothing, hashed ahead
 	err := db.View(func(tx *store.Tx) error {
 		// Passwords from senders that are no address of their account
 		// draw on a budget of all senders (Limits.ForeignBadPasswords):
 		// a batch checks ahead no more of them than it has left.
 		foreign := s.foreignLeft(tx)
-		for _, auth := range []bool{false, true} {
-			signups[auth] = s.signupsLeft(tx, auth)
-		}
 		for k, m := range mails {
 			if done, err := tx.Processed(m.Key); err != nil || done {
 				continue // a copy of a mail handled before: nothing to check
@@ -90,10 +87,14 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming, vouched []b
 					// keep the players' mails of the batch waiting; the
 					// others are refused under the lock, unhashed, and
 					// told to send again (strangerSignups).
-					if signups[auth] == 0 || !auth && strangerSignups == maxHashesAhead {
+					key := signupsKey(strings.ToLower(m.From), auth)
+					if _, ok := signups[key]; !ok {
+						signups[key] = s.signupsLeft(tx, key)
+					}
+					if signups[key] == 0 || !auth && strangerSignups == maxHashesAhead {
 						continue
 					}
-					signups[auth]--
+					signups[key]--
 					if !auth {
 						strangerSignups++
 					}

@@ -284,3 +284,16 @@ func TestGuesserOverHisLimitCostsNoBcrypt(t *testing.T) {
 		t.Errorf("120 guesses of a sender over his limit ran %d bcrypt checks; want about his limit, %d", n, DefaultLimits().BadPasswords)
 	}
 }
+
+// Authenticated signups have a budget per organizational domain: one
+// signing domain spends its own, not another's.
+func TestSignupBudgetPerDomain(t *testing.T) {
+	h := newHarness(t)
+	h.svc.limits.Signups = 2
+	for i := range 3 {
+		h.send(fmt.Sprintf("u%d@mail.evil.example", i), fmt.Sprintf("signup evil%d pw-evil%d", i, i), "")
+	}
+	errorReply(t, h.send("u9@evil.example", "signup evil9 pw-evil9", ""), "u9@evil.example",
+		"This server takes no more new accounts until 2026-11-22 13:00 UTC: 2 were made within 1h. Send the signup again after that time.")
+	h.signup("alice") // example.org has its own
+}

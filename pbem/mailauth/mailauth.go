@@ -273,6 +273,17 @@ func Aligned(signer, from string) bool {
 	return errA == nil && errB == nil && a == b
 }
 
+// Organization is the organizational domain of an address's domain (the
+// one just below its public suffix), or the domain itself when it has none:
+// the unit a signing domain's owner controls, for counting his mail.
+func Organization(addr string) string {
+	d := domainOf(addr)
+	if org, err := publicsuffix.EffectiveTLDPlusOne(d); err == nil {
+		return org
+	}
+	return d
+}
+
 // domainOf is the domain of an address, lower-case.
 func domainOf(addr string) string {
 	at := strings.LastIndexByte(addr, '@')
