@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/pbem/mailauth"
+	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/store"
 )
 

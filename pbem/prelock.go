@@ -66,7 +66,7 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming, vouched []b
 	queued := map[string]bool{} // user id, hash and password of the claims
 	var news []newPassword
 	signups := map[string]int{} // signups the window still takes, by counter
-	strangerSignups := 0      // signups of mail that proves nothing, hashed ahead
+	strangerSignups := 0        // signups of mail that proves nothing, hashed ahead
 	err := db.View(func(tx *store.Tx) error {
 		// Passwords from senders that are no address of their account
 		// draw on a budget of all senders (Limits.ForeignBadPasswords):
