@@ -25,6 +25,10 @@ const RobotLevels = 3
 // robotKey marks a robot user in store.User.Extra; its value is the level.
 const robotKey = "robot"
 
+// robotForfeitDays is the longest forfeit time of a game with a robot:
+// the default's. A robot's seats are few and shared.
+const robotForfeitDays = 21
+
 // robotActiveGames bounds the running boards of one robot, so that its
 // thinking time is shared among a bounded number of games.
 const robotActiveGames = 200

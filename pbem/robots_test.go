@@ -151,3 +151,15 @@ func filterTo(out []reply, to string) []reply {
 	}
 	return mine
 }
+
+// A robot's game cannot be made to last a year: its forfeit time is the
+// default's at most.
+func TestRobotForfeitTimeBounded(t *testing.T) {
+	h := robotHarness(t)
+	h.signup("alice")
+	errorReply(t, h.send("alice@example.org", "ultima challenge alice ultima-robot3 --forfeittime=365", ""), "alice@example.org",
+		"A game with a robot forfeits after 21 days at most, so that no one holds a robot's seats for long; write --forfeittime=21 or less.")
+	if out := h.send("alice@example.org", "ultima challenge alice ultima-robot3 --nagtime=3 --forfeittime=10", ""); len(out) != 1 {
+		t.Errorf("a shorter forfeit time with a robot: %v", subjects(out))
+	}
+}

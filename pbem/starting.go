@@ -84,6 +84,10 @@ func (c *cmd) challenge(args []string) error {
 	if err != nil {
 		return err
 	}
+	if f, _ := strconv.Atoi(extra["forfeittime"]); f > robotForfeitDays && hasRobotID(seats) {
+		return c.fail("A game with a robot forfeits after %d days at most, so that no one holds a robot's seats for long; write --forfeittime=%d or less",
+			robotForfeitDays, robotForfeitDays)
+	}
 	pos, err := c.game.Start(opts)
 	if err != nil {
 		return c.fail("%s", err.Error())
