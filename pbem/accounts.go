@@ -90,7 +90,7 @@ func (c *cmd) signup(args []string) error {
 	if err := c.r.tx.SetNote(unusedNote(u), ""); err != nil {
 		return err
 	}
-	data := set.data()
+	data := set.data(c.r.sender())
 	data["User"], data["Help"] = u, c.r.s.helpData()
 	return c.r.tellUser(u, "pbemd: welcome "+u.Name, "signup", data)
 }
@@ -137,7 +137,7 @@ func (c *cmd) change(args []string) error {
 			return err
 		}
 		// The old addresses hear of the change too: a stolen account shows.
-		data := set.data()
+		data := set.data(c.r.sender())
 		data["User"], data["Old"] = u, old
 		return c.r.tellUser(u, "pbemd: address changed for "+u.Name, "address", data, old...)
 	default:

@@ -124,8 +124,14 @@ func unconfirmed(u *store.User, addr string) *store.Unconfirmed {
 }
 
 // addressData is what the signup and address templates say of the set.
-func (set *addressSet) data() map[string]any {
-	return map[string]any{"Mailed": set.mailed, "NotMailed": set.notMailed}
+// The sender's own address among those mailed a code is told apart: it
+// was asked because nothing vouched for the mail.
+func (set *addressSet) data(sender string) map[string]any {
+	mailed, self := set.mailed, false
+	if contains(set.asked, sender) && !contains(set.notMailed, sender) {
+		mailed, self = mailed-1, true
+	}
+	return map[string]any{"Mailed": mailed, "Self": self, "NotMailed": set.notMailed}
 }
 
 // confirm userid code: the address the code was mailed to joins the account.

@@ -215,3 +215,14 @@ func ownerOf(h *harness, addr string) (string, error) {
 	})
 	return id, err
 }
+
+// The welcome of a signup nothing vouched for says why its own address
+// must confirm, within 72 columns.
+func TestForgedSignupWelcomeSaysWhy(t *testing.T) {
+	h := newHarness(t)
+	for _, r := range h.deliver(h.forged("newbie@example.net", "signup newbie pw-newbie", "")) {
+		says(t, r.Body, "This address was mailed a code to confirm: nothing vouched for your mail (anyone can write a From line), so it gets mail only once you send the confirm line of that mail.")
+		hasNot(t, r.Body, "other address")
+		checkWidth(t, "forged signup", r)
+	}
+}
