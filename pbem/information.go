@@ -43,8 +43,16 @@ func (c *cmd) help(args []string) error {
 		args[0], strings.Join(catalog.Names(), ", "))
 }
 
+// helpMail answers with a help template, which gets the commands of the
+// table by section besides the help's data.
 func (c *cmd) helpMail(subject, template string) error {
-	body, err := render(template, c.r.s.helpData())
+	data := c.r.s.helpData()
+	commands, err := helpSections(data)
+	if err != nil {
+		return err
+	}
+	data["Commands"], data["ShortForms"] = commands, shortForms()
+	body, err := render(template, data)
 	if err != nil {
 		return err
 	}
