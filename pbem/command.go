@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,10 +40,9 @@ func commandWords(subject string) []string {
 // cmd is one command being run.
 type cmd struct {
 	r       *request
-	words   []string    // every word, as written: passwords keep their case
-	comment string      // the mail body's comment, or ""
-	game    rules.Game  // for game commands
-	row     *commandRow // its row of the table, once dispatched
+	words   []string   // every word, as written: passwords keep their case
+	comment string     // the mail body's comment, or ""
+	game    rules.Game // for game commands
 }
 
 // A handler runs a command with the words after its name.
@@ -137,7 +137,6 @@ func (c *cmd) dispatch() error {
 	}
 	first := strings.ToLower(c.words[0])
 	if row, ok := globalCommands[first]; ok && row.run != nil {
-		c.row = row
 		return row.run(c, c.words[1:])
 	}
 	g, ok := catalog.Lookup(first)
@@ -153,7 +152,6 @@ func (c *cmd) dispatch() error {
 		c.r.guessSecrets(c.words) // the error quotes them
 		return c.fail("%q is not a command of %s; the commands are %s", c.words[1], g.Title(), verbList())
 	}
-	c.row = row
 	return row.run(c, c.words[2:])
 }
 
@@ -188,22 +186,62 @@ func (c *cmd) failOn(b *board, format string, args ...any) error {
 	return f
 }
 
-// usage is the failure of a command with the wrong words: it names the form.
-func (c *cmd) usage(form string) error {
-	// The error quotes the command: a word in the form's password place
-	// is masked, as every password is, and so is one that stands after a
+// forms are the forms of the command's row in the table, with the game's
+// name for GAME.
+func (c *cmd) forms() []form {
+	row := commandOf(c.words)
+	if row == nil {
+		return nil
+	}
+	forms := slices.Clone(row.forms)
+	for i, f := range forms {
+		if c.game != nil {
+			forms[i].words = strings.Replace(f.words, "GAME", c.game.Name(), 1)
+		}
+	}
+	return forms
+}
+
+// formWords are the words of forms.
+func formWords(forms []form) []string {
+	var words []string
+	for _, f := range forms {
+		words = append(words, f.words)
+	}
+	return words
+}
+
+// usage is the failure of a command with the wrong words: it names the
+// forms of the command's row in the table, one for each number of words
+// (the variants of move are one). A handler
+// that knows better which form was meant may name forms itself
+// (accounts.go and starting.go still do).
+func (c *cmd) usage(named ...string) error {
+	var forms []string
+	if len(named) > 0 {
+		forms = named
+	} else {
+		counts := map[int]bool{}
+		for _, f := range c.forms() {
+			if n := len(strings.Fields(f.words)); !counts[n] {
+				counts[n] = true
+				forms = append(forms, f.words)
+			}
+		}
+	}
+	// The error quotes the command: a word in a form's password place is
+	// masked, as every password is, and so is one that stands after a
 	// user id where the words are not where the form has them.
-	for i, w := range strings.Fields(form) {
-		if passwordSlot[w] && i < len(c.words) {
-			c.r.secret(c.words[i])
+	for _, form := range forms {
+		for i, w := range strings.Fields(form) {
+			if passwordSlot[w] && i < len(c.words) {
+				c.r.secret(c.words[i])
+			}
 		}
 	}
 	c.r.guessSecrets(c.words)
-	return c.fail("The command has the wrong number of words; write it as:\n  %s\n", form)
+	return c.fail("The command has the wrong number of words; write it as:\n  %s\n", strings.Join(forms, "\n  "))
 }
-
-// passwordSlot are the words of command forms that stand for a password.
-var passwordSlot = map[string]bool{"password": true, "old": true, "new": true, "newpassword": true, "code": true}
 
 // boardNumber reads a board number, refusing anything else.
 func (c *cmd) boardNumber(word string) (int, error) {

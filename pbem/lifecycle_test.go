@@ -428,7 +428,7 @@ func TestChatAndMessage(t *testing.T) {
 	errorReply(t, h.send("alice@example.org", "message alice pw-alice bob", ""), "alice@example.org",
 		"A message is the mail body, and this body is empty; write the message below the subject.")
 	errorReply(t, h.send("alice@example.org", "message alice pw-alice", "Hi"), "alice@example.org",
-		"The command has the wrong number of words; write it as: message userid password to-userid ... (the message in the body)")
+		"The command has the wrong number of words; write it as: message userid password to-userid ...")
 }
 
 func TestPreview(t *testing.T) {

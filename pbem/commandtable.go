@@ -22,7 +22,8 @@ type commandRow struct {
 	forms      []form
 }
 
-// A form is one way of writing a command, as the help shows it.
+// A form is one way of writing a command, as the help and the usage
+// errors show it.
 type form struct {
 	words string // as "GAME join board userid password"; see passwordSlot
 	// text says what it does: one paragraph, a text/template of the help's
@@ -34,6 +35,10 @@ type form struct {
 	examples []string
 	section  string // the section it is listed in, when not its command's
 }
+
+// passwordSlot are the words of forms that stand for a password (or a code
+// that serves as one): a usage error masks what stands in their place.
+var passwordSlot = map[string]bool{"password": true, "old": true, "new": true, "newpassword": true, "code": true}
 
 // The help's sections, in order.
 const (
