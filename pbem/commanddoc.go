@@ -24,33 +24,39 @@ func sections(data any) (map[string][]formText, error) {
 	out := map[string][]formText{}
 	for _, c := range commands {
 		for _, f := range c.forms {
-			t, err := template.New(f.words).Parse(f.text)
+			text, err := fill(f.words, f.text, data)
 			if err != nil {
-				return nil, fmt.Errorf("command table: %s: %w", f.words, err)
+				return nil, err
 			}
-			var b strings.Builder
-			if err := t.Execute(&b, data); err != nil {
-				return nil, fmt.Errorf("command table: %s: %w", f.words, err)
+			long := text
+			if f.more != "" {
+				more, err := fill(f.words, f.more, data)
+				if err != nil {
+					return nil, err
+				}
+				long += " " + more
 			}
 			section := f.section
 			if section == "" {
 				section = c.section
 			}
-			text := b.String()
-			if f.more != "" {
-				t, err := template.New(f.words).Parse(f.more)
-				if err != nil {
-					return nil, fmt.Errorf("command table: %s: %w", f.words, err)
-				}
-				b.WriteString(" ")
-				if err := t.Execute(&b, data); err != nil {
-					return nil, fmt.Errorf("command table: %s: %w", f.words, err)
-				}
-			}
-			out[section] = append(out[section], formText{f, text, b.String()})
+			out[section] = append(out[section], formText{f, text, long})
 		}
 	}
 	return out, nil
+}
+
+// fill executes text, a template of the form words, with data.
+func fill(words, text string, data any) (string, error) {
+	t, err := template.New(words).Parse(text)
+	if err != nil {
+		return "", fmt.Errorf("command table: %s: %w", words, err)
+	}
+	var b strings.Builder
+	if err := t.Execute(&b, data); err != nil {
+		return "", fmt.Errorf("command table: %s: %w", words, err)
+	}
+	return b.String(), nil
 }
 
 // formText is a form with its texts filled in.
