@@ -137,7 +137,7 @@ func (set *addressSet) data(sender string) map[string]any {
 // confirm userid code: the address the code was mailed to joins the account.
 func (c *cmd) confirm(args []string) error {
 	if len(args) != 2 {
-		return c.usage("confirm userid code")
+		return c.usage()
 	}
 	code := strings.ToLower(args[1])
 	c.r.secret(args[1])

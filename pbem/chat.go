@@ -14,7 +14,7 @@ import (
 // touched.
 func (c *cmd) chat(args []string) error {
 	if len(args) != 3 {
-		return c.usage(c.game.Name() + " chat board userid password (the message in the body)")
+		return c.usage()
 	}
 	b, u, err := c.boardUser(args[0], args[1], args[2])
 	if err != nil {

@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,84 +48,51 @@ type cmd struct {
 // A handler runs a command with the words after its name.
 type handler func(c *cmd, args []string) error
 
-// globalCommands are the commands that name no game. They are filled in by
-// init to break the cycle between the table and help, which lists it.
-var globalCommands map[string]handler
+// globalCommands and gameCommands index the table (commands) by the words
+// that name a command: its name and its aliases. A game command's prefixes
+// are found by gameVerb.
+var globalCommands, gameCommands map[string]*commandRow
 
-// gameCommands are the commands after a game name, with their aliases.
-var gameCommands map[string]handler
+// noPassword are the words naming a command that takes no password of an
+// account (its name, aliases and shortest prefix): the user ids of its
+// command are not followed by one, so they are not checked ahead.
+var noPassword map[string]bool
 
-var verbAliases = map[string]string{
-	"chall":  "challenge",
-	"sub":    "subscribe",
-	"unsub":  "unsubscribe",
-	"board":  "move",
-	"mvoe":   "move",
-	"qmove":  "queue",
-	"qboard": "queue",
-	"moveq":  "queue",
-	"boardq": "queue",
-}
-
-// verbPrefixes are the commands that may be shortened, as on pbmserv, to
-// any prefix of at least so many letters: "prev", "chall", "sub", "unsub".
-var verbPrefixes = []struct {
-	verb string
-	min  int
-}{{"preview", 4}, {"challenge", 5}, {"subscribe", 3}, {"unsubscribe", 5}}
-
-// globalAliases are other words for global commands.
-var globalAliases = map[string]string{"delete": "signoff"}
-
-// gameVerb is the command a word names: itself, an alias, or a prefix.
-func gameVerb(word string) string {
-	w := strings.ToLower(word)
-	if v, ok := verbAliases[w]; ok {
-		return v
-	}
-	for _, p := range verbPrefixes {
-		if len(w) >= p.min && strings.HasPrefix(p.verb, w) {
-			return p.verb
+// indexCommands fills the indexes of the table.
+func indexCommands() {
+	globalCommands, gameCommands, noPassword = map[string]*commandRow{}, map[string]*commandRow{}, map[string]bool{}
+	for _, c := range commands {
+		index := globalCommands
+		if c.game {
+			index = gameCommands
+		}
+		words := append([]string{c.name}, c.aliases...)
+		if c.prefix > 0 {
+			words = append(words, c.name[:c.prefix])
+		}
+		for _, w := range words {
+			if _, ok := index[w]; ok {
+				panic("the command table names " + w + " twice")
+			}
+			index[w] = c
+			noPassword[w] = noPassword[w] || c.noPassword
 		}
 	}
-	return w
 }
 
-func init() {
-	globalCommands = map[string]handler{
-		"help":     (*cmd).help,
-		"signup":   (*cmd).signup,
-		"confirm":  (*cmd).confirm,
-		"reset":    (*cmd).reset,
-		"change":   (*cmd).change,
-		"signoff":  (*cmd).signoff,
-		"list":     (*cmd).list,
-		"message":  (*cmd).message,
-		"all":      (*cmd).all,
-		"vacation": (*cmd).vacation,
+// gameVerb is the game command a word names, by its name, an alias or a
+// prefix; nil when none.
+func gameVerb(word string) *commandRow {
+	w := strings.ToLower(word)
+	if c, ok := gameCommands[w]; ok {
+		return c
 	}
-	gameCommands = map[string]handler{
-		"help":        (*cmd).gameHelp,
-		"challenge":   (*cmd).challenge,
-		"move":        (*cmd).move,
-		"resign":      (*cmd).resign,
-		"show":        (*cmd).show,
-		"games":       (*cmd).games,
-		"subscribe":   (*cmd).subscribe,
-		"unsubscribe": (*cmd).unsubscribe,
-		"queue":       (*cmd).queue,
-		"join":        (*cmd).join,
-		"chat":        (*cmd).chat,
-		"decline":     (*cmd).decline,
-		"preview":     (*cmd).preview,
-		"notify":      (*cmd).notify,
-		"accept":      (*cmd).acceptChallenges,
-		"reject":      (*cmd).rejectChallenges,
-		"limit":       (*cmd).limit,
-		"standings":   (*cmd).standings,
-		"ratings":     (*cmd).standings,
-		"history":     (*cmd).history,
+	for _, c := range commands {
+		if c.game && c.prefix > 0 && len(w) >= c.prefix && strings.HasPrefix(c.name, w) {
+			return c
+		}
 	}
+	return nil
 }
 
 // name is how error subjects name the command: its game, or its first word.
@@ -142,23 +110,25 @@ func (c *cmd) name() string {
 // a global command ("help", "signup") or a game's ("move", "show"); ""
 // when they name none.
 func commandVerb(words []string) string {
-	if len(words) == 0 {
-		return ""
-	}
-	first := strings.ToLower(words[0])
-	if a, ok := globalAliases[first]; ok {
-		first = a
-	}
-	if _, ok := globalCommands[first]; ok || first == "multiple" {
-		return first
-	}
-	if _, ok := catalog.Lookup(first); !ok || len(words) < 2 {
-		return ""
-	}
-	if v := gameVerb(words[1]); gameCommands[v] != nil {
-		return v
+	if c := commandOf(words); c != nil {
+		return c.name
 	}
 	return ""
+}
+
+// commandOf is the row of the command that words name, or nil.
+func commandOf(words []string) *commandRow {
+	if len(words) == 0 {
+		return nil
+	}
+	first := strings.ToLower(words[0])
+	if c, ok := globalCommands[first]; ok {
+		return c
+	}
+	if _, ok := catalog.Lookup(first); !ok || len(words) < 2 {
+		return nil
+	}
+	return gameVerb(words[1])
 }
 
 func (c *cmd) dispatch() error {
@@ -166,11 +136,8 @@ func (c *cmd) dispatch() error {
 		return err
 	}
 	first := strings.ToLower(c.words[0])
-	if a, ok := globalAliases[first]; ok {
-		first = a
-	}
-	if h, ok := globalCommands[first]; ok {
-		return h(c, c.words[1:])
+	if row, ok := globalCommands[first]; ok && row.run != nil {
+		return row.run(c, c.words[1:])
 	}
 	g, ok := catalog.Lookup(first)
 	if !ok {
@@ -180,22 +147,25 @@ func (c *cmd) dispatch() error {
 	if len(c.words) < 2 {
 		return c.fail("%q needs a command after it: one of %s", c.words[0], verbList())
 	}
-	h, ok := gameCommands[gameVerb(c.words[1])]
-	if !ok {
+	row := gameVerb(c.words[1])
+	if row == nil {
 		c.r.guessSecrets(c.words) // the error quotes them
 		return c.fail("%q is not a command of %s; the commands are %s", c.words[1], g.Title(), verbList())
 	}
-	return h(c, c.words[2:])
+	return row.run(c, c.words[2:])
 }
 
 // verbList names the game commands for error messages.
-func verbList() string { return commandNames(gameCommands) }
+func verbList() string { return commandNames(true) }
 
-// commandNames lists a table's command words, sorted, for error messages.
-func commandNames(table map[string]handler) string {
-	names := make([]string, 0, len(table))
-	for n := range table {
-		names = append(names, n)
+// commandNames lists the names of the game's commands, or the global
+// ones, sorted, for error messages.
+func commandNames(game bool) string {
+	var names []string
+	for _, c := range commands {
+		if c.game == game && c.run != nil {
+			names = append(names, c.name)
+		}
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
@@ -216,22 +186,62 @@ func (c *cmd) failOn(b *board, format string, args ...any) error {
 	return f
 }
 
-// usage is the failure of a command with the wrong words: it names the form.
-func (c *cmd) usage(form string) error {
-	// The error quotes the command: a word in the form's password place
-	// is masked, as every password is, and so is one that stands after a
+// forms are the forms of the command's row in the table, with the game's
+// name for GAME.
+func (c *cmd) forms() []form {
+	row := commandOf(c.words)
+	if row == nil {
+		return nil
+	}
+	forms := slices.Clone(row.forms)
+	for i, f := range forms {
+		if c.game != nil {
+			forms[i].words = strings.Replace(f.words, "GAME", c.game.Name(), 1)
+		}
+	}
+	return forms
+}
+
+// formWords are the words of forms.
+func formWords(forms []form) []string {
+	var words []string
+	for _, f := range forms {
+		words = append(words, f.words)
+	}
+	return words
+}
+
+// usage is the failure of a command with the wrong words: it names the
+// forms of the command's row in the table, one for each number of words
+// (the variants of move are one). A handler
+// that knows better which form was meant may name forms itself
+// (accounts.go and starting.go still do).
+func (c *cmd) usage(named ...string) error {
+	var forms []string
+	if len(named) > 0 {
+		forms = named
+	} else {
+		counts := map[int]bool{}
+		for _, f := range c.forms() {
+			if n := len(strings.Fields(f.words)); !counts[n] {
+				counts[n] = true
+				forms = append(forms, f.words)
+			}
+		}
+	}
+	// The error quotes the command: a word in a form's password place is
+	// masked, as every password is, and so is one that stands after a
 	// user id where the words are not where the form has them.
-	for i, w := range strings.Fields(form) {
-		if passwordSlot[w] && i < len(c.words) {
-			c.r.secret(c.words[i])
+	for _, form := range forms {
+		for i, w := range strings.Fields(form) {
+			if passwordSlot[w] && i < len(c.words) {
+				c.r.secret(c.words[i])
+			}
 		}
 	}
 	c.r.guessSecrets(c.words)
-	return c.fail("The command has the wrong number of words; write it as:\n  %s\n", form)
+	return c.fail("The command has the wrong number of words; write it as:\n  %s\n", strings.Join(forms, "\n  "))
 }
-
-// passwordSlot are the words of command forms that stand for a password.
-var passwordSlot = map[string]bool{"password": true, "old": true, "new": true, "newpassword": true, "code": true}
 
 // boardNumber reads a board number, refusing anything else.
 func (c *cmd) boardNumber(word string) (int, error) {

@@ -43,8 +43,16 @@ func (c *cmd) help(args []string) error {
 		args[0], strings.Join(catalog.Names(), ", "))
 }
 
+// helpMail answers with a help template, which gets the commands of the
+// table by section besides the help's data.
 func (c *cmd) helpMail(subject, template string) error {
-	body, err := render(template, c.r.s.helpData())
+	data := c.r.s.helpData()
+	commands, err := helpSections(data)
+	if err != nil {
+		return err
+	}
+	data["Commands"], data["ShortForms"] = commands, shortForms()
+	body, err := render(template, data)
 	if err != nil {
 		return err
 	}
@@ -117,7 +125,7 @@ func (c *cmd) list(args []string) error {
 // named; the sender gets a receipt.
 func (c *cmd) message(args []string) error {
 	if len(args) < 3 {
-		return c.usage("message userid password to-userid ... (the message in the body)")
+		return c.usage()
 	}
 	u, err := c.r.auth(args[0], args[1])
 	if err != nil {
@@ -158,9 +166,8 @@ func (c *cmd) message(args []string) error {
 // all show userid [all|active|inactive|next] [page N]: a user's boards in
 // every game, a page of boards at a time.
 func (c *cmd) all(args []string) error {
-	const form = "all show userid [all|active|inactive|next] [page N]"
 	if len(args) < 2 || !strings.EqualFold(args[0], "show") {
-		return c.usage(form)
+		return c.usage()
 	}
 	rest, pg, err := splitPage(args[1:])
 	if err != nil {
@@ -168,7 +175,7 @@ func (c *cmd) all(args []string) error {
 	}
 	ids, filter := splitFilter(rest, "active")
 	if len(ids) != 1 {
-		return c.usage(form)
+		return c.usage()
 	}
 	u, err := c.r.tx.User(ids[0])
 	if errNotFound(err) {

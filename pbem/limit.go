@@ -15,7 +15,7 @@ import (
 // tells the setting.
 func (c *cmd) limit(args []string) error {
 	if len(args) != 2 && len(args) != 3 {
-		return c.usage(c.game.Name() + " limit userid password [n|0|reject|accept|all|inf]")
+		return c.usage()
 	}
 	u, err := c.r.auth(args[0], args[1])
 	if err != nil {

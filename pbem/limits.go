@@ -260,11 +260,8 @@ func (r *request) allow(reading bool) (bool, error) {
 
 // readOnly reports whether command words only read: help, show, the lists.
 func readOnly(words []string) bool {
-	switch commandVerb(words) {
-	case "help", "list", "all", "show", "games", "preview", "standings", "ratings", "history":
-		return true
-	}
-	return false
+	c := commandOf(words)
+	return c != nil && c.reads
 }
 
 // proofHint tells a player whose mail proves nothing (anyone could have

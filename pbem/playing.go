@@ -13,7 +13,7 @@ import (
 // <game> move board userid password move[#n]
 func (c *cmd) move(args []string) error {
 	if len(args) < 4 {
-		return c.usage(c.game.Name() + " move board userid password move[#n]")
+		return c.usage()
 	}
 	text := strings.Join(args[3:], " ")
 	switch w := strings.ToLower(text); w {
@@ -89,7 +89,7 @@ func moveReason(err error, text string) string {
 // <game> resign board userid password
 func (c *cmd) resign(args []string) error {
 	if len(args) != 3 {
-		return c.usage(c.game.Name() + " resign board userid password")
+		return c.usage()
 	}
 	b, u, err := c.player(args[0], args[1], args[2])
 	if err != nil {
@@ -123,7 +123,7 @@ func (c *cmd) resign(args []string) error {
 // queued, and no later #n asks to wait), the move is simply played.
 func (c *cmd) queue(args []string) error {
 	if len(args) < 3 {
-		return c.usage(c.game.Name() + " queue board userid password move[#n]|clear")
+		return c.usage()
 	}
 	b, u, err := c.player(args[0], args[1], args[2])
 	if err != nil {
@@ -179,9 +179,8 @@ func (c *cmd) queue(args []string) error {
 // a copy of the board, or of a new game, and the result mailed to the
 // sender. Nothing is saved. Each word is one submission of the side to move.
 func (c *cmd) preview(args []string) error {
-	form := c.game.Name() + " preview board|new [-option ...] move ..."
 	if len(args) < 2 {
-		return c.usage(form)
+		return c.usage()
 	}
 	var b *board
 	var moves []string
@@ -228,7 +227,7 @@ func (c *cmd) preview(args []string) error {
 		moves = args[1:]
 	}
 	if len(moves) == 0 {
-		return c.usage(form)
+		return c.usage()
 	}
 	for i, m := range moves {
 		if b.rec.Over {

@@ -17,13 +17,6 @@ const maxPreverified = 3
 // the lock (see preverify).
 const maxHashesAhead = 4
 
-// noPassword are the command words whose commands take no password: their
-// user ids are not followed by one, so they are not checked ahead.
-var noPassword = map[string]bool{
-	"help": true, "list": true, "all": true, "signup": true, "show": true, "games": true,
-	"challenge": true, "chall": true, "preview": true, "standings": true, "ratings": true, "history": true,
-}
-
 // Preverify checks, before any write lock, the passwords that the commands
 // of the mails name, and remembers the results in the password cache, so
 // that handling the mails later checks them without a bcrypt. The users'

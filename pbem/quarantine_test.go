@@ -15,7 +15,7 @@ import (
 // crashOn adds a command "crash" that panics, as a bug in a command would,
 // for the length of the test.
 func crashOn(t *testing.T) {
-	globalCommands["crash"] = func(c *cmd, args []string) error { panic("crash for the test") }
+	globalCommands["crash"] = &commandRow{name: "crash", run: func(c *cmd, args []string) error { panic("crash for the test") }}
 	t.Cleanup(func() { delete(globalCommands, "crash") })
 }
 

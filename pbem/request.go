@@ -262,7 +262,7 @@ func (r *request) unknownCommand(words []string) error {
 		what = fmt.Sprintf("%q is not a command", words[0])
 	}
 	return r.refuse("pbemd", words, fail("%s; commands start with a game name (%s) or one of %s, multiple; send 'help' for the list",
-		what, strings.Join(catalog.Names(), ", "), commandNames(globalCommands)))
+		what, strings.Join(catalog.Names(), ", "), commandNames(false)))
 }
 
 // reply adds an answer to one address; compose makes the mails. ref, when

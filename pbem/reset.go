@@ -81,7 +81,7 @@ func (c *cmd) reset(args []string) error {
 	for _, w := range args[1:] {
 		c.r.secret(w) // any of them may be the new password
 	}
-	return c.usage("reset userid, then reset userid code newpassword with the code mailed to the account")
+	return c.usage()
 }
 
 // resetRequest mails a new code to the account's confirmed addresses and

@@ -23,7 +23,7 @@ func TestPbmservShortForms(t *testing.T) {
 		}
 	}
 	errorReply(t, h.send("alice@example.org", "tanbo chal alice bob", ""), "alice@example.org",
-		`"chal" is not a command of Tanbo; the commands are accept, challenge, chat, decline, games, help, history, join, limit, move, notify, preview, queue, ratings, reject, resign, show, standings, subscribe, unsubscribe.`)
+		`"chal" is not a command of Tanbo; the commands are accept, challenge, chat, decline, games, help, history, join, limit, move, notify, preview, queue, reject, resign, show, standings, subscribe, unsubscribe.`)
 	errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob -s=9 -swap", ""), "alice@example.org",
 		`"-s=9" is the start of more than one option of Tanbo; write more of its name.`)
 	// subscribe from 3 letters, unsubscribe from 5.
@@ -60,7 +60,8 @@ func TestPbmservShortForms(t *testing.T) {
 		t.Errorf("delete: %v", subjects(out))
 	}
 	help := one(t, h.send("x@example.org", "help commands", ""), "x@example.org").Body
-	says(t, help, "any start of challenge from 5 letters (chall)", "of subscribe from 3 (sub)", "of unsubscribe from 5 (unsub)",
-		"of preview from 4 (prev)", "qmove, qboard, moveq and boardq = queue", "delete = signoff", "options by a unique start",
+	says(t, help, "\n  challenge: any start of it from 5 letters (chall)\n", "\n  subscribe: any start of it from 3 letters (sub)\n",
+		"\n  unsubscribe: any start of it from 5 letters (unsub)\n", "\n  preview: any start of it from 4 letters (prev)\n",
+		"\n  queue: qmove, qboard, moveq, boardq\n", "\n  signoff: delete\n", "options by a unique start",
 		"help [commands | tutorial | GAME]")
 }

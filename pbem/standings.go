@@ -30,7 +30,7 @@ func (c *cmd) standings(args []string) error {
 		return err
 	}
 	if len(args) != 0 {
-		return c.usage(c.game.Name() + " standings [page N]")
+		return c.usage()
 	}
 	kind := c.game.Name()
 	type row struct {

@@ -19,7 +19,7 @@ const day = 24 * time.Hour
 // vacation. A second vacation while away extends the first.
 func (c *cmd) vacation(args []string) error {
 	if len(args) != 3 {
-		return c.usage("vacation userid password days")
+		return c.usage()
 	}
 	u, err := c.r.auth(args[0], args[1])
 	if err != nil {

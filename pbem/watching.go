@@ -13,13 +13,12 @@ import (
 
 // <game> show board[#n] ... | <game> show userid ... [all|active|inactive|next]
 func (c *cmd) show(args []string) error {
-	const form = "%s show board[#n] ..., or %s show userid ... [all|active|inactive|next]"
 	if len(args) > 0 && strings.EqualFold(args[0], "board") {
 		args = args[1:]
 	}
 	words, filter := splitFilter(args, "active")
 	if len(words) == 0 {
-		return c.fail("Show needs a board number or a user id; write: "+form, c.game.Name(), c.game.Name())
+		return c.fail("Show needs a board number or a user id; write: %s", strings.Join(formWords(c.forms()), ", or "))
 	}
 	// At most most boards in all, whatever the number of words: one mail
 	// costs at most ten board mails' worth of reply.
@@ -245,7 +244,7 @@ func (c *cmd) unsubscribe(args []string) error {
 func (c *cmd) subscription(args []string, on bool) error {
 	verb := map[bool]string{true: "subscribe", false: "unsubscribe"}[on]
 	if len(args) != 3 {
-		return c.usage(fmt.Sprintf("%s %s board|all userid password", c.game.Name(), verb))
+		return c.usage()
 	}
 	if strings.EqualFold(args[0], "all") {
 		return c.subscribeAll(args, on)
@@ -300,9 +299,8 @@ func (c *cmd) subscription(args []string, on bool) error {
 // boards named, or without boards of every board of this game, also goes to
 // the user. "off" stops it.
 func (c *cmd) notify(args []string) error {
-	const form = "%s notify userid password [off] [board ...]"
 	if len(args) < 2 {
-		return c.usage(fmt.Sprintf(form, c.game.Name()))
+		return c.usage()
 	}
 	u, err := c.r.auth(args[0], args[1])
 	if err != nil {
@@ -415,7 +413,7 @@ func (c *cmd) history(args []string) error {
 		return err
 	}
 	if len(args) > 1 {
-		return c.usage(c.game.Name() + " history [userid] [page N]")
+		return c.usage()
 	}
 	kind := c.game.Name()
 	var refs []store.GameRef

@@ -60,7 +60,7 @@ func (r *request) withdraw(b *board, seat int, comment *store.Comment, why strin
 // move, unrated.
 func (c *cmd) decline(args []string) error {
 	if len(args) != 3 {
-		return c.usage(c.game.Name() + " decline board userid password")
+		return c.usage()
 	}
 	b, u, err := c.player(args[0], args[1], args[2])
 	if err != nil {
