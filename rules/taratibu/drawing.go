@@ -33,7 +33,7 @@ func (p *position) Draw(last string) rules.Drawing {
 		}
 	}
 	for k := range letters {
-		d.Legend = append(d.Legend, rules.Legend{Piece: drawnPiece(white, k), Text: kindNames[k]})
+		d.Legend = append(d.Legend, rules.Legend{Piece: drawnPiece(white, k)})
 	}
 	return d
 }
