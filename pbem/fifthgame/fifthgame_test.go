@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
-	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/pbem/robot"
 	"github.com/pbemd/pbemd/pbem/web"
@@ -78,28 +77,10 @@ func (s *server) send(id, subject string) {
 	}
 }
 
-// mail is one mail of the outbox.
-type mail struct{ to, subject, body string }
-
 // outbox takes every queued mail out of the outbox.
-func (s *server) outbox() []mail {
+func (s *server) outbox() []pbemtest.Sent {
 	s.t.Helper()
-	pending, err := s.db.Pending(s.now.Add(time.Hour), 0, 1000)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	var out []mail
-	for _, p := range pending {
-		m, err := mailmsg.ReadMail(p.Data)
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		out = append(out, mail{strings.Join(p.To, ","), m.Subject, m.Text})
-		if err := s.db.Sent(p.ID); err != nil {
-			s.t.Fatal(err)
-		}
-	}
-	return out
+	return pbemtest.TakeOutbox(s.t, s.db, s.now.Add(time.Hour))
 }
 
 // board reads a board and replays it.
@@ -164,10 +145,10 @@ func playFifthGame(t *testing.T, kind string) {
 	}
 	boardMails := 0
 	for _, m := range s.outbox() {
-		if strings.Contains(strings.ToLower(m.subject), "error") {
-			t.Fatalf("error reply: %s\n%s", m.subject, m.body)
+		if strings.Contains(strings.ToLower(m.Subject), "error") {
+			t.Fatalf("error reply: %s\n%s", m.Subject, m.Body)
 		}
-		if strings.HasPrefix(m.subject, g.Title()+" Board 101") && strings.Contains(m.body, strings.TrimRight(pos.Board(), "\n")) {
+		if strings.HasPrefix(m.Subject, g.Title()+" Board 101") && strings.Contains(m.Body, strings.TrimRight(pos.Board(), "\n")) {
 			boardMails++
 		}
 	}
@@ -175,7 +156,7 @@ func playFifthGame(t *testing.T, kind string) {
 		t.Errorf("%d mails of the board as it stands, want one to each player", boardMails)
 	}
 	s.send("bob", kind+" show 101")
-	if out := s.outbox(); len(out) != 1 || !strings.HasPrefix(out[0].subject, g.Title()+" Board 101") {
+	if out := s.outbox(); len(out) != 1 || !strings.HasPrefix(out[0].Subject, g.Title()+" Board 101") {
 		t.Errorf("%s show 101: %+v", kind, out)
 	}
 
@@ -216,7 +197,7 @@ func playFifthGame(t *testing.T, kind string) {
 	}
 	played := false
 	for _, m := range s.outbox() {
-		played = played || m.to == "alice@example.org" && strings.Contains(m.body, robotID+" played "+rec.Moves[1].Text)
+		played = played || m.To == "alice@example.org" && strings.Contains(m.Body, robotID+" played "+rec.Moves[1].Text)
 	}
 	if !played {
 		t.Error("alice was not mailed the robot's move")
