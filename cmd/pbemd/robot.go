@@ -42,7 +42,7 @@ func robotTool(args []string, stdout, stderr io.Writer) int {
 		return fail("name a game first: %s", strings.Join(catalog.Names(), ", "))
 	}
 	g, ok := catalog.Lookup(args[0])
-	if !ok || !robot.Supported(g.Name()) {
+	if !ok {
 		return fail("no robot plays %q; games: %s", args[0], strings.Join(catalog.Names(), ", "))
 	}
 	// The game's options go to rules.ParseOptions, the rest to the flags.

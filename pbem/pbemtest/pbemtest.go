@@ -6,8 +6,12 @@ package pbemtest
 import (
 	"fmt"
 	"strings"
+	"testing"
+	"time"
 
 	"github.com/pbemd/pbemd/pbem/mailauth"
+	"github.com/pbemd/pbemd/pbem/mailmsg"
+	"github.com/pbemd/pbemd/store"
 )
 
 // Authserv is the authserv-id of the tests' trusted mail server: the
@@ -39,4 +43,29 @@ func Forged(from, subject, body, messageID string) []byte {
 // Mail is Forged vouched for: a player's own mail from a signing provider.
 func Mail(from, subject, body, messageID string) []byte {
 	return Vouch(from, Forged(from, subject, body, messageID))
+}
+
+// Sent is one mail taken from the outbox: its recipients, subject and text.
+type Sent struct{ To, Subject, Body string }
+
+// TakeOutbox takes every mail due by now out of db's outbox, as the sender
+// that delivered them would, and returns them in the outbox's order.
+func TakeOutbox(t testing.TB, db *store.DB, now time.Time) []Sent {
+	t.Helper()
+	pending, err := db.Pending(now, 0, 10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Sent
+	for _, p := range pending {
+		m, err := mailmsg.ReadMail(p.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, Sent{strings.Join(p.To, ","), m.Subject, m.Text})
+		if err := db.Sent(p.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }

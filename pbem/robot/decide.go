@@ -20,11 +20,7 @@ func (r *Robot) AcceptsUndo() bool { return r.Level < MaxLevel }
 // AcceptsDraw reports whether the robot, holding seat, accepts a draw in
 // pos, whoever is to move.
 func (r *Robot) AcceptsDraw(pos rules.Position, seat int) (bool, error) {
-	ev, ok := evaluations[r.Game.Name()]
-	if !ok {
-		return false, ErrNoGame
-	}
-	n := ev.count(pos.String())
+	n := evaluationOf(r.Game).count(pos)
 	byCount := n[seat] <= n[rules.Other(seat)]
 	if r.Level == 1 {
 		return byCount, nil

@@ -10,9 +10,9 @@ import (
 // reads positions through the rules interface only, mostly their position
 // text, so the rules packages know nothing of robots.
 type evaluation struct {
-	// count is the number of pieces (stones) of each seat in a position
-	// text: level 1 sees a capture in it.
-	count func(text string) [2]int
+	// count is the number of pieces (stones) of each seat in a position:
+	// level 1 sees a capture in it.
+	count func(pos rules.Position) [2]int
 	// score rates a position that is not over from the view of its side to
 	// move, in hundredths of the game's least piece or so.
 	score func(pos rules.Position, e *env) int
@@ -25,7 +25,9 @@ type env struct {
 	tanbo *tanboScratch
 }
 
-// evaluations are the games robots play, by name.
+// evaluations are what robots know of some games beyond their rules, by
+// the games' names in the catalog. Robots play every other game of the
+// catalog with the generic evaluation.
 var evaluations = map[string]evaluation{
 	"ultima":   {count: caseCount, score: ultimaScore},
 	"tanbo":    {count: tanboCount, score: tanboScore},
@@ -33,11 +35,49 @@ var evaluations = map[string]evaluation{
 	"tobit":    {count: tobitCount, score: tobitScore},
 }
 
+// evaluationOf is the evaluation robots play game with.
+func evaluationOf(game rules.Game) evaluation {
+	if ev, ok := evaluations[game.Name()]; ok {
+		return ev
+	}
+	return generic
+}
+
+// generic is the evaluation of a game robots know nothing of but its
+// rules: material, counted from the position's drawing when it draws
+// itself, and mobility.
+var generic = evaluation{count: material, score: genericScore}
+
+// genericPiece and genericMobility are the worth of a piece more than the
+// opponent has and of one legal move of the side to move.
+const (
+	genericPiece    = 100
+	genericMobility = 4
+)
+
+// material counts the pieces of each seat as the position's drawing shows
+// them; nothing for a position that does not draw itself.
+func material(pos rules.Position) [2]int {
+	if d, ok := pos.(rules.Drawer); ok {
+		return d.Draw("").Material()
+	}
+	return [2]int{}
+}
+
+// genericScore is the material balance and the number of legal moves, from
+// the side to move's view.
+func genericScore(pos rules.Position, _ *env) int {
+	n := material(pos)
+	me := pos.ToMove()
+	return genericPiece*(n[me]-n[rules.Other(me)]) + genericMobility*int(pos.Perft(1))
+}
+
 // caseCount counts upper-case letters as seat 0's pieces and lower-case
-// letters as seat 1's, in the board part of the text (before the space).
-func caseCount(text string) [2]int {
+// letters as seat 1's, in the board part of the position text (before the
+// space).
+func caseCount(pos rules.Position) [2]int {
 	var n [2]int
-	board, _, _ := strings.Cut(text, " ")
+	board, _, _ := strings.Cut(pos.String(), " ")
 	for i := 0; i < len(board); i++ {
 		switch c := board[i]; {
 		case c >= 'A' && c <= 'Z':

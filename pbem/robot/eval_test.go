@@ -1,10 +1,12 @@
 package robot
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
+	"github.com/pbemd/pbemd/rules/rulestest"
 )
 
 func parse(t *testing.T, game, text string, opts ...string) (rules.Position, *env) {
@@ -74,5 +76,61 @@ func TestTanboCells(t *testing.T) {
 	}
 	if tanboCells("5/5/5/5/6 b", 5, make([]int8, 25)) {
 		t.Error("a row of 6 points on a 5x5 board was read")
+	}
+}
+
+// TestGenericEvaluation: a game robots know nothing of is played with
+// material (as its drawing counts it) and mobility; one that does not draw
+// itself with mobility alone, and still every level finds a legal move.
+func TestGenericEvaluation(t *testing.T) {
+	tanbo, _ := catalog.Lookup("tanbo")
+	fifth := rulestest.Renamed(tanbo, "fifth", "Fifth")
+	if _, known := evaluations[fifth.Name()]; known {
+		t.Fatal("the test's fifth game has an evaluation of its own")
+	}
+	ev := evaluationOf(fifth)
+	better, _ := fifth.ParsePosition("b4/5/5/5/w3b b", nil)
+	worse, _ := fifth.ParsePosition("b4/5/5/5/w4 b", nil)
+	if n := ev.count(better); n != [2]int{2, 1} {
+		t.Errorf("generic count of %s = %v; want 2 black stones, 1 white", better, n)
+	}
+	if b, w := ev.score(better, &env{game: fifth}), ev.score(worse, &env{game: fifth}); b <= w {
+		t.Errorf("generic score: a stone more scores %d, a stone less %d; want the first higher", b, w)
+	}
+	for _, g := range []rules.Game{fifth, rulestest.Undrawn(tanbo, "plain", "Plain")} {
+		opts, _ := rules.ParseOptions(g, []string{"-size=9"})
+		pos, _ := g.Start(opts)
+		if g.Name() == "plain" {
+			if _, draws := pos.(rules.Drawer); draws {
+				t.Fatal("an undrawn position draws itself")
+			}
+			if n := evaluationOf(g).count(pos); n != [2]int{} {
+				t.Errorf("a position without a drawing counts %v pieces; want none", n)
+			}
+		}
+		for level := 1; level <= MaxLevel; level++ {
+			r := &Robot{Game: g, Opts: opts, Level: level, Budget: Budget{Nodes: testNodes}}
+			turn, err := r.Turn(pos)
+			if err != nil {
+				t.Fatalf("%s level %d: %v", g.Name(), level, err)
+			}
+			if _, err := pos.Clone().Play(turn.Submission()); err != nil {
+				t.Errorf("%s level %d chose %q: %v", g.Name(), level, turn.Submission(), err)
+			}
+		}
+	}
+}
+
+// Every game robots know more of is a game of the catalog, under its
+// name there: a renamed game would be played with the generic evaluation
+// without a word.
+func TestEvaluationsAreCatalogGames(t *testing.T) {
+	for name := range evaluations {
+		if g, ok := catalog.Lookup(name); !ok || g.Name() != name {
+			t.Errorf("robots know %q, which the catalog does not name", name)
+		}
+	}
+	if fmt.Sprint(Games()) != fmt.Sprint(catalog.Names()) {
+		t.Errorf("robots play %v; want every game of the catalog, %v", Games(), catalog.Names())
 	}
 }

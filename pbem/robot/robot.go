@@ -1,6 +1,7 @@
 // Package robot is pbemd's computer opponent. Its engine is a game-tree
 // search over the rules interface alone (Legal, Play, Clone, Result), with an
-// evaluation written for each game; given a seed and a node budget it is
+// evaluation written for some games and a generic one (material and
+// mobility) for the others; given a seed and a node budget it is
 // deterministic. Its worker plays the robot players' turns on the service's
 // boards, off the mail path.
 //
@@ -82,21 +83,9 @@ func (t Turn) Submission() string {
 // ErrStopped: the search was stopped by Robot.Stop before choosing.
 var ErrStopped = errors.New("robot stopped before choosing a move")
 
-// ErrNoGame: the game has no evaluation, so no robot plays it.
-var ErrNoGame = errors.New("no robot plays this game")
-
-// Supported reports whether robots play game name.
-func Supported(name string) bool {
-	_, ok := evaluations[name]
-	return ok
-}
-
 // Move chooses one move for the side to move in pos. pos is not changed.
 func (r *Robot) Move(pos rules.Position) (Choice, error) {
-	ev, ok := evaluations[r.Game.Name()]
-	if !ok {
-		return Choice{}, fmt.Errorf("%s: %w", r.Game.Name(), ErrNoGame)
-	}
+	ev := evaluationOf(r.Game)
 	if r.Level < 1 || r.Level > MaxLevel {
 		return Choice{}, fmt.Errorf("robot level %d: levels are 1 to %d", r.Level, MaxLevel)
 	}
@@ -163,7 +152,7 @@ func (r *Robot) Turn(pos rules.Position) (Turn, error) {
 func easyMove(ev evaluation, pos rules.Position, legal []string, rng *rand.Rand) Choice {
 	me := pos.ToMove()
 	they := rules.Other(me)
-	before := ev.count(pos.String())
+	before := ev.count(pos)
 	best, bestGain := "", 0
 	var nodes int64
 	for _, m := range legal {
@@ -176,7 +165,7 @@ func easyMove(ev evaluation, pos rules.Position, legal []string, rng *rand.Rand)
 		if res.Over && res.Winner == me {
 			return Choice{Move: m, Nodes: nodes}
 		}
-		after := ev.count(q.String())
+		after := ev.count(q)
 		gain := before[they] - after[they]
 		if gain <= bestGain || res.Over {
 			continue
@@ -200,7 +189,7 @@ func canCapture(ev evaluation, pos rules.Position, seat, have int) bool {
 		if _, err := q.Play(m); err != nil {
 			continue
 		}
-		if ev.count(q.String())[seat] < have {
+		if ev.count(q)[seat] < have {
 			return true
 		}
 	}

@@ -16,9 +16,9 @@ const (
 	tanboAtari   = 3 // per stone of a root down to one liberty the opponent can fill
 )
 
-func tanboCount(text string) [2]int {
+func tanboCount(pos rules.Position) [2]int {
 	var n [2]int
-	board, _, _ := strings.Cut(text, " ")
+	board, _, _ := strings.Cut(pos.String(), " ")
 	rows := grid(board, strings.Count(board, "/")+1, "bw")
 	for _, r := range rows {
 		n[0] += strings.Count(r, "b")

@@ -27,9 +27,9 @@ func tobitRow(point int) int {
 	}
 }
 
-func tobitCount(text string) [2]int {
+func tobitCount(pos rules.Position) [2]int {
 	var n [2]int
-	board, _, _ := strings.Cut(text, " ")
+	board, _, _ := strings.Cut(pos.String(), " ")
 	for i := 0; i < len(board); i++ {
 		switch board[i] {
 		case 'w', 'W':

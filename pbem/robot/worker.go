@@ -11,10 +11,12 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/rules/catalog"
 )
 
-// Games lists the games robots play, in the service's names.
-func Games() []string { return []string{"ultima", "tanbo", "taratibu", "tobit"} }
+// Games lists the games robots play, in the service's names: every game
+// of the catalog.
+func Games() []string { return catalog.Names() }
 
 // WorkerOptions say how the worker plays.
 type WorkerOptions struct {

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
-	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
@@ -64,28 +63,10 @@ func (s *server) sendBody(id, subject, body string) {
 	}
 }
 
-// mail is one mail of the outbox.
-type mail struct{ to, subject, body string }
-
 // outbox takes every queued mail out of the outbox.
-func (s *server) outbox() []mail {
+func (s *server) outbox() []pbemtest.Sent {
 	s.t.Helper()
-	pending, err := s.db.Pending(time.Now().Add(time.Hour), 0, 10000)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	var out []mail
-	for _, p := range pending {
-		m, err := mailmsg.ReadMail(p.Data)
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		out = append(out, mail{strings.Join(p.To, ","), m.Subject, m.Text})
-		if err := s.db.Sent(p.ID); err != nil {
-			s.t.Fatal(err)
-		}
-	}
-	return out
+	return pbemtest.TakeOutbox(s.t, s.db, time.Now().Add(time.Hour))
 }
 
 // game reads a board's record.
@@ -161,13 +142,13 @@ func TestRobotGameByMail(t *testing.T) {
 			t.Fatal("the game did not end in 400 moves")
 		}
 		for _, m := range s.outbox() {
-			if m.to != "alice@example.org" {
-				t.Fatalf("mail %q went to %q; only alice has an address", m.subject, m.to)
+			if m.To != "alice@example.org" {
+				t.Fatalf("mail %q went to %q; only alice has an address", m.Subject, m.To)
 			}
-			if strings.Contains(m.subject, "Error") || strings.Contains(m.subject, "error") {
-				t.Fatalf("error reply: %s\n%s", m.subject, m.body)
+			if strings.Contains(m.Subject, "Error") || strings.Contains(m.Subject, "error") {
+				t.Fatalf("error reply: %s\n%s", m.Subject, m.Body)
 			}
-			if strings.Contains(m.subject, "Tobit Board 101") {
+			if strings.Contains(m.Subject, "Tobit Board 101") {
 				boardMails++
 			}
 		}
@@ -197,10 +178,10 @@ func TestRobotGameByMail(t *testing.T) {
 	}
 	s.send("alice", "tobit standings")
 	out := s.outbox()
-	if len(out) != 1 || !strings.Contains(out[0].body, "tobit-robot2") {
+	if len(out) != 1 || !strings.Contains(out[0].Body, "tobit-robot2") {
 		t.Fatalf("standings: %v", out)
 	}
-	for _, line := range strings.Split(out[0].body, "\n") {
+	for _, line := range strings.Split(out[0].Body, "\n") {
 		if strings.Contains(line, "tobit-robot2") != strings.HasSuffix(line, "(robot)") {
 			t.Errorf("standings line %q: the robot, and only it, is marked (robot)", line)
 		}
@@ -226,7 +207,7 @@ func TestRobotTurnSurvivesRestart(t *testing.T) {
 	if err := s.svc.Sweep(time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if out := s.outbox(); len(out) != 1 || !strings.Contains(out[0].subject, "Ultima Board 101") {
+	if out := s.outbox(); len(out) != 1 || !strings.Contains(out[0].Subject, "Ultima Board 101") {
 		t.Fatalf("while the robot thinks, show gave %+v", out)
 	}
 	if n := len(s.game("ultima", 101).Moves); n != 0 {
@@ -259,7 +240,7 @@ func TestRobotTurnSurvivesRestart(t *testing.T) {
 		t.Fatalf("moves after restart: %+v", rec.Moves)
 	}
 	out := s.outbox()
-	if len(out) != 1 || out[0].to != "alice@example.org" || !strings.Contains(out[0].body, "ultima-robot3 played "+rec.Moves[0].Text) {
+	if len(out) != 1 || out[0].To != "alice@example.org" || !strings.Contains(out[0].Body, "ultima-robot3 played "+rec.Moves[0].Text) {
 		t.Fatalf("after the robot's move: %+v", out)
 	}
 }
@@ -315,7 +296,7 @@ func TestRobotVotes(t *testing.T) {
 	out := s.outbox()
 	var said []string
 	for _, m := range out {
-		said = append(said, m.body)
+		said = append(said, m.Body)
 	}
 	all := strings.Join(said, "\n")
 	for _, want := range []string{"tobit-robot1 accepted carol's undo", "tobit-robot3 rejected carol's proposal of an undo",
@@ -348,7 +329,7 @@ func TestRobotJoin(t *testing.T) {
 		if allowed != (seats[1] == "taratibu-robot2") {
 			t.Errorf("allowed %v: seats %v after dave asked", allowed, seats)
 		}
-		if !allowed && (len(out) != 1 || !strings.Contains(out[0].body, "Robots do not take open seats")) {
+		if !allowed && (len(out) != 1 || !strings.Contains(out[0].Body, "Robots do not take open seats")) {
 			t.Errorf("refusal: %+v", out)
 		}
 		if allowed {
@@ -378,7 +359,7 @@ func TestRobotAccounts(t *testing.T) {
 	out := s.outbox()
 	var subjects []string
 	for _, m := range out {
-		subjects = append(subjects, m.subject)
+		subjects = append(subjects, m.Subject)
 	}
 	rec := s.game("ultima", 101)
 	if rec.Seats[1] != "ultima-robot1" || len(rec.Moves) != 0 {

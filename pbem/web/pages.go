@@ -443,21 +443,19 @@ func (s *Server) boardPage(g rules.Game, text string, q url.Values) (page, error
 	if err != nil {
 		return page{}, err
 	}
-	svg, err := boardSVG(g, b.pos, b.lastMove())
-	if err != nil {
-		return page{}, err
-	}
 	v := boardView{
 		chrome: s.chrome(fmt.Sprintf("%s Board %d", g.Title(), b.rec.Board)),
 		Game:   g, Rec: b.rec, Status: b.status(),
-		SVG:  template.HTML(svg), // built by boardSVG, every text escaped
 		Text: strings.TrimRight(b.pos.Board(), "\n"),
 		Rows: pbem.MoveRows(b.rec), At: b.at, Total: len(b.rec.Moves), Past: b.past,
 		Prev: b.at - 1, Next: b.at + 1,
 		Subscribers: strings.Join(b.rec.Subscribers, " "),
 	}
 	v.MoveRows = moveRowsHTML(v.Rows, b.at)
-	v.Legend = legends[g.Name()]
+	if d, ok := drawing(b.pos, b.lastMove()); ok {
+		v.SVG = template.HTML(boardSVG(g, d, v.Text)) // every text escaped
+		v.Legend = legend(d)
+	}
 	if v.Next > v.Total {
 		v.Next = -1
 	}
@@ -518,10 +516,11 @@ func (s *Server) boardFile(g rules.Game, text string, q url.Values, kind string)
 		return page{}, err
 	}
 	if kind == "svg" {
-		svg, err := boardSVG(g, b.pos, b.lastMove())
-		if err != nil {
-			return page{}, err
+		d, ok := drawing(b.pos, b.lastMove())
+		if !ok {
+			return page{}, notFound("%s boards are not drawn; /%s/%d shows the board as mails do.", g.Title(), g.Name(), b.rec.Board)
 		}
+		svg := boardSVG(g, d, b.pos.Board())
 		return page{body: []byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + svg + "\n"), ctype: "image/svg+xml"}, nil
 	}
 	buf := getBuffer()

@@ -1,8 +1,10 @@
-// Package catalog is the registry of games by name. Adding a game is one line
-// in the list below.
+// Package catalog is the registry of games by name. Adding a game is its
+// package under rules/ and one line in the list of init below; everything
+// else (mail, the web view, robots, pbemd rules) offers every game listed.
 package catalog
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/pbemd/pbemd/rules"
@@ -12,12 +14,32 @@ import (
 	"github.com/pbemd/pbemd/rules/ultima"
 )
 
-// games lists every game the server offers, in the order help and list show them.
-var games = []rules.Game{
-	ultima.Game,
-	tanbo.Game,
-	taratibu.Game,
-	tobit.Game,
+// The games the server offers, in the order help and list show them.
+func init() {
+	Register(ultima.Game)
+	Register(tanbo.Game)
+	Register(taratibu.Game)
+	Register(tobit.Game)
+}
+
+// games are the registered games in display order.
+var games []rules.Game
+
+// Register adds g to the catalog, after the games there. It is for init
+// functions (this package's own, or a test's that makes a game of its
+// own) and is not safe to call while the server runs. It panics when g's
+// name or an alias is no lower-case word or is taken already: a catalog
+// with two games of one name would hide one of them.
+func Register(g rules.Game) {
+	for _, name := range append([]string{g.Name()}, g.Aliases()...) {
+		if name == "" || name != strings.ToLower(name) || strings.ContainsAny(name, " \t\r\n") {
+			panic(fmt.Sprintf("catalog: game name %q; want a lower-case word", name))
+		}
+		if old, taken := Lookup(name); taken {
+			panic(fmt.Sprintf("catalog: %q names %s already", name, old.Name()))
+		}
+	}
+	games = append(games, g)
 }
 
 // All returns every game in display order.
