@@ -265,7 +265,7 @@ func TestDeliverSendsBySMTP(t *testing.T) {
 	deliver("help")
 	msgs := sink.Messages()
 	if len(msgs) != 2 || msgs[0].To[0] != "alice@example.org" ||
-		!strings.Contains(string(msgs[0].Data), "Subject: pbemd: welcome alice") ||
+		!strings.Contains(string(msgs[0].Data), "pbemd: welcome alice") ||
 		!strings.Contains(string(msgs[1].Data), "Subject: pbemd help") {
 		t.Fatalf("the sink got %d mails; want the welcome (kept from the refused run), then the help", len(msgs))
 	}

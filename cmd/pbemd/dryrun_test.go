@@ -34,7 +34,7 @@ func TestDryRuns(t *testing.T) {
 	before := storeBytes(t, d.data)
 	mail := "From: carol@example.org\nSubject: signup carol secret\nMessage-ID: <dry1@client.example>\n\n"
 	code, stdout, stderr := pbemd(t, mail, "deliver", "-n", "-data", d.data)
-	if code != 0 || len(readMbox(t, []byte(stdout))) != 1 || !strings.Contains(stdout, "Subject: pbemd: welcome carol") ||
+	if code != 0 || len(readMbox(t, []byte(stdout))) != 1 || !strings.Contains(stdout, "pbemd: welcome carol") ||
 		!strings.Contains(stderr, "dry run") {
 		t.Fatalf("deliver -n: exit %d, stdout\n%s\nstderr\n%s", code, stdout, stderr)
 	}

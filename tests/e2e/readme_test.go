@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/devmail"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/tests/dovecot"
 	"github.com/pbemd/pbemd/tests/imaptest"
 	"github.com/pbemd/pbemd/tests/smtpsink"
@@ -122,14 +123,16 @@ func TestReadme(t *testing.T) {
 	}
 	t.Cleanup(func() { sink.Close() })
 	editConfig(t, filepath.Join(root, "etc/pbemd/pbemd.yaml"), map[string]string{
-		"address: pbem@example.org":              "address: " + server,
-		"data: ./pbem-data":                      "data: " + root + "/var/lib/pbemd",
-		"host: imap.example.org":                 "host: 127.0.0.1",
-		"host: smtp.example.org":                 "host: 127.0.0.1",
-		"username: pbem@example.org":             "username: " + server,
-		"  security: tls\n":                      "  security: plain\n",
-		"  security: starttls\n":                 "  security: plain\n",
-		"http: 127.0.0.1:8025":                   "http: off",
+		"address: pbem@example.org":  "address: " + server,
+		"data: ./pbem-data":          "data: " + root + "/var/lib/pbemd",
+		"host: imap.example.org":     "host: 127.0.0.1",
+		"host: smtp.example.org":     "host: 127.0.0.1",
+		"username: pbem@example.org": "username: " + server,
+		"  security: tls\n":          "  security: plain\n",
+		"  security: starttls\n":     "  security: plain\n",
+		"http: 127.0.0.1:8025":       "http: off",
+		// As the README says: the MTA in front is trusted to vouch.
+		"trusted_authserv_ids: []":               "trusted_authserv_ids: [" + pbemtest.Authserv + "]",
 		"143 for starttls and plain.\n  port: 0": "143 for starttls and plain.\n  port: " + portOf(dc.IMAPAddr),
 		"25 for plain.\n  port: 0":               "25 for plain.\n  port: " + portOf(sink.Addr),
 	})
