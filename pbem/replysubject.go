@@ -40,6 +40,9 @@ func (c *cmd) boardMailReply() (bool, error) {
 		}
 	}
 	c.game = g
+	// "tanbo board 101 alice secret" is a move whose move was left out:
+	// the word after a user id may be his password, quoted back masked.
+	c.r.guessSecrets(c.words)
 	next := "MOVE"
 	user := "USERID"
 	if b, err := c.r.loadBoard(g.Name(), num); err == nil && !b.rec.Over {

@@ -236,3 +236,13 @@ func TestPasswordBesideOtherCharacters(t *testing.T) {
 	}
 	leaks("the log", logs.Bytes())
 }
+
+// A board-mail subject with a password in it, its move left out, is
+// answered with the password masked.
+func TestBoardSubjectPasswordMasked(t *testing.T) {
+	h := twoPlayers(t)
+	for _, r := range h.send("alice@example.org", "tanbo board 101 alice pw-alice", "") {
+		hasNot(t, r.Body, "pw-alice")
+		says(t, r.Body, "This subject is that of a board mail")
+	}
+}
