@@ -135,8 +135,8 @@ func init() {
 		// Starting a game
 		{name: "challenge", game: true, prefix: 5, run: (*cmd).challenge, noPassword: true, section: startingSection, forms: []form{{
 			words:    "GAME challenge userid1 userid2 [-option ...] [--nagtime=D --forfeittime=D]",
-			text:     "Start a board. userid1 moves first. Options are the game's, see \"GAME help\"; each may be shortened to a unique start (-si=9 for -size=9); an unknown or ambiguous one is refused. -swap (Tanbo) is the pie rule: after the first move the second player may answer \"swap\" and take the first player's side. A reminder comes after D days without a move (default 7), the game is forfeited after D days (default 21).",
-			more:     "The options of each game are in [games.md](games.md).",
+			text:     "Start a board. userid1 moves first. Options are the game's, see \"GAME help\"; each may be shortened to a unique start (-si=9 for -size=9); an unknown or ambiguous one is refused. -swap (Tanbo) is the pie rule: after the first move the second player may answer \"swap\" and take the first player's side. A reminder comes after D days without a move (default 7), the game is forfeited after D days (default 21). From your own address, when its domain signs your mail, the game starts at once; any other challenge only invites the players it names, each of whom accepts with \"GAME join\" within 3 days.",
+			more:     "The options of each game are in [games.md](games.md). Who may start a game for whom is in [trust.md](trust.md).",
 			examples: []string{"tanbo challenge alice bob -size=9 --nagtime=3 --forfeittime=10"},
 		}, {
 			words:    "GAME challenge userid ? [-option ...]",
@@ -145,7 +145,7 @@ func init() {
 		}}},
 		{name: "join", game: true, run: (*cmd).join, section: startingSection, forms: []form{{
 			words:    "GAME join board userid password",
-			text:     "Take the open seat of a board; the game starts.",
+			text:     "Take the open seat of a board, or accept a challenge that invited you; the game starts.",
 			examples: []string{"tanbo join 101 bob secret"},
 		}, {
 			words:    "GAME join board ROBOT password",
