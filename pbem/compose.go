@@ -222,8 +222,9 @@ func (r *request) mailOf(p *part, to string) *mailmsg.Mail {
 	return m
 }
 
-// shorten returns s cut to at most n bytes, at a character boundary, with
-// "..." when something was cut.
+// shorten returns s cut to at most n bytes and " ..." when something was
+// cut: at a word's end when one is within 30 bytes, else at a character
+// boundary, so that a shortened message reads as one.
 func shorten(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -231,5 +232,9 @@ func shorten(s string, n int) string {
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
-	return s[:n] + "..."
+	// At a word's end when one is near, so that no word is cut in two.
+	if sp := strings.LastIndexByte(s[:n], ' '); sp > 0 && n-sp <= 30 {
+		n = sp
+	}
+	return strings.TrimRight(s[:n], " ,;:") + " ..."
 }

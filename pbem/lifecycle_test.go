@@ -314,7 +314,7 @@ func TestRefuseAndLimit(t *testing.T) {
 
 	// bob plays one Tanbo game (board 101); with a limit of 2 one more is accepted.
 	r = one(t, h.send("bob@example.org", "tanbo limit bob pw-bob 2", ""), "bob@example.org")
-	has(t, r.Body, "bob plays at most 2 active Tanbo games: challenges beyond that are refused. Active now: 1.")
+	says(t, r.Body, "bob plays at most 2 active Tanbo games: challenges beyond that are refused. Active now: 1.")
 	if out := h.send("alice@example.org", "tanbo challenge alice bob", ""); len(out) != 2 {
 		t.Fatalf("challenge under the limit: %v", subjects(out))
 	}
@@ -368,7 +368,7 @@ func TestLimitAsPbmserv(t *testing.T) {
 			t.Fatalf("challenge after limit %s: %v", w, subjects(out))
 		}
 	}
-	has(t, one(t, h.send("bob@example.org", "tanbo limit bob pw-bob 4", ""), "bob@example.org").Body,
+	says(t, one(t, h.send("bob@example.org", "tanbo limit bob pw-bob 4", ""), "bob@example.org").Body,
 		"bob plays at most 4 active Tanbo games: challenges beyond that are refused. Active now: 4.")
 	errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob", ""), "alice@example.org",
 		"bob already plays 4 active Tanbo games, the limit bob set; wait until one ends, or challenge another player.")

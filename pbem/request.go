@@ -271,9 +271,9 @@ func (r *request) reply(to, subject, body, auto, ref string) {
 	r.parts = append(r.parts, &part{to: to, subject: subject, body: body, auto: auto, ref: ref})
 }
 
-// replyText queues a plain mail to one address.
+// replyText queues a plain mail to one address, its long lines wrapped.
 func (r *request) replyText(to, subject, body string) {
-	r.reply(to, subject, body, "auto-replied", "")
+	r.reply(to, subject, wrapText(body), "auto-replied", "")
 }
 
 // quoteOriginal is the incoming mail as error replies quote it: its start,

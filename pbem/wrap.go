@@ -98,3 +98,16 @@ func unbreakable(words []string, width int) []string {
 	}
 	return out
 }
+
+// wrapText wraps each line of a plain reply longer than lineWidth at
+// spaces, as wrapAll does, and keeps every other line as written: blank
+// lines, and lines set apart by two leading spaces (commands, tables).
+func wrapText(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if len(l) > lineWidth && !strings.HasPrefix(l, "  ") {
+			lines[i] = wrapAll([]string{l}, lineWidth)[0]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
