@@ -121,10 +121,15 @@ func (c *cmd) mailWholeBoard(b *board, subject string, notices ...string) error 
 // filters are the last words of show and games that choose boards.
 var filters = []string{"all", "active", "inactive", "next", "open"}
 
-// splitFilter takes a filter word off the end of args.
+// splitFilter takes a filter word off the end of args, or off their start
+// when a user id follows it.
 func splitFilter(args []string, def string) ([]string, string) {
-	if n := len(args); n > 0 && contains(filters, args[n-1]) {
+	if n := len(args); n > 0 && contains(filters, strings.ToLower(args[n-1])) {
 		return args[:n-1], strings.ToLower(args[n-1])
+	}
+	// pbmserv's players write it first too: "games next alice".
+	if len(args) > 1 && contains(filters, strings.ToLower(args[0])) {
+		return args[1:], strings.ToLower(args[0])
 	}
 	return args, def
 }

@@ -1,6 +1,7 @@
 package pbem
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -47,4 +48,15 @@ func TestShowWithoutWhat(t *testing.T) {
 	h := newHarness(t)
 	errorReply(t, h.send("x@example.org", "tanbo show", ""), "x@example.org",
 		"Show needs a board number or a user id; write: tanbo show board[#n] ..., or tanbo show userid ... [all|active|inactive|next].")
+}
+
+// pbmserv's players write the filter before the user too, in any case.
+func TestGamesFilterFirst(t *testing.T) {
+	h := twoPlayers(t)
+	for _, subject := range []string{"tanbo games next alice", "tanbo games alice NEXT"} {
+		r := one(t, h.send("bob@example.org", subject, ""), "bob@example.org")
+		if strings.Contains(r.Subject, "rror") || !strings.Contains(r.Body, "101") {
+			t.Errorf("%q: %q\n%s", subject, r.Subject, r.Body)
+		}
+	}
 }
