@@ -251,7 +251,7 @@ func init() {
 		}}},
 		{name: "notify", game: true, run: (*cmd).notify, section: watchingSection, forms: []form{{
 			words:    "GAME notify userid password [off] [board ...]",
-			text:     "Receive only the final mail of the boards named, or without boards of every board of the game; \"off\" stops it.",
+			text:     "Receive only the final mail of the boards named, or without boards of every board of the game; \"off\" stops it, and without boards the bare form turns it on and off, as on pbmserv.",
 			examples: []string{"tanbo notify carol secret 101"},
 		}}},
 		{name: "standings", game: true, aliases: []string{"ratings"}, run: (*cmd).standings, reads: true, noPassword: true, section: watchingSection, forms: []form{{

@@ -498,8 +498,11 @@ func TestNotify(t *testing.T) {
 
 	errorReply(t, h.send("alice@example.org", "tanbo notify alice pw-alice 101", ""), "alice@example.org",
 		"alice plays on Tanbo board 101 and receives its final mail anyway.")
-	errorReply(t, h.send("dave@example.org", "tanbo notify dave pw-dave", ""), "dave@example.org",
-		"dave is told of the end of every Tanbo game already; \"tanbo notify dave PASSWORD off\" stops it.")
+	// Bare, notify toggles, as on pbmserv: off, on, and off by "off".
+	says(t, one(t, h.send("dave@example.org", "tanbo notify dave pw-dave", ""), "dave@example.org").Body,
+		"dave no longer receives the final mail of every Tanbo game.")
+	says(t, one(t, h.send("dave@example.org", "tanbo notify dave pw-dave", ""), "dave@example.org").Body,
+		"dave receives the final mail of every Tanbo game from now on.")
 	one(t, h.send("dave@example.org", "tanbo notify dave pw-dave off", ""), "dave@example.org")
 	h.send("alice@example.org", "tanbo challenge alice bob", "")
 	if out := h.send("alice@example.org", "tanbo resign 102 alice pw-alice", ""); len(out) != 2 {

@@ -311,15 +311,18 @@ func (c *cmd) notify(args []string) error {
 	if err != nil {
 		return err
 	}
-	on := true
+	on, off := true, false
 	words := args[2:]
 	if len(words) > 0 && strings.EqualFold(words[0], "off") {
-		on, words = false, words[1:]
+		on, off, words = false, true, words[1:]
 	}
 	kind := c.game.Name()
 	var text string
 	if len(words) == 0 {
 		has := contains(u.NotifyKinds, kind)
+		if !off {
+			on = !has // bare, it toggles, as on pbmserv
+		}
 		switch {
 		case on && has:
 			return c.fail("%s is told of the end of every %s game already; \"%s notify %s PASSWORD off\" stops it", u.ID, c.game.Title(), kind, u.ID)
