@@ -203,6 +203,11 @@ func init() {
 			text:     "Play a move when your turn comes; several are played in order, one a turn, marked (Auto). One that is illegal by then is dropped, with those queued after it, and you are told. \"clear\" empties your queue; without a move (pbemd's own) you get your queue as it stands. Every reply lists it.",
 			examples: []string{"tanbo queue 101 bob secret b7", "tanbo queue 101 bob secret clear"},
 		}}},
+		{name: "swap", game: true, run: (*cmd).swapCommand, section: playingSection, forms: []form{{
+			words:    "GAME swap board userid password",
+			text:     "The same as \"GAME move board userid password swap\", as pbmserv writes it; \"swap#2\" as a move checks its number as any move does.",
+			examples: []string{"tanbo swap 101 bob secret"},
+		}}},
 		{name: "resign", game: true, run: (*cmd).resign, section: playingSection, forms: []form{{
 			words:    "GAME resign board userid password",
 			text:     "Give up the game (also: GAME move board userid password resign). Sent when it is not your turn, it waits for your turn like a queued move; a second resign takes a waiting one back. Before your first move it withdraws you, unrated (see decline).",

@@ -22,7 +22,11 @@ func (c *cmd) move(args []string) error {
 	case "propose", "draw", "accept", "reject", "undo":
 		return c.vote(args[:3], w)
 	case "swap":
-		return c.swap(args[:3])
+		return c.swap(args[:3], 0)
+	}
+	// "swap#2", as pbmserv's players number it: the swap is that move.
+	if w, n, err := splitMoveNumber(text); err == nil && n != 0 && strings.EqualFold(w, "swap") {
+		return c.swap(args[:3], n)
 	}
 	b, u, err := c.player(args[0], args[1], args[2])
 	if err != nil {

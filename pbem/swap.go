@@ -38,8 +38,17 @@ func openingMoves(rec *store.Game) int {
 	return n
 }
 
-// swap runs the move word "swap".
-func (c *cmd) swap(args []string) error {
+// <game> swap board userid password, pbmserv's form of the move "swap".
+func (c *cmd) swapCommand(args []string) error {
+	if len(args) != 3 {
+		return c.usage()
+	}
+	return c.swap(args, 0)
+}
+
+// swap runs the move word "swap"; want, when not 0, is the number the
+// swap must get as a move ("swap#2").
+func (c *cmd) swap(args []string, want int) error {
 	b, u, err := c.player(args[0], args[1], args[2])
 	if err != nil {
 		return err
@@ -48,6 +57,10 @@ func (c *cmd) swap(args []string) error {
 		return err
 	}
 	num := b.rec.Board
+	if want != 0 && want != b.next() {
+		return c.failOn(b, "swap#%d was not played: the next move on %s board %d is #%d; if you still mean to swap, send it again with #%d",
+			want, b.game.Title(), num, b.next(), b.next())
+	}
 	switch seat := b.seatOf(u.ID); {
 	case !b.opts.Has("swap"):
 		return c.failOn(b, "%s board %d was not made with -swap, so the sides cannot be swapped; challenge with -swap for the pie rule", b.game.Title(), num)

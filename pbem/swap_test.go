@@ -73,3 +73,23 @@ func TestSwapLapsesProposal(t *testing.T) {
 	errorReply(t, h.send("bob@example.org", "tanbo move 101 bob pw-bob accept", ""), "bob@example.org",
 		"There is no open proposal on Tanbo board 101 to accept: no draw or undo has been proposed there.")
 }
+
+// pbmserv's forms of the swap: "swap#2" as a move, its number checked,
+// and "GAME swap board userid password".
+func TestSwapForms(t *testing.T) {
+	for _, subject := range []string{"tanbo move 101 bob pw-bob swap#2", "tanbo swap 101 bob pw-bob"} {
+		h := newHarness(t)
+		h.signup("alice")
+		h.signup("bob")
+		h.send("alice@example.org", "tanbo challenge alice bob -size=9 -swap", "")
+		h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
+		if strings.Contains(subject, "#") {
+			errorReply(t, h.send("bob@example.org", "tanbo move 101 bob pw-bob swap#3", ""), "bob@example.org",
+				"swap#3 was not played: the next move on Tanbo board 101 is #2; if you still mean to swap, send it again with #2.")
+		}
+		out := h.send("bob@example.org", subject, "")
+		if g := h.game("tanbo", 101); g.Swapped != "bob" {
+			t.Errorf("%q: not swapped: %v", subject, subjects(out))
+		}
+	}
+}
