@@ -341,7 +341,16 @@ func TestHelp(t *testing.T) {
 		t.Errorf("'help tanbo' differs from 'tanbo help'")
 	}
 	errorReply(t, h.send("x@example.org", "help chess", ""), "x@example.org",
-		`There is no help on "chess"; send "help" for the index, "help commands", "help tutorial", or "help GAME" with a game of `+strings.Join(gameNames(), ", ")+".")
+		`There is no help on "chess"; send "help" for the index, "help commands", "help tutorial", "help GAME" with a game of `+strings.Join(gameNames(), ", ")+`, or "help COMMAND" such as "help move".`)
+	// One command's forms, by its name or a short form.
+	for _, topic := range []string{"move", "mvoe", "chall", "signup", "delete"} {
+		r := one(t, h.send("x@example.org", "help "+topic, ""), "x@example.org")
+		if strings.Contains(r.Subject, "rror") || !strings.Contains(r.Body, "Example:") {
+			t.Errorf("help %s: %q\n%s", topic, r.Subject, r.Body)
+		}
+		checkWidth(t, "help "+topic, r)
+	}
+	says(t, one(t, h.send("x@example.org", "help move", ""), "x@example.org").Body, "GAME move board userid password move[#n]")
 }
 
 func TestUnknownSenderAndCommand(t *testing.T) {

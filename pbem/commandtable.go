@@ -60,7 +60,7 @@ func init() {
 		// Accounts
 		{name: "signup", run: (*cmd).signup, noPassword: true, section: accountsSection, forms: []form{{
 			words:    "signup userid password [address ...]",
-			text:     "Make an account. Mail goes to the sender, or to the addresses given (at most {{.Limits.Addresses}}). An address other than the sender's is mailed a code and gets nothing else until it is confirmed.",
+			text:     "Make an account. Mail goes to the sender, or to the addresses given (at most {{.Limits.Addresses}}). An address other than the sender's is mailed a code and gets nothing else until it is confirmed; so is the sender's own when nothing vouched for the mail (its domain does not sign it).",
 			examples: []string{"signup alice secret"},
 		}}},
 		{name: "confirm", run: (*cmd).confirm, section: accountsSection, forms: []form{{
@@ -84,7 +84,7 @@ func init() {
 			examples: []string{"reset alice"},
 		}, {
 			words:    "reset userid code newpassword",
-			text:     "Set the password with that code; every address of the account is told. Five wrong codes end it; wrong codes count as wrong passwords.",
+			text:     "Set the password with that code; every address of the account is told. It works even while forged guesses lock the account's password checks, and ends the lock; a wrong code does not end it.",
 			examples: []string{"reset alice k7qxm2pa9d n3wpass"},
 		}}},
 		{name: "signoff", aliases: []string{"delete"}, run: (*cmd).signoff, section: accountsSection, forms: []form{{
@@ -101,8 +101,8 @@ func init() {
 
 		// Information
 		{name: "help", run: (*cmd).help, reads: true, noPassword: true, section: informationSection, forms: []form{{
-			words:    "help [commands | tutorial | GAME]",
-			text:     "The help index, every command (this list), a first game step by step, or a game's rules.",
+			words:    "help [commands | tutorial | GAME | COMMAND]",
+			text:     "The help index, every command (this list), a first game step by step, a game's rules, or one command's forms (\"help move\").",
 			examples: []string{"help tutorial"},
 		}}},
 		{name: "help", game: true, run: (*cmd).gameHelp, reads: true, noPassword: true, section: informationSection, forms: []form{{

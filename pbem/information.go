@@ -39,8 +39,47 @@ func (c *cmd) help(args []string) error {
 		c.game = g
 		return c.gameHelp(nil)
 	}
-	return fail("There is no help on %q; send \"help\" for the index, \"help commands\", \"help tutorial\", or \"help GAME\" with a game of %s",
+	if rows := commandRows(topic); len(rows) > 0 {
+		return c.commandHelp(rows)
+	}
+	return fail("There is no help on %q; send \"help\" for the index, \"help commands\", \"help tutorial\", \"help GAME\" with a game of %s, or \"help COMMAND\" such as \"help move\"",
 		args[0], strings.Join(catalog.Names(), ", "))
+}
+
+// commandRows are the rows of the command table that word names, by name,
+// alias or shortest prefix: "move", "mvoe", "chall".
+func commandRows(word string) []*commandRow {
+	var rows []*commandRow
+	if row, ok := globalCommands[word]; ok {
+		rows = append(rows, row)
+	}
+	if row := gameVerb(word); row != nil {
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// commandHelp answers "help COMMAND": the command's forms as "help
+// commands" lists them.
+func (c *cmd) commandHelp(rows []*commandRow) error {
+	data := c.r.s.helpData()
+	var b strings.Builder
+	for _, row := range rows {
+		for _, f := range row.forms {
+			text, err := fill(f.words, f.text, data)
+			if err != nil {
+				return err
+			}
+			b.WriteString("  " + helpWords(f.words) + "\n")
+			for _, l := range strings.Split(wrapAll([]string{text}, lineWidth-len(helpIndent))[0], "\n") {
+				b.WriteString(helpIndent + l + "\n")
+			}
+			b.WriteString(helpExamples(f.examples))
+		}
+	}
+	b.WriteString("\nGAME is a game's name: " + strings.Join(catalog.Names(), ", ") + ".\nEvery command: send \"help commands\".\n")
+	c.r.replyText(c.r.sender(), "pbemd help "+rows[0].name, b.String())
+	return nil
 }
 
 // helpMail answers with a help template, which gets the commands of the
