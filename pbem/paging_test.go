@@ -5,16 +5,27 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pbemd/pbemd/pbem/populate"
 )
+
+// populate fills the harness's new store with the generator of "pbemd
+// populate", at the harness's time and password cost.
+func (h *harness) populate(o populate.Options) populate.Stats {
+	h.t.Helper()
+	o.HashCost, o.Now = h.svc.hashCost, h.svc.cfg.Now
+	st, err := populate.Fill(h.db, h.svc, o)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return st
+}
 
 // Long lists come a page at a time, each page saying how to ask for the
 // next, and the pages together show every row once.
 func TestPagedLists(t *testing.T) {
 	h := newHarness(t)
-	st, err := h.svc.Populate(PopulateOptions{Games: 800, Players: 6, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := h.populate(populate.Options{Games: 800, Players: 6, Seed: 3})
 	rows := func(body string) []string {
 		var out []string
 		for _, l := range strings.Split(body, "\n") {
@@ -94,10 +105,7 @@ func TestPagedLists(t *testing.T) {
 // second sweep finds nothing due.
 func TestSweepReadsDeadlines(t *testing.T) {
 	h := newHarness(t)
-	st, err := h.svc.Populate(PopulateOptions{Games: 300, Players: 30, Seed: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := h.populate(populate.Options{Games: 300, Players: 30, Seed: 5})
 	later := h.now.Add(60 * day)
 	ids, err := h.svc.SweepIDs(later)
 	if err != nil {
@@ -129,9 +137,7 @@ func overdueBoards(t *testing.T) (*harness, time.Time) {
 	t.Cleanup(func() { tickMails = n })
 	tickMails = 40
 	h := newHarness(t)
-	if _, err := h.svc.Populate(PopulateOptions{Games: 300, Players: 30, Seed: 5}); err != nil {
-		t.Fatal(err)
-	}
+	h.populate(populate.Options{Games: 300, Players: 30, Seed: 5})
 	return h, h.now.Add(60 * day)
 }
 

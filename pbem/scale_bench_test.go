@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/pbemtest"
+	"github.com/pbemd/pbemd/pbem/populate"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -47,7 +48,7 @@ func BenchmarkScale(b *testing.B) {
 			running = append(running, refsOf(k, nums)...)
 		}
 		for players = 0; ; players += 1000 {
-			if _, err := tx.User(playerID(players)); err != nil {
+			if _, err := tx.User(populate.PlayerID(players)); err != nil {
 				break
 			}
 		}
@@ -56,7 +57,7 @@ func BenchmarkScale(b *testing.B) {
 	if kinds == 0 {
 		b.Fatal("the store is not populated")
 	}
-	player := func() string { return playerID(rng.IntN(max(players, 1))) }
+	player := func() string { return populate.PlayerID(rng.IntN(max(players, 1))) }
 	board := func() int { return 101 + rng.IntN(kinds) }
 	n := 0
 	mail := func(from, subject string) []byte {

@@ -104,7 +104,7 @@ func (c *cmd) challenge(args []string) error {
 		Winner:  rules.Draw,
 		Created: c.r.now,
 		Updated: c.r.now,
-		Thread:  fmt.Sprintf("%s.%d.%d@%s", c.game.Name(), num, c.r.now.Unix(), c.r.s.cfg.Domain),
+		Thread:  c.r.s.thread(c.game, num, c.r.now),
 		Extra:   extra,
 	}
 	for i, s := range seats {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/pbem/config"
+	"github.com/pbemd/pbemd/pbem/populate"
 )
 
 // runPopulate is "pbemd populate -data DIR -games N [-players M] [-seed S]":
@@ -32,7 +32,7 @@ func runPopulate(c *invocation) error {
 	defer s.Close()
 	start := time.Now()
 	last := start
-	st, err := s.svc.Populate(pbem.PopulateOptions{Games: *games, Players: *players, Seed: *seed, Progress: func(done int) {
+	st, err := populate.Fill(s.db, s.svc, populate.Options{Games: *games, Players: *players, Seed: *seed, Progress: func(done int) {
 		if time.Since(last) >= 5*time.Second || done == *games {
 			last = time.Now()
 			fmt.Fprintf(c.stderr, "%d of %d games, %.0f games/s\n", done, *games, float64(done)/time.Since(start).Seconds())

@@ -430,6 +430,31 @@ func defaultPort(name string, sec mailconn.Security) int {
 func (c *Config) Validate() error { return c.validateFor(UsesAll) }
 
 func (c *Config) validateFor(uses Uses) error {
+	// In this order, so that the first fault of a file is always the one
+	// reported.
+	for _, check := range []func() error{
+		c.validateAddress,
+		func() error { return c.validateServers(uses) },
+		c.validateFolders,
+		c.validateSizes,
+		c.validateDurations,
+		c.validateCounts,
+		c.LMTP.validate,
+		c.validateMetrics,
+		c.validateWeb,
+		c.validateReply,
+		c.validateAuth,
+		c.Log.validate,
+	} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateAddress checks the game server's own address and its data.
+func (c *Config) validateAddress() error {
 	if c.Address == "" {
 		return errors.New("address is missing; set it to the mail address players write to, e.g. pbem@example.org")
 	}
@@ -439,6 +464,11 @@ func (c *Config) validateFor(uses Uses) error {
 	if c.Data == "" {
 		return errors.New("data is empty; set it to the directory of the game data, e.g. ./pbem-data")
 	}
+	return nil
+}
+
+// validateServers checks the mail servers the command uses.
+func (c *Config) validateServers(uses Uses) error {
 	if uses&UsesIMAP != 0 {
 		if err := c.IMAP.Server.validate("imap", true); err != nil {
 			return err
@@ -449,6 +479,11 @@ func (c *Config) validateFor(uses Uses) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// validateFolders checks that the IMAP folders are set and distinct.
+func (c *Config) validateFolders() error {
 	if c.IMAP.Mailbox == "" || c.IMAP.DoneFolder == "" {
 		return errors.New("imap: mailbox and done_folder must both be set")
 	}
@@ -458,6 +493,11 @@ func (c *Config) validateFor(uses Uses) error {
 	if c.IMAP.QuarantineFolder == "" || strings.EqualFold(c.IMAP.QuarantineFolder, c.IMAP.Mailbox) || strings.EqualFold(c.IMAP.QuarantineFolder, c.IMAP.DoneFolder) {
 		return fmt.Errorf("imap: quarantine_folder %q must be set and differ from mailbox and done_folder", c.IMAP.QuarantineFolder)
 	}
+	return nil
+}
+
+// validateSizes checks the bounds in bytes and in mails.
+func (c *Config) validateSizes() error {
 	if c.Limits.LargestMail < 64<<10 || c.Limits.LargestMail > 1<<30 {
 		return fmt.Errorf("limits.largest_mail is %d bytes; want 65536 (64 KiB) to 1073741824 (1 GiB)", c.Limits.LargestMail)
 	}
@@ -474,6 +514,11 @@ func (c *Config) validateFor(uses Uses) error {
 	if c.IMAP.Batch < 1 || c.IMAP.Batch > 1000 {
 		return fmt.Errorf("imap: batch %d is out of range; want 1 to 1000", c.IMAP.Batch)
 	}
+	return nil
+}
+
+// validateDurations checks every interval and timeout.
+func (c *Config) validateDurations() error {
 	for _, d := range []struct {
 		name     string
 		v, least time.Duration
@@ -497,6 +542,14 @@ func (c *Config) validateFor(uses Uses) error {
 	if c.Robots.MoveTime < 10*time.Millisecond || c.Robots.MoveTime > time.Minute {
 		return fmt.Errorf("robots.move_time is %v; want 10ms to 1m", c.Robots.MoveTime)
 	}
+	if c.IMAP.IdleTimeout > 29*time.Minute {
+		return fmt.Errorf("imap.idle_timeout is %v; want at most 29m, servers drop idle clients after 30 minutes (RFC 2177)", c.IMAP.IdleTimeout)
+	}
+	return nil
+}
+
+// validateCounts checks the limits that count, each at least 1.
+func (c *Config) validateCounts() error {
 	for _, n := range []struct {
 		name string
 		v    int
@@ -515,39 +568,35 @@ func (c *Config) validateFor(uses Uses) error {
 			return fmt.Errorf("%s is %d; want at least 1", n.name, n.v)
 		}
 	}
-	if c.IMAP.IdleTimeout > 29*time.Minute {
-		return fmt.Errorf("imap.idle_timeout is %v; want at most 29m, servers drop idle clients after 30 minutes (RFC 2177)", c.IMAP.IdleTimeout)
+	return nil
+}
+
+// validateMetrics checks that the counters are served only on loopback.
+func (c *Config) validateMetrics() error {
+	if c.Metrics == "" {
+		return nil
 	}
-	if err := c.LMTP.validate(); err != nil {
-		return err
+	host, _, err := net.SplitHostPort(c.Metrics)
+	if err != nil {
+		return fmt.Errorf("metrics %q is not host:port, e.g. 127.0.0.1:8025", c.Metrics)
 	}
-	if c.Metrics != "" {
-		host, _, err := net.SplitHostPort(c.Metrics)
-		if err != nil {
-			return fmt.Errorf("metrics %q is not host:port, e.g. 127.0.0.1:8025", c.Metrics)
-		}
-		if !mailconn.IsLoopback(host) {
-			return fmt.Errorf("metrics %q is not a loopback address; the counters are served only locally, e.g. 127.0.0.1:8025", c.Metrics)
-		}
+	if !mailconn.IsLoopback(host) {
+		return fmt.Errorf("metrics %q is not a loopback address; the counters are served only locally, e.g. 127.0.0.1:8025", c.Metrics)
 	}
-	if err := c.validateWeb(); err != nil {
-		return err
-	}
-	if err := c.validateReply(); err != nil {
-		return err
-	}
-	if err := c.validateAuth(); err != nil {
-		return err
-	}
-	switch c.Log.Level {
+	return nil
+}
+
+// validate checks the log level and format.
+func (l Log) validate() error {
+	switch l.Level {
 	case "debug", "info", "warn", "error":
 	default:
-		return fmt.Errorf("log.level %q is unknown; want debug, info, warn or error", c.Log.Level)
+		return fmt.Errorf("log.level %q is unknown; want debug, info, warn or error", l.Level)
 	}
-	switch c.Log.Format {
+	switch l.Format {
 	case "text", "json":
 	default:
-		return fmt.Errorf("log.format %q is unknown; want text or json", c.Log.Format)
+		return fmt.Errorf("log.format %q is unknown; want text or json", l.Format)
 	}
 	return nil
 }

@@ -1,14 +1,32 @@
-// Package daemon is pbemd serve: it ties the store, the service, the IMAP
-// watcher, the outbox sender and the sweep (every 20 seconds) together and runs them
-// until its context ends.
+// Package daemon is pbemd serve: it opens the store, builds the service
+// and the one intake (pbem/intake) from the configuration, and runs beside
+// them until its context ends:
+//
+//   - the ways in: the IMAP watcher (pbem/mailbox) and, when lmtp.listen
+//     is set, the LMTP listener (pbem/lmtp); both hand their mails to the
+//     intake and only map its verdict (done, retry after a wait, set aside)
+//     onto their own means. pbemd deliver is the third way in, run by the
+//     MTA outside the daemon, into an intake of its own.
+//   - the way out: the outbox sender (pbem/outbox) over SMTP connections,
+//     or the embedded server (pbem/devmail) when there is no configuration.
+//   - the sweep (every 20 seconds), the robot players (pbem/robot), the
+//     read-only web view (pbem/web), the operator's control socket
+//     (pbem/admin) and the counters: rooms beside the transports that read
+//     the core, which never reads them.
+//
+// Whether a mail's sender is vouched for is decided in the service by
+// pbem/mailauth, from DKIM or the Authentication-Results of the servers in
+// trusted_authserv_ids (docs/trust.md); the daemon only warns at start
+// when neither is set, and the embedded server is trusted for its own
+// logged-in senders.
 //
 // The order of events for one mail is: the watcher (or the LMTP listener)
 // takes it, the intake hands it to the service, which commits its state
 // change and replies (into the outbox) in one transaction, the intake kicks
 // the sender, which submits the replies, and the watcher marks the mail
-// done (the listener answers 250). A crash anywhere in between loses nothing: an
-// unmarked mail is fetched again and recognised as already handled, an
-// unsent reply is still in the outbox.
+// done (the listener answers 250). A crash anywhere in between loses
+// nothing: an unmarked mail is fetched again and recognised as already
+// handled, an unsent reply is still in the outbox.
 package daemon
 
 import (
@@ -104,42 +122,18 @@ type sweeper interface {
 // handled is finished, a reply being sent is finished or left queued. It
 // returns an error only when it cannot start.
 func Run(ctx context.Context, opts Options) error {
-	embedded := opts.Config == nil
-	cfg := opts.Config
-	if embedded {
-		cfg = config.Default()
-		cfg.Address = EmbeddedAddress
-		// The embedded server vouches for its logged-in senders and
-		// removes any field of its id a mail brings.
-		cfg.TrustedAuthservIDs = []string{devmail.AuthservID}
-	}
-	if opts.Data != "" {
-		cfg.Data = opts.Data
-	}
+	cfg, embedded := settings(opts)
 	log := opts.Logger
 	if log == nil {
 		log = cfg.Log.Logger(os.Stderr)
 	}
-	stdout := opts.Stdout
-	if stdout == nil {
-		stdout = os.Stdout
-	}
 
-	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
-		return err
-	}
-	db, err := store.Open(store.PathIn(cfg.Data), &store.Options{Log: log})
+	db, err := openStore(cfg.Data, log)
 	if err != nil {
-		if errors.Is(err, store.ErrLocked) {
-			return fmt.Errorf("%w; only one pbemd may use the data directory %s at a time", err, cfg.Data)
-		}
 		return err
 	}
 	defer db.Close()
-	memCtx, stopMem := context.WithCancel(ctx)
-	memDone := make(chan struct{})
-	go func() { defer close(memDone); releaseLoop(memCtx, db, memoryCheck, mappedBudget, log) }()
-	defer func() { stopMem(); <-memDone }()
+	defer watchMemory(ctx, db, log)()
 	currentDB.Store(db)
 	defer currentDB.CompareAndSwap(db, nil)
 
@@ -162,91 +156,37 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	defer stopWeb()
 
-	var (
-		watch mailbox.Config
-		conns []outbox.Transport
-	)
-	if embedded {
-		dm, err := devmail.Start(devmail.Options{IMAPAddr: opts.IMAPAddr, SMTPAddr: opts.SMTPAddr})
-		if err != nil {
-			return fmt.Errorf("%w (choose other ports with -imap and -smtp)", err)
-		}
-		defer dm.Close()
-		secret := randomSecret()
-		dm.AddAccount(cfg.Address, secret)
-		watch = mailbox.Config{
-			Addr: dm.IMAPAddr, Security: mailconn.Plain, Username: cfg.Address, Password: secret,
-			BackoffMin: 100 * time.Millisecond, BackoffMax: 5 * time.Second,
-			IdleTimeout: time.Minute, // bounds the race noted at devmail's Idle
-		}
-		conns = []outbox.Transport{dm.Transport()} // in process: one is enough
-		printWelcome(stdout, dm, cfg, webURL)
-	} else {
-		if watch, err = watchConfig(cfg); err != nil {
-			return err
-		}
-		if conns, err = smtpConns(cfg); err != nil {
-			return err
-		}
+	watch, conns, closeMail, err := mailServers(opts, cfg, embedded, webURL)
+	if err != nil {
+		return err
+	}
+	defer closeMail()
+	metrics, err := serveMetrics(cfg.Metrics, log)
+	if err != nil {
+		return err
 	}
 
-	var metrics *http.Server
-	if cfg.Metrics != "" {
-		ln, err := net.Listen("tcp", cfg.Metrics)
-		if err != nil {
-			return fmt.Errorf("metrics: %w", err)
-		}
-		mux := http.NewServeMux()
-		mux.Handle("/debug/vars", expvar.Handler())
-		metrics = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-		go metrics.Serve(ln)
-		log.Info("counters served", "url", "http://"+ln.Addr().String()+"/debug/vars")
-	}
-
-	so := senderOptions(cfg)
-	so.Logger = log.With("part", "outbox")
-	so.OnSent = func() { repliesSent.Add(1) }
-	so.OnFailure = func() { errorsCount.Add(1) }
-	so.OnGiveUp = func() { errorsCount.Add(1); repliesFailed.Add(1) }
-	sender := outbox.NewConns(db, conns, so)
+	sender := newSender(db, conns, cfg, log)
 	running.Store(sender)
 	robots, err := startRobots(svc, cfg, sender, log)
 	if err != nil {
 		return err
 	}
-	// Every way in ends in the one intake: it counts the mails, wakes the
-	// sender after each commit, and waits out a failing mail with the
-	// watcher's backoff.
-	in := intake.New(svc, intake.Options{Largest: cfg.Limits.LargestMail,
-		RetryMin: watch.BackoffMin, RetryMax: watch.BackoffMax, Logger: log.With("part", "intake"),
-		OnCommit: func(n int) { mailsIn.Add(int64(n)); sender.Kick() },
-		OnError:  func() { errorsCount.Add(1) }})
-	watch.Logger = log.With("part", "mailbox")
-	watch.OnError = func() { errorsCount.Add(1) }
-	watch.OnReconnect = func() { reconnects.Add(1) }
-	watcher := mailbox.New(watch, in)
+	in := newIntake(svc, cfg, watch, sender, log)
+	watcher := newWatcher(watch, in, log)
 	if smtpT, ok := smtpOf(conns[0]); ok && !embedded {
 		if err := checkServers(ctx, cfg, watcher, smtpT, log); err != nil {
 			return err
 		}
 	}
-	if l := cfg.LMTP; l.Listen != "" {
-		lm, err := lmtp.Listen(lmtp.Options{Addr: l.Listen, Recipients: []string{cfg.Address},
-			SocketMode: os.FileMode(l.SocketMode), SocketGroup: l.SocketGroup,
-			Conns: l.Connections, PerPeer: l.ConnectionsPerPeer, Idle: l.IdleTimeout,
-			Domain: domainOf(cfg.Address), Logger: log.With("part", "lmtp")}, in)
+	if cfg.LMTP.Listen != "" {
+		lm, err := listenLMTP(cfg, in, log)
 		if err != nil {
 			return err
 		}
 		defer lm.Close()
-		log.Info("lmtp listening", "addr", lm.Addr().String())
 	}
-
-	log.Info("pbemd serving", "address", cfg.Address, "data", cfg.Data, "imap", watch.Addr, "web", webURL,
-		"trusted_authserv_ids", strings.Join(cfg.TrustedAuthservIDs, ","), "verify_dkim", cfg.VerifyDKIM)
-	if len(cfg.TrustedAuthservIDs) == 0 && !cfg.VerifyDKIM {
-		log.Warn("no mail can be authenticated: set trusted_authserv_ids to your MTA's id, or verify_dkim: true (docs/trust.md)")
-	}
+	logServing(log, cfg, watch.Addr, webURL)
 	var wg sync.WaitGroup
 	wg.Go(func() { sender.Run(ctx) })
 	wg.Go(func() { watcher.Run(ctx) })
@@ -263,6 +203,152 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	log.Info("pbemd stopped")
 	return nil
+}
+
+// watchMemory gives the store's mapped memory back to the system while
+// the daemon runs; the function it returns stops it.
+func watchMemory(ctx context.Context, db *store.DB, log *slog.Logger) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); releaseLoop(ctx, db, memoryCheck, mappedBudget, log) }()
+	return func() { cancel(); <-done }
+}
+
+// newSender sends the outbox over conns, counting what it sends and
+// gives up.
+func newSender(db *store.DB, conns []outbox.Transport, cfg *config.Config, log *slog.Logger) *outbox.Sender {
+	so := senderOptions(cfg)
+	so.Logger = log.With("part", "outbox")
+	so.OnSent = func() { repliesSent.Add(1) }
+	so.OnFailure = func() { errorsCount.Add(1) }
+	so.OnGiveUp = func() { errorsCount.Add(1); repliesFailed.Add(1) }
+	return outbox.NewConns(db, conns, so)
+}
+
+// newIntake is the one intake every way in ends in: it counts the mails,
+// wakes the sender after each commit, and waits out a failing mail with
+// the watcher's backoff.
+func newIntake(svc *pbem.Service, cfg *config.Config, watch mailbox.Config, sender *outbox.Sender, log *slog.Logger) *intake.Intake {
+	return intake.New(svc, intake.Options{Largest: cfg.Limits.LargestMail,
+		RetryMin: watch.BackoffMin, RetryMax: watch.BackoffMax, Logger: log.With("part", "intake"),
+		OnCommit: func(n int) { mailsIn.Add(int64(n)); sender.Kick() },
+		OnError:  func() { errorsCount.Add(1) }})
+}
+
+// newWatcher reads the IMAP mailbox into the intake, counting its errors
+// and reconnections.
+func newWatcher(watch mailbox.Config, in *intake.Intake, log *slog.Logger) *mailbox.Watcher {
+	watch.Logger = log.With("part", "mailbox")
+	watch.OnError = func() { errorsCount.Add(1) }
+	watch.OnReconnect = func() { reconnects.Add(1) }
+	return mailbox.New(watch, in)
+}
+
+// settings is the configuration Run works with: the one given, or the
+// embedded default's, with the data directory of the options.
+func settings(opts Options) (cfg *config.Config, embedded bool) {
+	cfg = opts.Config
+	if cfg == nil {
+		embedded = true
+		cfg = config.Default()
+		cfg.Address = EmbeddedAddress
+		// The embedded server vouches for its logged-in senders and
+		// removes any field of its id a mail brings.
+		cfg.TrustedAuthservIDs = []string{devmail.AuthservID}
+	}
+	if opts.Data != "" {
+		cfg.Data = opts.Data
+	}
+	return cfg, embedded
+}
+
+// openStore opens the store in the data directory, making the directory
+// when it is new.
+func openStore(data string, log *slog.Logger) (*store.DB, error) {
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		return nil, err
+	}
+	db, err := store.Open(store.PathIn(data), &store.Options{Log: log})
+	if errors.Is(err, store.ErrLocked) {
+		return nil, fmt.Errorf("%w; only one pbemd may use the data directory %s at a time", err, data)
+	}
+	return db, err
+}
+
+// mailServers are where the daemon reads and sends mail: the configured
+// IMAP and SMTP servers, or the embedded server it starts, with an account
+// of its own under a random password. The caller calls stop when done.
+func mailServers(opts Options, cfg *config.Config, embedded bool, webURL string) (watch mailbox.Config, conns []outbox.Transport, stop func(), err error) {
+	if !embedded {
+		if watch, err = watchConfig(cfg); err != nil {
+			return watch, nil, nil, err
+		}
+		if conns, err = smtpConns(cfg); err != nil {
+			return watch, nil, nil, err
+		}
+		return watch, conns, func() {}, nil
+	}
+	dm, err := devmail.Start(devmail.Options{IMAPAddr: opts.IMAPAddr, SMTPAddr: opts.SMTPAddr})
+	if err != nil {
+		return watch, nil, nil, fmt.Errorf("%w (choose other ports with -imap and -smtp)", err)
+	}
+	secret := randomSecret()
+	dm.AddAccount(cfg.Address, secret)
+	watch = mailbox.Config{
+		Addr: dm.IMAPAddr, Security: mailconn.Plain, Username: cfg.Address, Password: secret,
+		BackoffMin: 100 * time.Millisecond, BackoffMax: 5 * time.Second,
+		IdleTimeout: time.Minute, // bounds the race noted at devmail's Idle
+	}
+	stdout := opts.Stdout
+	if stdout == nil {
+		stdout = os.Stdout
+	}
+	printWelcome(stdout, dm, cfg, webURL)
+	// In process: one connection is enough.
+	return watch, []outbox.Transport{dm.Transport()}, func() { dm.Close() }, nil
+}
+
+// serveMetrics serves the counters on addr, when it is set; the caller
+// closes the server it returns.
+func serveMetrics(addr string, log *slog.Logger) (*http.Server, error) {
+	if addr == "" {
+		return nil, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/debug/vars", expvar.Handler())
+	metrics := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go metrics.Serve(ln)
+	log.Info("counters served", "url", "http://"+ln.Addr().String()+"/debug/vars")
+	return metrics, nil
+}
+
+// listenLMTP takes mail from the MTA over LMTP, as the configuration
+// says, into the one intake.
+func listenLMTP(cfg *config.Config, in *intake.Intake, log *slog.Logger) (*lmtp.Server, error) {
+	l := cfg.LMTP
+	lm, err := lmtp.Listen(lmtp.Options{Addr: l.Listen, Recipients: []string{cfg.Address},
+		SocketMode: os.FileMode(l.SocketMode), SocketGroup: l.SocketGroup,
+		Conns: l.Connections, PerPeer: l.ConnectionsPerPeer, Idle: l.IdleTimeout,
+		Domain: domainOf(cfg.Address), Logger: log.With("part", "lmtp")}, in)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("lmtp listening", "addr", lm.Addr().String())
+	return lm, nil
+}
+
+// logServing says what the daemon serves, and warns when no mail could
+// ever be authenticated.
+func logServing(log *slog.Logger, cfg *config.Config, imapAddr, webURL string) {
+	log.Info("pbemd serving", "address", cfg.Address, "data", cfg.Data, "imap", imapAddr, "web", webURL,
+		"trusted_authserv_ids", strings.Join(cfg.TrustedAuthservIDs, ","), "verify_dkim", cfg.VerifyDKIM)
+	if len(cfg.TrustedAuthservIDs) == 0 && !cfg.VerifyDKIM {
+		log.Warn("no mail can be authenticated: set trusted_authserv_ids to your MTA's id, or verify_dkim: true (docs/trust.md)")
+	}
 }
 
 // domainOf is the domain of a mail address.

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/populate"
 	"github.com/pbemd/pbemd/tests/dovecot"
 	"github.com/pbemd/pbemd/tests/testenv"
 )
@@ -84,10 +85,10 @@ func BenchmarkServeScale(b *testing.B) {
 		commands := []func() string{
 			func() string { return fmt.Sprintf("%s show %d", kinds[rng.IntN(4)], 101+rng.IntN(boards)) },
 			func() string { return kinds[rng.IntN(4)] + " games" },
-			func() string { return fmt.Sprintf("%s games p%07d", kinds[rng.IntN(4)], rng.IntN(players)) },
+			func() string { return kinds[rng.IntN(4)] + " games " + populate.PlayerID(rng.IntN(players)) },
 			func() string { return kinds[rng.IntN(4)] + " history" },
 			func() string { return kinds[rng.IntN(4)] + " standings" },
-			func() string { return fmt.Sprintf("all show p%07d", rng.IntN(players)) },
+			func() string { return "all show " + populate.PlayerID(rng.IntN(players)) },
 			func() string { return "list" },
 		}
 		// The largest resident set while the mails are handled, read

@@ -1,8 +1,16 @@
-package pbem
+// Package populate fills a new store with a realistic mix of accounts and
+// boards, for "pbemd populate" and the benchmarks that try the server at
+// scale. The boards are played out by the service's own board model
+// (pbem.Service.PlayOut, the one method of Boards); this package only
+// chooses what to play. It imports no pbem package, so that the service's
+// own tests can fill their stores with it.
+package populate
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -12,12 +20,25 @@ import (
 	"github.com/pbemd/pbemd/store"
 )
 
-// PopulateOptions say what Populate makes.
-type PopulateOptions struct {
+const day = 24 * time.Hour
+
+// Boards plays out new board records as their players' mails would have:
+// *pbem.Service, whose PlayOut says how.
+type Boards interface {
+	PlayOut(tx *store.Tx, rec *store.Game, moves []string, at []time.Time, end rules.Result, endAt time.Time) (rules.Position, error)
+}
+
+// Options say what Fill makes.
+type Options struct {
 	Games    int    // boards to make
 	Players  int    // accounts; 0 means one for every 10 games, at least 2
 	Password string // every account's password; "" means "secret"
-	Seed     uint64 // the same seed makes the same store
+	// HashCost is the bcrypt cost of the one password hash; 0 means
+	// bcrypt.DefaultCost.
+	HashCost int
+	// Now is the time the store is made at; nil means time.Now.
+	Now  func() time.Time
+	Seed uint64 // the same seed makes the same store
 	// Batch is how many games one transaction makes: a big batch pays for
 	// one disk sync per many games. 0 means 2,000.
 	Batch int
@@ -26,12 +47,12 @@ type PopulateOptions struct {
 	Progress func(games int)
 }
 
-// PopulateStats count what Populate made.
-type PopulateStats struct {
+// Stats count what Fill made.
+type Stats struct {
 	Players, Games, Running, Open, Finished, Moves int
 }
 
-// Populate fills an empty store with a realistic mix for trying the server
+// Fill fills an empty store with a realistic mix for trying the server
 // at scale and for its benchmarks: accounts (some on vacation, some with
 // limits or told of every game's end), boards of every game running,
 // waiting for a player and finished (rated), with votes, queued moves,
@@ -41,8 +62,8 @@ type PopulateStats struct {
 // PutUser with their indexes), but no mail is composed, so nothing is
 // queued in the outbox. All accounts share one password hash: a bcrypt per
 // account would cost hours.
-func (s *Service) Populate(o PopulateOptions) (PopulateStats, error) {
-	var st PopulateStats
+func Fill(db *store.DB, boards Boards, o Options) (Stats, error) {
+	var st Stats
 	if o.Games < 0 {
 		return st, fmt.Errorf("populate: %d games; want 0 or more", o.Games)
 	}
@@ -58,10 +79,16 @@ func (s *Service) Populate(o PopulateOptions) (PopulateStats, error) {
 	if o.Batch <= 0 {
 		o.Batch = 2000
 	}
+	if o.HashCost == 0 {
+		o.HashCost = bcrypt.DefaultCost
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	empty := true
-	err := s.db.View(func(tx *store.Tx) error {
-		_, err := tx.User(playerID(0))
-		empty = errNotFound(err)
+	err := db.View(func(tx *store.Tx) error {
+		_, err := tx.User(PlayerID(0))
+		empty = errors.Is(err, store.ErrNotFound)
 		return nil
 	})
 	if err != nil {
@@ -70,15 +97,15 @@ func (s *Service) Populate(o PopulateOptions) (PopulateStats, error) {
 	if !empty {
 		return st, fmt.Errorf("populate: the store holds populated accounts already; populate a new data directory")
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(o.Password), s.hashCost)
+	hash, err := bcrypt.GenerateFromPassword([]byte(o.Password), o.HashCost)
 	if err != nil {
 		return st, err
 	}
-	p := &populator{s: s, o: o, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15)),
-		now: s.cfg.Now().UTC().Truncate(time.Second), hash: string(hash), st: &st}
+	p := &populator{boards: boards, o: o, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15)),
+		now: o.Now().UTC().Truncate(time.Second), hash: string(hash), st: &st}
 	for done := 0; done < o.Players; {
 		n := min(o.Batch*4, o.Players-done)
-		if err := s.db.Update(func(tx *store.Tx) error { return p.users(tx, done, n) }); err != nil {
+		if err := db.Update(func(tx *store.Tx) error { return p.users(tx, done, n) }); err != nil {
 			return st, err
 		}
 		done += n
@@ -87,11 +114,10 @@ func (s *Service) Populate(o PopulateOptions) (PopulateStats, error) {
 	for done := 0; done < o.Games; {
 		n := min(o.Batch, o.Games-done)
 		saved := st
-		err := s.db.Update(func(tx *store.Tx) error {
+		err := db.Update(func(tx *store.Tx) error {
 			st = saved // a failed transaction counts nothing
-			r := &request{s: s, tx: tx, now: p.now}
 			for range n {
-				if err := p.game(r); err != nil {
+				if err := p.game(tx); err != nil {
 					return err
 				}
 			}
@@ -108,22 +134,23 @@ func (s *Service) Populate(o PopulateOptions) (PopulateStats, error) {
 	return st, nil
 }
 
-// playerID is the id of the populated account number i.
-func playerID(i int) string { return fmt.Sprintf("p%07d", i) }
+// PlayerID is the id of the populated account number i, from 0; every
+// account has the address PlayerID(i)@example.org.
+func PlayerID(i int) string { return fmt.Sprintf("p%07d", i) }
 
 type populator struct {
-	s    *Service
-	o    PopulateOptions
-	rng  *rand.Rand
-	now  time.Time
-	hash string
-	st   *PopulateStats
+	boards Boards
+	o      Options
+	rng    *rand.Rand
+	now    time.Time
+	hash   string
+	st     *Stats
 }
 
 // users makes the accounts from number first on, n of them.
 func (p *populator) users(tx *store.Tx, first, n int) error {
 	for i := first; i < first+n; i++ {
-		id := playerID(i)
+		id := PlayerID(i)
 		u := &store.User{ID: id, Name: id, PasswordHash: p.hash,
 			Addresses: []string{id + "@example.org"}, Created: p.now.Add(-p.days(365))}
 		switch x := p.rng.IntN(1000); {
@@ -154,10 +181,10 @@ func (p *populator) days(n int) time.Duration {
 	return time.Duration(p.rng.Int64N(int64(n) * int64(day)))
 }
 
-func (p *populator) player() string { return playerID(p.rng.IntN(p.o.Players)) }
+func (p *populator) player() string { return PlayerID(p.rng.IntN(p.o.Players)) }
 
 // game makes one board: 5% wait for a player, 35% run, 60% are over.
-func (p *populator) game(r *request) error {
+func (p *populator) game(tx *store.Tx) error {
 	g := p.kind()
 	opts, err := rules.ParseOptions(g, nil)
 	if err != nil {
@@ -167,7 +194,7 @@ func (p *populator) game(r *request) error {
 	if err != nil {
 		return err
 	}
-	num, err := r.tx.NextBoard(g.Name())
+	num, err := tx.NextBoard(g.Name())
 	if err != nil {
 		return err
 	}
@@ -177,16 +204,16 @@ func (p *populator) game(r *request) error {
 	}
 	created := p.now.Add(-p.days(120))
 	rec := &store.Game{Kind: g.Name(), Board: num, Options: opts.Words(), Seats: []string{a, b},
-		Winner: rules.Draw, Created: created, Updated: created,
-		Thread: fmt.Sprintf("%s.%d.%d@%s", g.Name(), num, created.Unix(), r.s.cfg.Domain)}
-	bd := &board{game: g, rec: rec, opts: opts, pos: pos}
-	bd.keepPosition()
+		Winner: rules.Draw, Created: created, Updated: created}
 	x := p.rng.IntN(100)
 	if x < 5 {
 		rec.Seats[1] = ""
+		if _, err := p.boards.PlayOut(tx, rec, nil, nil, rules.Result{}, created); err != nil {
+			return err
+		}
 		p.st.Open++
 		p.st.Games++
-		return r.tx.PutGame(rec)
+		return tx.PutGame(rec)
 	}
 	running := x < 40
 	// The last move: a running board's player to move has waited up to
@@ -201,48 +228,55 @@ func (p *populator) game(r *request) error {
 	if last.Before(created) {
 		last = created
 	}
+	// The moves are chosen on a position of our own; PlayOut plays them
+	// again on the service's board.
 	moves := 4 + p.rng.IntN(40)
 	step := last.Sub(created) / time.Duration(moves+1)
 	at := created
-	for i := 0; i < moves && !rec.Over; i++ {
-		legal := bd.pos.Legal()
+	var plays []string
+	var times []time.Time
+	for i := 0; i < moves && !pos.Result().Over; i++ {
+		legal := pos.Legal()
 		if len(legal) == 0 {
 			break
 		}
 		at = at.Add(step)
-		if _, err := bd.play(bd.pos.ToMove(), legal[p.rng.IntN(len(legal))], at, false); err != nil {
+		m := legal[p.rng.IntN(len(legal))]
+		if _, err := pos.Play(m); err != nil {
 			return fmt.Errorf("populate %s board %d: %w", g.Name(), num, err)
 		}
+		plays = append(plays, m)
+		times = append(times, at)
+	}
+	var end rules.Result
+	if !pos.Result().Over && !running {
+		seat := p.rng.IntN(2)
+		if p.rng.IntN(10) == 0 {
+			end = rules.Drawn("agreed")
+		} else {
+			end = rules.Win(1-seat, rec.Seats[seat]+" resigned")
+		}
+	}
+	if pos, err = p.boards.PlayOut(tx, rec, plays, times, end, last); err != nil {
+		return err
 	}
 	rec.TurnSince, rec.Updated = last, last
 	if !rec.Over && running {
-		p.extras(bd, last)
-	}
-	if !rec.Over && !running {
-		seat := p.rng.IntN(2)
-		if p.rng.IntN(10) == 0 {
-			bd.end(last, rules.Drawn("agreed"))
-		} else {
-			bd.end(last, rules.Win(1-seat, rec.Seats[seat]+" resigned"))
-		}
+		p.extras(rec, pos, last)
 	}
 	p.st.Moves += len(rec.Moves)
 	p.st.Games++
 	if rec.Over {
 		p.st.Finished++
-		if err := r.rate(bd); err != nil {
-			return err
-		}
 	} else {
 		p.st.Running++
 	}
-	return r.tx.PutGame(rec)
+	return tx.PutGame(rec)
 }
 
 // extras gives a running board what boards in play have: a reminder sent,
 // votes, queued moves, subscribers, notifiers and comments.
-func (p *populator) extras(bd *board, last time.Time) {
-	rec := bd.rec
+func (p *populator) extras(rec *store.Game, pos rules.Position, last time.Time) {
 	if waited := p.now.Sub(last); waited >= 7*day {
 		rec.Nagged = last.Add(waited / (7 * day) * 7 * day)
 	}
@@ -253,7 +287,7 @@ func (p *populator) extras(bd *board, last time.Time) {
 	case x < 8:
 		// A move sent ahead by the player who waits: a guess at his reply
 		// to a random move; when the guess is wrong, the queue drops it.
-		next := bd.pos.Clone()
+		next := pos.Clone()
 		if legal := next.Legal(); len(legal) > 0 {
 			if _, err := next.Play(legal[p.rng.IntN(len(legal))]); err == nil {
 				if replies := next.Legal(); len(replies) > 0 && !next.Result().Over {
@@ -266,13 +300,13 @@ func (p *populator) extras(bd *board, last time.Time) {
 	}
 	if p.rng.IntN(100) < 5 {
 		for range 1 + p.rng.IntN(2) {
-			if id := p.player(); !contains(rec.Seats, id) && !contains(rec.Subscribers, id) {
+			if id := p.player(); !slices.Contains(rec.Seats, id) && !slices.Contains(rec.Subscribers, id) {
 				rec.Subscribers = append(rec.Subscribers, id)
 			}
 		}
 	}
 	if p.rng.IntN(100) < 2 {
-		if id := p.player(); !contains(rec.Seats, id) {
+		if id := p.player(); !slices.Contains(rec.Seats, id) {
 			rec.Notify = append(rec.Notify, id)
 		}
 	}
