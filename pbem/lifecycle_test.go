@@ -886,3 +886,21 @@ func TestUndoTaratibu(t *testing.T) {
 		t.Errorf("after the undo: %+v", g.Moves)
 	}
 }
+
+// A player who asked to take back his turn and then plays on ends his own
+// proposal: it does not grow to take back his new move too.
+func TestOwnUndoLapsesWithOwnMove(t *testing.T) {
+	h := twoPlayers(t)
+	for _, m := range []string{"alice h7", "bob b7", "alice b3"} {
+		id, move, _ := strings.Cut(m, " ")
+		h.send(id+"@example.org", "tanbo move 101 "+id+" pw-"+id+" "+move, "")
+	}
+	h.send("bob@example.org", "tanbo move 101 bob pw-bob undo", "")
+	out := h.send("bob@example.org", "tanbo move 101 bob pw-bob b6", "")
+	r := boardMails(t, out, "Tanbo Board 101 alice", "alice@example.org", "bob@example.org")
+	says(t, r.Body, "bob played on, so his own proposal of an undo lapses.")
+	hasNot(t, r.Body, "Open proposal")
+	if g := h.game("tanbo", 101); g.Vote != nil {
+		t.Errorf("the undo is still open: %+v", g.Vote)
+	}
+}

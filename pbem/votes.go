@@ -149,11 +149,17 @@ func (r *request) takeBack(b *board, back int) error {
 }
 
 // answerByMove closes a proposal the player of seat has just played over:
-// his move declines the other's proposal.
+// his move declines the other's proposal, and ends his own undo, which
+// asked to take back a turn he has now played on from (it would take
+// back his new move too).
 func (r *request) answerByMove(b *board, seat int) []string {
 	v := b.rec.Vote
-	if v == nil || v.Seat == seat {
+	switch {
+	case v == nil, v.Seat == seat && v.Kind != "undo":
 		return nil
+	case v.Seat == seat:
+		b.rec.Vote = nil
+		return []string{fmt.Sprintf("%s played on, so his own proposal of an undo lapses.", b.rec.Seats[seat])}
 	}
 	b.rec.Vote = nil
 	return []string{fmt.Sprintf("%s played on, declining %s's proposal of %s.", b.rec.Seats[seat], v.User, voteWhat(v))}
