@@ -40,7 +40,9 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 	}
 	subject := r.boardSubject(b, b.fresh && !b.rec.Over, comment != nil)
 	audience := b.audience()
-	if ended {
+	// A board withdrawn before a move was no game: those who asked for
+	// the end of games are not told of it.
+	if ended && b.rec.Withdrawn == "" {
 		more, err := r.notifiers(b)
 		if err != nil {
 			return err

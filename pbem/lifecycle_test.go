@@ -904,3 +904,20 @@ func TestOwnUndoLapsesWithOwnMove(t *testing.T) {
 		t.Errorf("the undo is still open: %+v", g.Vote)
 	}
 }
+
+// A board withdrawn before its first moves was no game: a notifier of
+// every game's end is not told of it.
+func TestWithdrawnBoardNotNotified(t *testing.T) {
+	h := twoPlayers(t)
+	h.signup("carol")
+	one(t, h.send("carol@example.org", "tanbo notify carol pw-carol", ""), "carol@example.org")
+	out := h.send("bob@example.org", "tanbo decline 101 bob pw-bob", "")
+	for _, r := range out {
+		if r.To == "carol@example.org" {
+			t.Errorf("a notifier was told of a withdrawn board: %q", r.Subject)
+		}
+	}
+	if len(out) != 2 {
+		t.Errorf("the withdrawal: %v; want the players' two", subjects(out))
+	}
+}
