@@ -921,3 +921,21 @@ func TestWithdrawnBoardNotNotified(t *testing.T) {
 		t.Errorf("the withdrawal: %v; want the players' two", subjects(out))
 	}
 }
+
+// A player reminded before his first move is told what will happen: the
+// board is withdrawn, unrated, not forfeited.
+func TestNagBeforeFirstMoveSaysWithdrawn(t *testing.T) {
+	h := twoPlayers(t)
+	h.now = h.now.Add(7*24*time.Hour + time.Minute)
+	var nag *reply
+	for _, r := range h.sweep() {
+		if strings.HasPrefix(r.Subject, "Nag:") {
+			nag = &r
+		}
+	}
+	if nag == nil {
+		t.Fatal("no reminder after 7 days")
+	}
+	says(t, nag.Body, "the board is withdrawn, unrated, as alice has not played on it yet.")
+	hasNot(t, nag.Body, "forfeits the game")
+}

@@ -414,8 +414,12 @@ func (r *request) remindBoard(kind string, num int) (time.Time, error) {
 			return time.Time{}, err
 		}
 		deadline := r.now.Add(forfeit - waited)
-		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d for %d days. Without a move by %s, %s forfeits the game. Away? Send \"vacation %s PASSWORD DAYS\".",
-			id, b.game.Title(), b.rec.Board, int(waited/day), deadline.UTC().Format(timeFormat), id, id)
+		then := id + " forfeits the game"
+		if !b.hasMoved(b.pos.ToMove()) {
+			then = "the board is withdrawn, unrated, as " + id + " has not played on it yet"
+		}
+		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d for %d days. Without a move by %s, %s. Away? Send \"vacation %s PASSWORD DAYS\".",
+			id, b.game.Title(), b.rec.Board, int(waited/day), deadline.UTC().Format(timeFormat), then, id)
 		return time.Time{}, r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
 	}
 	return earliest(vote, w.wake(r.now, b.rec.Nagged)), nil
