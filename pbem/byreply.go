@@ -14,7 +14,8 @@ import (
 	"github.com/pbemd/pbemd/store"
 )
 
-// Play by reply: every board mail to a player of a board in play carries a
+// Play by reply: every board mail to a player of a board in play (and every
+// error or show mail about it sent to his own address) carries a
 // secret token in its Message-ID (and, when the operator configured a
 // sub-addressed ReplyAddress, in its Reply-To). A reply to that mail names
 // the token in In-Reply-To (or is addressed to it), and its first line of

@@ -465,6 +465,13 @@ func TestReplyToErrorAndShow(t *testing.T) {
 		t.Fatalf("moves stored: %s", got)
 	}
 
+	// A forged show in bob's name answers bob's own address alone: the
+	// forger gets no token.
+	forged := h.deliver(h.forged("bob@example.org", "ultima show 101", ""))
+	if len(forged) != 1 || forged[0].To != "bob@example.org" {
+		t.Fatalf("a forged show got %v, want one mail to bob's address", subjects(forged))
+	}
+
 	// A user who plays no part gets the board, no token, no reply line;
 	// replying to it with a move is told why it played nothing.
 	h.signup("carol")
