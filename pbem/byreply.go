@@ -65,7 +65,7 @@ func (r *request) mailBoard(b *board, v *boardView, id, subject, body string) er
 	if u == nil || err != nil {
 		return err // nil: a user who has gone
 	}
-	text, err := playerBody(b, v, u.ID, body)
+	text, err := playerBody(b, v, u.ID)
 	if err != nil {
 		return err
 	}
@@ -88,11 +88,8 @@ func (r *request) answerBoard(b *board, v *boardView, subject string, fill func(
 	if u != nil {
 		id = u.ID
 	}
-	text, err := renderBoardBody(v)
+	text, err := playerBody(b, v, id)
 	if err != nil {
-		return err
-	}
-	if text, err = playerBody(b, v, id, text); err != nil {
 		return err
 	}
 	if text, err = fill(text); err != nil {
@@ -128,15 +125,11 @@ func (r *request) senderPlayer(b *board) (*store.User, error) {
 	return nil, nil
 }
 
-// playerBody is body as player id gets it: the board said again with the
-// line that tells him what to reply, when he has something to answer.
-func playerBody(b *board, v *boardView, id, body string) (string, error) {
-	line := b.replyLine(id)
-	if line == "" {
-		return body, nil
-	}
+// playerBody is the board's text as user id gets it: with the line that
+// tells him what to reply, when he plays and has something to answer.
+func playerBody(b *board, v *boardView, id string) (string, error) {
 	pv := *v
-	pv.ByReply = line
+	pv.ByReply = b.replyLine(id)
 	return renderBoardBody(&pv)
 }
 
