@@ -100,8 +100,10 @@ func (r *request) answerBoard(b *board, v *boardView, subject string, fill func(
 		return nil
 	}
 	// Several answers to one address are merged into one mail, which
-	// carries no token: its Message-ID is its own.
-	return r.giveTokens(b, u, r.parts[len(r.parts)-1:])
+	// carries no token (its Message-ID is its own) and drops the line.
+	p := r.parts[len(r.parts)-1]
+	p.replyLine = b.replyLine(u.ID)
+	return r.giveTokens(b, u, []*part{p})
 }
 
 // senderPlayer is the player of board b in play whose address the mail

@@ -465,6 +465,14 @@ func TestReplyToErrorAndShow(t *testing.T) {
 		t.Fatalf("moves stored: %s", got)
 	}
 
+	// Two answers in one mail are merged; that mail carries no token,
+	// so it does not say to reply to it.
+	merged := one(t, h.send("alice@example.org", "ultima show 101 101", ""), "alice@example.org")
+	if hasToken(merged) || !strings.Contains(merged.Body, "Summary of Ultima Board 101") {
+		t.Errorf("merged show: token %v, body:\n%s", hasToken(merged), merged.Body)
+	}
+	hasNot(t, merged.Body, "Reply to this mail")
+
 	// A forged show in bob's name answers bob's own address alone: the
 	// forger gets no token.
 	forged := h.deliver(h.forged("bob@example.org", "ultima show 101", ""))
