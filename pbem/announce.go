@@ -49,9 +49,8 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 		}
 		audience = union(audience, more)
 	}
-	var playersBody string
 	for _, id := range audience {
-		if err := r.mailBoard(b, v, id, subject, body, &playersBody); err != nil {
+		if err := r.mailBoard(b, v, id, subject, body); err != nil {
 			return err
 		}
 	}

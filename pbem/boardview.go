@@ -53,7 +53,7 @@ type boardView struct {
 	Comment     *store.Comment
 	Times       []string
 	Link        string // the board's web page, when the web view is public
-	ByReply     bool   // the mail goes to a player, who may answer it by reply
+	ByReply     string // what the player the mail goes to may answer by reply (byreply.go)
 }
 
 func (r *request) boardView(b *board, comment *store.Comment, notices ...string) (*boardView, error) {

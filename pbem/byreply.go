@@ -14,7 +14,8 @@ import (
 	"github.com/pbemd/pbemd/store"
 )
 
-// Play by reply: every board mail to a player of a board in play carries a
+// Play by reply: every board mail to a player of a board in play (and every
+// error or show mail about it sent to his own address) carries a
 // secret token in its Message-ID (and, when the operator configured a
 // sub-addressed ReplyAddress, in its Reply-To). A reply to that mail names
 // the token in In-Reply-To (or is addressed to it), and its first line of
@@ -54,28 +55,112 @@ var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithP
 var tokenLen = tokenEncoding.EncodedLen(store.TokenBytes)
 
 // mailBoard mails a board to one user. A player of a board in play gets
-// the body that says how to reply (playersBody) and a token of his own in
-// each mail; everyone else gets body.
-func (r *request) mailBoard(b *board, v *boardView, id, subject, body string, playersBody *string) error {
+// the line that says what to reply, if he has something to answer, and a
+// token of his own in each mail; everyone else gets body.
+func (r *request) mailBoard(b *board, v *boardView, id, subject, body string) error {
 	if b.rec.Over || b.open() || b.seatOf(id) < 0 {
 		return r.mailUser(id, subject, body, b.rec.Thread)
-	}
-	if *playersBody == "" {
-		pv := *v
-		pv.ByReply = true
-		text, err := renderBoardBody(&pv)
-		if err != nil {
-			return err
-		}
-		*playersBody = text
 	}
 	u, err := r.recipient(id)
 	if u == nil || err != nil {
 		return err // nil: a user who has gone
 	}
+	text, err := playerBody(b, v, u.ID)
+	if err != nil {
+		return err
+	}
 	n := len(r.parts)
-	r.mailAddresses(u.Addresses, subject, *playersBody+b.nextCommand(id), b.rec.Thread)
-	for _, p := range r.parts[n:] {
+	r.mailAddresses(u.Addresses, subject, text+b.nextCommand(u.ID), b.rec.Thread)
+	return r.giveTokens(b, u, r.parts[n:])
+}
+
+// answerBoard answers the sender with a mail about board b (an error, a
+// show), its body made by fill from the board's text. A player of the
+// board in play, writing from his own address, is told what to reply and
+// gets his token, as in a board mail: the answer goes to that address
+// only, so the token reaches no one else.
+func (r *request) answerBoard(b *board, v *boardView, subject string, fill func(board string) (string, error)) error {
+	u, err := r.senderPlayer(b)
+	if err != nil {
+		return err
+	}
+	id := ""
+	if u != nil {
+		id = u.ID
+	}
+	text, err := playerBody(b, v, id)
+	if err != nil {
+		return err
+	}
+	if text, err = fill(text); err != nil {
+		return err
+	}
+	r.reply(r.sender(), subject, text, "auto-replied", b.rec.Thread)
+	if u == nil {
+		return nil
+	}
+	// Several answers to one address are merged into one mail, which
+	// carries no token (its Message-ID is its own) and drops the line.
+	p := r.parts[len(r.parts)-1]
+	p.replyLine = b.replyLine(u.ID)
+	return r.giveTokens(b, u, []*part{p})
+}
+
+// senderPlayer is the player of board b in play whose address the mail
+// comes from, the player to move first; nil when there is none. It reads
+// the board's seats only, so its cost is bounded whoever shares the
+// address.
+func (r *request) senderPlayer(b *board) (*store.User, error) {
+	if b.rec.Over || b.open() {
+		return nil, nil
+	}
+	ids := append([]string{b.toMove()}, b.rec.Seats...)
+	for _, id := range ids {
+		u, err := r.recipient(id)
+		if err != nil {
+			return nil, err
+		}
+		if u != nil && contains(u.Addresses, r.sender()) {
+			return u, nil
+		}
+	}
+	return nil, nil
+}
+
+// playerBody is the board's text as user id gets it: with the line that
+// tells him what to reply, when he plays and has something to answer.
+func playerBody(b *board, v *boardView, id string) (string, error) {
+	pv := *v
+	pv.ByReply = b.replyLine(id)
+	return renderBoardBody(&pv)
+}
+
+// replyLine tells player id what to write on the first line of a reply to
+// a mail of the board: his move when it is his turn, accept or reject when
+// a proposal waits for his answer; "" when he has nothing to answer, so
+// that following it never gets "not your turn".
+func (b *board) replyLine(id string) string {
+	if id == "" || b.rec.Over || b.open() || b.seatOf(id) < 0 {
+		return ""
+	}
+	toMove := strings.EqualFold(b.toMove(), id)
+	answers := b.rec.Vote != nil && b.rec.Vote.Seat != b.seatOf(id)
+	switch {
+	case toMove && answers:
+		return "Reply with your move, or accept or reject, on the first line."
+	case toMove:
+		return "Reply to this mail with your move on the first line."
+	case answers:
+		return "Reply to this mail with accept or reject on the first line."
+	}
+	return ""
+}
+
+// giveTokens puts a new reply token of player u for board b in each mail
+// of parts: its Message-ID, and its Reply-To when a reply address is
+// configured.
+func (r *request) giveTokens(b *board, u *store.User, parts []*part) error {
+	for _, p := range parts {
 		tok, err := r.tx.NewReplyToken(&store.ReplyToken{
 			User: u.ID, Kind: b.game.Name(), Board: b.rec.Board, Move: b.next(),
 			Account: accountPrint(u), Expires: r.now.Add(replyTokenLife),

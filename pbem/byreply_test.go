@@ -436,3 +436,110 @@ func TestParseReplyCommand(t *testing.T) {
 		}
 	}
 }
+
+// hasToken reports whether a reply carries a reply token.
+func hasToken(r reply) bool { return strings.HasPrefix(r.messageID(), tokenIDPrefix) }
+
+// TestReplyToErrorAndShow (issue 27, item 1): a player who made a typo
+// replies to the error with the right move, and it is played; so is a
+// reply to a show mail. Whoever else replies is told why nothing moved.
+func TestReplyToErrorAndShow(t *testing.T) {
+	h, _ := ultimaGame(t)
+	typo := refused(t, h.send("alice@example.org", "ultima move 101 alice pw-alice e2-z9", ""), "alice@example.org")
+	if !hasToken(typo) {
+		t.Fatalf("error mail to the player to move has Message-ID %q, want a reply token", typo.messageID())
+	}
+	has(t, typo.Body, "Reply to this mail with your move on the first line.")
+	// Someone else answering alice's error mail plays nothing.
+	r := refused(t, h.deliver(h.plainReply("mallory@example.org", typo, "e2-e5")), "mallory@example.org")
+	says(t, r.Body, "which is not an address of alice")
+	boardMails(t, h.deliver(h.plainReply("alice@example.org", typo, "e2-e5")), "Ultima Board 101 bob", "alice@example.org", "bob@example.org")
+
+	show := one(t, h.send("bob@example.org", "ultima show 101", ""), "bob@example.org")
+	if !hasToken(show) {
+		t.Fatalf("show mail to the player to move has Message-ID %q, want a reply token", show.messageID())
+	}
+	has(t, show.Body, "Reply to this mail with your move on the first line.")
+	boardMails(t, h.deliver(h.plainReply("bob@example.org", show, "e7-e6")), "Ultima Board 101 alice", "alice@example.org", "bob@example.org")
+	if got := strings.Join(moves(h), " "); got != "Pe2-e5 Pe7-e6" {
+		t.Fatalf("moves stored: %s", got)
+	}
+
+	// Two answers in one mail are merged; that mail carries no token,
+	// so it does not say to reply to it.
+	merged := one(t, h.send("alice@example.org", "ultima show 101 101", ""), "alice@example.org")
+	if hasToken(merged) || !strings.Contains(merged.Body, "Summary of Ultima Board 101") {
+		t.Errorf("merged show: token %v, body:\n%s", hasToken(merged), merged.Body)
+	}
+	hasNot(t, merged.Body, "Reply to this mail")
+
+	// A forged show in bob's name answers bob's own address alone: the
+	// forger gets no token.
+	forged := h.deliver(h.forged("bob@example.org", "ultima show 101", ""))
+	if len(forged) != 1 || forged[0].To != "bob@example.org" {
+		t.Fatalf("a forged show got %v, want one mail to bob's address", subjects(forged))
+	}
+
+	// A user who plays no part gets the board, no token, no reply line;
+	// replying to it with a move is told why it played nothing.
+	h.signup("carol")
+	show = one(t, h.send("carol@example.org", "ultima show 101", ""), "carol@example.org")
+	if hasToken(show) {
+		t.Errorf("show mail to a non-player carries a reply token")
+	}
+	hasNot(t, show.Body, "Reply to this mail")
+	r = refused(t, h.deliver(h.plainReply("carol@example.org", show, "d2-d4")), "carol@example.org")
+	says(t, r.Body, `its first line is "d2-d4", but carol@example.org is no address of a player of Ultima board 101 (alice and bob)`)
+	hasNot(t, r.Body, "no move on its first line")
+
+	// A mail of the board that carries no token of alice's (a show of a
+	// past move) is answered truly, and that answer carries her token.
+	past := one(t, h.send("alice@example.org", "ultima show 101#1", ""), "alice@example.org")
+	r = refused(t, h.deliver(h.plainReply("alice@example.org", past, "d2-d4")), "alice@example.org")
+	says(t, r.Body, `its first line is "d2-d4", but the mail it answers carries no reply token of alice`)
+	hasNot(t, r.Body, "no move on its first line")
+	boardMails(t, h.deliver(h.plainReply("alice@example.org", r, "d2-d4")), "Ultima Board 101 bob", "alice@example.org", "bob@example.org")
+	if got := strings.Join(moves(h), " "); got != "Pe2-e5 Pe7-e6 Pd2-d4" {
+		t.Errorf("moves stored: %s", got)
+	}
+}
+
+// TestReplyNotYourTurn (issue 27, items 1 and 2): a player who is not to
+// move is not told to reply with his move; if he does, he is told why it
+// was not played and how to queue it, by reply too.
+func TestReplyNotYourTurn(t *testing.T) {
+	h, out := ultimaGame(t)
+	hasNot(t, mailTo(t, out, "bob@example.org").Body, "Reply to this mail")
+	out = h.deliver(h.plainReply("alice@example.org", mailTo(t, out, "alice@example.org"), "e2-e5"))
+	toAlice, toBob := mailTo(t, out, "alice@example.org"), mailTo(t, out, "bob@example.org")
+	hasNot(t, toAlice.Body, "Reply to this mail") // she has just moved
+	has(t, toBob.Body, "Reply to this mail with your move on the first line.")
+
+	r := refused(t, h.deliver(h.plainReply("alice@example.org", toAlice, "d2-d4")), "alice@example.org")
+	says(t, r.Body, `It is not your turn on Ultima board 101: it is bob's turn, so your reply "d2-d4" was not played`,
+		`reply to this mail with "queue d2-d4" on the first line`)
+	hasNot(t, r.Body, "Reply to this mail with your move")
+	one(t, h.deliver(h.plainReply("alice@example.org", r, "queue d2-d4")), "alice@example.org")
+	// bob's move plays alice's queued one.
+	h.deliver(h.plainReply("bob@example.org", toBob, "e7-e6"))
+	if got := strings.Join(moves(h), " "); got != "Pe2-e5 Pe7-e6 Pd2-d4" {
+		t.Errorf("moves stored: %s", got)
+	}
+}
+
+// TestReplyToProposal (issue 27, item 2): the player who must answer a
+// proposal is told to reply accept or reject, and doing so works; the
+// proposer is not told to answer it.
+func TestReplyToProposal(t *testing.T) {
+	h, out := ultimaGame(t)
+	out = h.deliver(h.plainReply("alice@example.org", mailTo(t, out, "alice@example.org"), "propose"))
+	toAlice, toBob := mailTo(t, out, "alice@example.org"), mailTo(t, out, "bob@example.org")
+	has(t, toAlice.Body, "Reply to this mail with your move on the first line.")
+	hasNot(t, toAlice.Body, "accept or reject on the first line")
+	has(t, toBob.Body, "Reply to this mail with accept or reject on the first line.")
+	hasNot(t, toBob.Body, "with your move")
+	h.deliver(h.plainReply("bob@example.org", toBob, "accept"))
+	if g := h.game("ultima", 101); !g.Over {
+		t.Errorf("bob's accept by reply did not end the game in a draw")
+	}
+}

@@ -35,6 +35,7 @@ type part struct {
 	board             bool   // a board mail, never merged
 	messageID         string // a board mail's own id, with its reply token (byreply.go)
 	replyTo           string // a board mail's Reply-To, with its reply token
+	replyLine         string // the body's line on answering it by reply, true only with its token
 }
 
 // compose turns the request's parts into outgoing mails in r.out, in the
@@ -142,8 +143,14 @@ func merge(ps []*part) *part {
 	var b strings.Builder
 	fmt.Fprintf(&b, "This mail holds %d replies to your mail, in the order of its commands.\n", len(ps))
 	for i, p := range ps {
-		fmt.Fprintf(&b, "\n======== %d of %d: %s ========\n\n%s", i+1, len(ps), p.subject, p.body)
-		if !strings.HasSuffix(p.body, "\n") {
+		// The merged mail has an id of its own, so no part's token: a
+		// part's line on answering it by reply would mislead.
+		body := p.body
+		if p.replyLine != "" {
+			body = strings.Replace(body, "\n"+p.replyLine+"\n", "", 1)
+		}
+		fmt.Fprintf(&b, "\n======== %d of %d: %s ========\n\n%s", i+1, len(ps), p.subject, body)
+		if !strings.HasSuffix(body, "\n") {
 			b.WriteByte('\n')
 		}
 	}

@@ -40,6 +40,10 @@ func (c *cmd) move(args []string) error {
 		return err
 	}
 	seat := b.seatOf(u.ID)
+	if b.pos.ToMove() != seat && c.r.replyAs != "" {
+		return c.failOn(b, "It is not your turn on %s board %d: it is %s's turn, so your reply %q was not played. To play it when your turn comes, reply to this mail with \"queue %s\" on the first line; or wait for the board mail that says it is your move",
+			b.game.Title(), b.rec.Board, b.toMove(), text, text)
+	}
 	if b.pos.ToMove() != seat {
 		return c.failOn(b, "It is not your turn on %s board %d: it is %s's turn; send your move when the board mail says it is yours, or queue it now with \"%s queue %d %s PASSWORD %s\"",
 			b.game.Title(), b.rec.Board, b.toMove(), b.game.Name(), b.rec.Board, u.ID, text)

@@ -123,8 +123,7 @@ func (r *request) privateBoard(b *board, id, subject, notice string) error {
 	if err != nil {
 		return err
 	}
-	var playersBody string
-	return r.mailBoard(b, v, id, subject, body, &playersBody)
+	return r.mailBoard(b, v, id, subject, body)
 }
 
 // stepsText is the moves of one submission as notices print them.

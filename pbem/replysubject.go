@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/rules/catalog"
 )
 
@@ -45,12 +46,46 @@ func (c *cmd) boardMailReply() (bool, error) {
 	c.r.guessSecrets(c.words)
 	next := "MOVE"
 	user := "USERID"
-	if b, err := c.r.loadBoard(g.Name(), num); err == nil && !b.rec.Over {
+	b, err := c.r.loadBoard(g.Name(), num)
+	if err == nil && !b.rec.Over {
 		next = fmt.Sprintf("MOVE#%d", b.next())
 		if !b.open() {
 			user = b.toMove()
 		}
 	}
-	return true, c.fail("This subject is that of a board mail, with no command in it, and the body has no move on its first line. To play on %s board %d, reply to your latest board mail with just your move on the first line of the body, or write the subject as:\n  %s move %d %s PASSWORD %s\nwith your password and your move; \"%s show %d\" sends the board, and \"help tutorial\" shows a first game step by step",
-		g.Title(), num, g.Name(), num, user, next, g.Name(), num)
+	full := fmt.Sprintf("\n  %s move %d %s PASSWORD %s\nwith your password and your move; \"%s show %d\" sends the board, and \"help tutorial\" shows a first game step by step",
+		g.Name(), num, user, next, g.Name(), num)
+	// Say why the body did not play: a move there is not "no move".
+	line, _ := mailmsg.ReplyLine(c.r.mail.Text)
+	if _, isCmd := parseReplyCommand(line); isCmd && c.r.line == "" && err == nil {
+		return true, c.notPlayed(b, line, full)
+	}
+	return true, c.fail("This subject is that of a board mail, with no command in it, and the body has no move on its first line. To play on %s board %d, reply to your latest board mail with just your move on the first line of the body, or write the subject as:%s",
+		g.Title(), num, full)
+}
+
+// notPlayed says why a reply whose first line is a command, to a mail of
+// board b that carries no reply token of the sender's, played nothing,
+// and what would play. The answer shows the board: to a player of it in
+// play, it carries his token (answerBoard), so replying to it plays.
+func (c *cmd) notPlayed(b *board, line, full string) error {
+	const how = "To play on %s board %d, reply to your latest board mail, or to an error or show mail of the board, or write the subject as:%s"
+	title, num, line := b.game.Title(), b.rec.Board, shorten(line, 60)
+	if b.rec.Over {
+		return c.failOn(b, "This reply was not played: its first line is %q, but %s board %d is over", line, title, num)
+	}
+	u, err := c.r.senderPlayer(b)
+	if err != nil {
+		return err
+	}
+	if u == nil {
+		players := make([]string, len(b.rec.Seats))
+		for i, s := range b.rec.Seats {
+			players[i] = seatOrOpen(s)
+		}
+		return c.failOn(b, "This reply was not played: its first line is %q, but %s is no address of a player of %s board %d (%s), and only a player's own reply can move. "+how,
+			line, c.r.sender(), title, num, strings.Join(players, " and "), title, num, full)
+	}
+	return c.failOn(b, "This reply was not played: its first line is %q, but the mail it answers carries no reply token of %s, which stands for the password. Reply to this mail instead: it carries one. "+how,
+		line, u.ID, title, num, full)
 }

@@ -188,36 +188,33 @@ func (r *request) sender() string { return strings.ToLower(r.mail.From) }
 // refuse answers a failed command with an error reply to the sender only.
 func (r *request) refuse(name string, words []string, f *failure) error {
 	r.outcome.note(resultRefused, f.Msg)
-	subject := name + " error"
-	var diagram, thread string
-	switch {
-	case f.board != nil:
-		thread = f.board.rec.Thread // a mail of the board: in its thread
-		subject = fmt.Sprintf("%s Board %d Error", f.board.game.Title(), f.board.rec.Board)
-		v, err := r.boardView(f.board, nil)
-		if err != nil {
-			return err
-		}
-		diagram, err = renderBoardBody(v)
-		if err != nil {
-			return err
-		}
-	case f.game != nil:
-		subject = f.game.Name() + " error"
-	}
 	msg := f.Msg
 	if !strings.HasSuffix(msg, "\n") { // one that ends in a command has no full stop
 		msg += "."
 	}
-	body, err := render("error", map[string]any{
-		"Msg":      wrapAll([]string{msg}, lineWidth)[0],
-		"Board":    diagram,
-		"Original": quoteOriginal(r.quoted()),
-	})
+	fill := func(diagram string) (string, error) {
+		return render("error", map[string]any{
+			"Msg":      wrapAll([]string{msg}, lineWidth)[0],
+			"Board":    diagram,
+			"Original": quoteOriginal(r.quoted()),
+		})
+	}
+	if f.board != nil { // a mail of the board: in its thread, answerable by reply
+		v, err := r.boardView(f.board, nil)
+		if err != nil {
+			return err
+		}
+		return r.answerBoard(f.board, v, fmt.Sprintf("%s Board %d Error", f.board.game.Title(), f.board.rec.Board), fill)
+	}
+	subject := name + " error"
+	if f.game != nil {
+		subject = f.game.Name() + " error"
+	}
+	body, err := fill("")
 	if err != nil {
 		return err
 	}
-	r.reply(r.sender(), subject, body, "auto-replied", thread)
+	r.reply(r.sender(), subject, body, "auto-replied", "")
 	return nil
 }
 

@@ -163,3 +163,32 @@ func TestRobotForfeitTimeBounded(t *testing.T) {
 		t.Errorf("a shorter forfeit time with a robot: %v", subjects(out))
 	}
 }
+
+// TestRobotsInFirstMails (issue 27, item 4): the welcome, "help" and the
+// tutorial offer a first game against a robot, with a command that starts
+// one.
+func TestRobotsInFirstMails(t *testing.T) {
+	h := newHarness(t)
+	if err := h.svc.EnsureRobots([]string{"tanbo", "ultima"}); err != nil {
+		t.Fatal(err)
+	}
+	welcome := one(t, h.send("alice@example.org", "signup alice pw-alice", ""), "alice@example.org")
+	has(t, welcome.Body, "Subject: ultima challenge alice ultima-robot1\n")
+	help := one(t, h.send("x@example.org", "help", ""), "x@example.org")
+	has(t, help.Body, "ultima challenge alice ultima-robot1", "GAME-robot1 (the\neasiest)")
+	tutorial := one(t, h.send("x@example.org", "help tutorial", ""), "x@example.org").Body
+	robot, person := strings.Index(tutorial, "tanbo challenge alice tanbo-robot1"), strings.Index(tutorial, "tanbo challenge alice bob")
+	if robot < 0 || person < 0 || robot > person || !strings.Contains(tutorial, "2. Play a robot first.") {
+		t.Fatalf("the tutorial's first game is not against a robot:\n%s", tutorial)
+	}
+	for _, r := range []reply{welcome, help} {
+		checkWidth(t, r.Subject, r)
+	}
+	// The commands they give start the game.
+	for _, c := range []string{"tanbo challenge alice tanbo-robot1 -size=9", "ultima challenge alice ultima-robot1"} {
+		out := h.send("alice@example.org", c, "")
+		if len(out) == 0 || !strings.HasPrefix(out[0].Subject, "New ") {
+			t.Errorf("%q: got %v, want a new board", c, subjects(out))
+		}
+	}
+}

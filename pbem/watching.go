@@ -91,7 +91,7 @@ func (c *cmd) showBoard(word string) error {
 			past.Over, past.Winner, past.EndReason = true, res.Winner, res.Reason
 		}
 		old := &board{game: b.game, rec: &past, opts: b.opts, pos: pos}
-		return c.mailWholeBoard(old, fmt.Sprintf("%s Board %d at move %d", b.game.Title(), num, n),
+		return c.mailWholeBoard(old, false, fmt.Sprintf("%s Board %d at move %d", b.game.Title(), num, n),
 			fmt.Sprintf("The board as it stood after move %d of %d.", n, len(b.rec.Moves)))
 	}
 	return c.sendBoard(b)
@@ -99,17 +99,21 @@ func (c *cmd) showBoard(word string) error {
 
 // sendBoard mails a board to the sender only.
 func (c *cmd) sendBoard(b *board) error {
-	return c.mailWholeBoard(b, c.r.boardSubject(b, false, false))
+	return c.mailWholeBoard(b, true, c.r.boardSubject(b, false, false))
 }
 
 // mailWholeBoard mails the board, with its whole move list (as show gives
-// it), to the sender only, in the board's thread.
-func (c *cmd) mailWholeBoard(b *board, subject string, notices ...string) error {
+// it), to the sender only, in the board's thread. The board as it stands
+// (live) can be answered by reply, as a board mail; a past one cannot.
+func (c *cmd) mailWholeBoard(b *board, live bool, subject string, notices ...string) error {
 	v, err := c.r.boardView(b, nil, notices...)
 	if err != nil {
 		return err
 	}
 	v.MoveList = moveList(b.game, b.rec, 0)
+	if live {
+		return c.r.answerBoard(b, v, subject, func(board string) (string, error) { return board, nil })
+	}
 	body, err := renderBoardBody(v)
 	if err != nil {
 		return err

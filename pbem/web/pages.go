@@ -190,6 +190,7 @@ type frontView struct {
 
 type frontKind struct {
 	Game    rules.Game
+	Robot   string // the easiest robot's user id, for a first game
 	Running int
 	Boards  []boardRow
 	Results []boardRow
@@ -205,7 +206,7 @@ func (s *Server) frontPage() (page, error) {
 	v := frontView{chrome: s.chrome("Games"), Mail: s.opts.Mail}
 	err := s.db.View(func(tx *store.Tx) error {
 		for _, g := range catalog.All() {
-			k := frontKind{Game: g}
+			k := frontKind{Game: g, Robot: pbem.RobotID(g.Name(), 1)}
 			running, err := tx.RunningBoards(g.Name())
 			if err != nil {
 				return err

@@ -53,7 +53,9 @@ func pagePaths(p *played) map[string][]string {
 	u, tb, ta, to := p.games["ultima"], p.games["tanbo"], p.games["taratibu"], p.games["tobit"]
 	return map[string][]string{
 		"/": {"Ultima", "Tanbo", "Taratibu", "Tobit", "In play", "Recent results",
-			fmt.Sprintf(`href="/ultima/%d"`, u), "pbem@example.org", "checkmate"},
+			fmt.Sprintf(`href="/ultima/%d"`, u), "pbem@example.org", "checkmate",
+			// A first game against a robot, with the exact command (issue 27).
+			"signup USERID PASSWORD", "<code>ultima challenge USERID ultima-robot1</code>", "<code>tobit challenge USERID tobit-robot1</code>"},
 		"/ultima/":                          {fmt.Sprintf(`href="/ultima/%d"`, u), fmt.Sprintf(`href="/ultima/%d"`, p.live["ultima"]), `href="/users/alice"`},
 		"/tanbo/":                           {fmt.Sprintf(`href="/tanbo/%d"`, tb)},
 		"/ultima/standings":                 {`href="/users/alice"`, `href="/users/bob"`, "Rating"},
