@@ -333,7 +333,8 @@ func listenLMTP(cfg *config.Config, in *intake.Intake, log *slog.Logger) (*lmtp.
 	lm, err := lmtp.Listen(lmtp.Options{Addr: l.Listen, Recipients: []string{cfg.Address},
 		SocketMode: os.FileMode(l.SocketMode), SocketGroup: l.SocketGroup,
 		Conns: l.Connections, PerPeer: l.ConnectionsPerPeer, Idle: l.IdleTimeout,
-		Domain: domainOf(cfg.Address), Logger: log.With("part", "lmtp")}, in)
+		Domain: domainOf(cfg.Address), Logger: log.With("part", "lmtp"),
+		First: cfg.Verifier().Trusted}, in)
 	if err != nil {
 		return nil, err
 	}

@@ -49,7 +49,8 @@ func BenchmarkFlood(b *testing.B) {
 			}
 			defer db.Close()
 			svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: quiet, Auth: pbemtest.Auth()})
-			s, err := lmtp.Listen(lmtp.Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"}, Logger: quiet},
+			s, err := lmtp.Listen(lmtp.Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"}, Logger: quiet,
+				First: pbemtest.Auth().Trusted},
 				intake.New(svc, intake.Options{Logger: quiet}))
 			if err != nil {
 				b.Fatal(err)

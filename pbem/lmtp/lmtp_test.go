@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -379,5 +380,39 @@ func TestSessionEndsAtItsLongest(t *testing.T) {
 	}
 	if err := send(t, s.Addr(), "pbem@example.org", "after"); err != nil {
 		t.Errorf("a mail once the NOOP session ended: %v", err)
+	}
+}
+
+// Mails Options.First picks are committed in a transaction of their own
+// ahead of the others of their batch: a player's vouched mail does not
+// wait on the forged mail that arrived with it.
+func TestFirstCommittedAhead(t *testing.T) {
+	r := &recorder{hold: make(chan struct{}), entered: make(chan int, 100)}
+	s := start(t, r, Options{First: func(raw []byte) bool { return strings.Contains(string(raw), "player") }})
+	var wg sync.WaitGroup
+	for i := range 10 {
+		wg.Go(func() {
+			subj := fmt.Sprintf("forged %d", i)
+			if i == 6 {
+				subj = "player's move"
+			}
+			if err := send(t, s.Addr(), "pbem@example.org", subj); err != nil {
+				t.Errorf("%s: %v", subj, err)
+			}
+		})
+	}
+	first := <-r.entered // one commit holds while the others queue up
+	waitQueued(t, s, 10-first)
+	close(r.hold)
+	wg.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	i := slices.Index(r.stored, "player's move")
+	if i >= 0 && i < first {
+		return // it was in the commit that held: nothing to go ahead of
+	}
+	// The commit after the held one is the player's mail, alone.
+	if i != first || len(r.batches) < 2 || r.batches[1] != 1 {
+		t.Errorf("stored %v in batches %v: the player's mail did not go ahead alone", r.stored, r.batches)
 	}
 }

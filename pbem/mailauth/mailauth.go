@@ -92,6 +92,26 @@ func (v *Verifier) Check(raw []byte) Result {
 	return r
 }
 
+// Trusted reports whether the Authentication-Results of a trusted server
+// vouch for raw's From, asking DNS nothing: cheap enough for a transport
+// to put such mail ahead of mail that may prove nothing. Check still
+// decides what the mail may do.
+func (v *Verifier) Trusted(raw []byte) bool {
+	if v == nil {
+		return false
+	}
+	hdr, err := readHeader(raw)
+	if err != nil || onceOnly(raw) != "" {
+		return false
+	}
+	from, err := singleFrom(hdr)
+	if err != nil {
+		return false
+	}
+	r, ok := v.fromResults(hdr, from)
+	return ok && r.Authenticated
+}
+
 // onceFields are the fields that say what a mail is, who it is from and
 // how it threads. Each may stand once: a signature covers the bottom copy
 // of a field, while a reader may take the top one, so a copy added on top

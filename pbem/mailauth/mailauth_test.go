@@ -211,3 +211,26 @@ func TestFieldsOnceOnly(t *testing.T) {
 		t.Errorf("a signed mail: %+v; want alice@mail.example.org vouched for", r)
 	}
 }
+
+// Trusted reads only a trusted server's field, and a mail with a second
+// From or Subject is not trusted either.
+func TestTrusted(t *testing.T) {
+	v := &Verifier{TrustedIDs: []string{"mx.games.example"}}
+	ok := []byte("Authentication-Results: mx.games.example; dmarc=pass header.from=mail.example.org\r\n" + plain)
+	if !v.Trusted(ok) {
+		t.Error("a trusted DMARC pass is not trusted")
+	}
+	for name, raw := range map[string][]byte{
+		"untrusted id": []byte("Authentication-Results: mx.other.example; dmarc=pass header.from=mail.example.org\r\n" + plain),
+		"second From":  append([]byte("From : mallory@evil.example\r\n"), ok...),
+		"no field":     []byte(plain),
+	} {
+		if v.Trusted(raw) {
+			t.Errorf("%s: trusted", name)
+		}
+	}
+	var none *Verifier
+	if none.Trusted(ok) {
+		t.Error("a nil Verifier trusts")
+	}
+}
