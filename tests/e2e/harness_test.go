@@ -78,7 +78,9 @@ func startPbemd(t testing.TB, env []string, args ...string) *proc {
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	scanned := make(chan struct{})
 	go func() {
+		defer close(scanned)
 		sc := bufio.NewScanner(r)
 		for sc.Scan() {
 			p.mu.Lock()
@@ -93,6 +95,7 @@ func startPbemd(t testing.TB, env []string, args ...string) *proc {
 	go func() {
 		p.status = p.cmd.Wait()
 		w.Close()
+		<-scanned // the last lines are in Output once done is closed
 		close(p.done)
 	}()
 	t.Cleanup(func() { p.kill() })
