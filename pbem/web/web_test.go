@@ -455,23 +455,15 @@ func TestStandingsCache(t *testing.T) {
 // A board withdrawn before a first move (bob declined) is "withdrawn" in
 // its JSON, not a draw, and its page says it was not rated.
 func TestWithdrawnBoard(t *testing.T) {
-	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Auth: pbemtest.Auth()})
+	var mails [][]byte
 	for i, subject := range []string{"signup alice secret", "signup bob secret", "tanbo challenge alice bob", "tanbo move 101 alice secret a1", "tanbo decline 101 bob secret"} {
 		from := "alice"
 		if strings.Contains(subject, "bob secret") {
 			from = "bob"
 		}
-		raw := pbemtest.Mail(from+"@example.org", subject, "", fmt.Sprintf("w%d@client.example", i))
-		if err := svc.Deliver(raw); err != nil {
-			t.Fatal(err)
-		}
+		mails = append(mails, pbemtest.Mail(from+"@example.org", subject, "", fmt.Sprintf("w%d@client.example", i)))
 	}
-	s := New(db, Options{Mail: "pbem@example.org", Rate: 1e6, Burst: 1e6})
+	s := servedAfter(t, mails...)
 	var doc boardDoc
 	if err := json.NewDecoder(get(t, s, "/tanbo/101.json").Body).Decode(&doc); err != nil {
 		t.Fatal(err)
@@ -489,22 +481,10 @@ func TestWithdrawnBoard(t *testing.T) {
 // the players it invited: its page, its row and its JSON say so, and
 // nobody's turn.
 func TestInvitedBoard(t *testing.T) {
-	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Auth: pbemtest.Auth()})
-	for i, raw := range [][]byte{
+	s := servedAfter(t,
 		pbemtest.Mail("alice@example.org", "signup alice secret", "", "i1@client.example"),
 		pbemtest.Mail("bob@example.org", "signup bob secret", "", "i2@client.example"),
-		pbemtest.Forged("mallory@evil.example", "tanbo challenge alice bob", "", "i3@client.example"),
-	} {
-		if err := svc.Deliver(raw); err != nil {
-			t.Fatalf("mail %d: %v", i, err)
-		}
-	}
-	s := New(db, Options{Mail: "pbem@example.org", Rate: 1e6, Burst: 1e6})
+		pbemtest.Forged("mallory@evil.example", "tanbo challenge alice bob", "", "i3@client.example"))
 	page := body(t, get(t, s, "/tanbo/101"))
 	if !strings.Contains(page, "Waiting for alice and bob to accept the challenge by mail: tanbo join 101 USERID PASSWORD") || strings.Contains(page, "s turn") {
 		t.Errorf("the page of an invitation:\n%.3000s", page)
@@ -519,4 +499,22 @@ func TestInvitedBoard(t *testing.T) {
 	if doc.Status != "open" {
 		t.Errorf("the JSON status of an invitation is %q; want open", doc.Status)
 	}
+}
+
+// servedAfter is the web view of a store that the service has handled the
+// mails into, in order.
+func servedAfter(t *testing.T, mails ...[]byte) *Server {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Auth: pbemtest.Auth()})
+	for i, raw := range mails {
+		if err := svc.Deliver(raw); err != nil {
+			t.Fatalf("mail %d: %v", i, err)
+		}
+	}
+	return New(db, Options{Mail: "pbem@example.org", Rate: 1e6, Burst: 1e6})
 }
