@@ -226,7 +226,14 @@ func (r *request) auth(id, password string) (*store.User, error) {
 		}
 		return nil, fail("The password for %s is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset %s' and a code comes to the account's addresses", u.Name, u.ID)
 	}
+	r.proved = u.ID
 	return u, r.used(u)
+}
+
+// proves reports whether the mail proves that it comes from user id: its
+// From domain vouches for it, or it carries his password or reply token.
+func (r *request) proves(id string) bool {
+	return r.authenticated() || r.replyAs == id || r.proved == id
 }
 
 // Accounts made and never used expire, so that a flood of signups leaves

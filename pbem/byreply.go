@@ -99,6 +99,14 @@ func (r *request) answerBoard(b *board, v *boardView, subject string, fill func(
 	if u == nil {
 		return nil
 	}
+	// Mail that does not prove its sender mints one token of a move at
+	// most: a forged From must not fill the store with another's tokens.
+	if !r.proves(u.ID) {
+		key := fmt.Sprintf("answer-token:%s:%s:%d:%d", u.ID, b.game.Name(), b.rec.Board, b.next())
+		if ok, err := r.oncePer(key, replyTokenLife); !ok || err != nil {
+			return err
+		}
+	}
 	// Several answers to one address are merged into one mail, which
 	// carries no token (its Message-ID is its own) and drops the line.
 	p := r.parts[len(r.parts)-1]

@@ -543,3 +543,22 @@ func TestReplyToProposal(t *testing.T) {
 		t.Errorf("bob's accept by reply did not end the game in a draw")
 	}
 }
+
+// Answers to mail that proves nothing of its sender mint one token of a
+// move at most, however many a forger draws to the player's address;
+// his own authenticated mail always gets one.
+func TestForgedAnswersMintOneToken(t *testing.T) {
+	h, _ := ultimaGame(t)
+	tokens := 0
+	for range 5 {
+		if hasToken(one(t, h.deliver(h.forged("alice@example.org", "ultima show 101", "")), "alice@example.org")) {
+			tokens++
+		}
+	}
+	if tokens != 1 {
+		t.Errorf("5 forged shows drew %d tokens; want 1", tokens)
+	}
+	if !hasToken(one(t, h.send("alice@example.org", "ultima show 101", ""), "alice@example.org")) {
+		t.Error("alice's own show carries no token")
+	}
+}

@@ -38,6 +38,9 @@ type request struct {
 	// limits and gets no answer (a reset, which gets through anyway);
 	// resetPast once one has, since one a mail does.
 	silenced, resetPast bool
+	// proved is the user whose password a command of the mail checked
+	// out, "" when none.
+	proved string
 
 	// uncommitted holds the positions of the boards the transaction
 	// changed, for the next mail of its batch; nil outside a batch.
