@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-msgauth/authres"
@@ -39,6 +40,48 @@ type Verifier struct {
 	Resolver Resolver
 	// Timeout bounds the DNS lookups of one mail [5s].
 	Timeout time.Duration
+
+	keys keyCache // the key records looked up lately
+}
+
+// keyCache remembers the answers to key lookups, failures included, for
+// keyLife: a sender whose domain's DNS is slow or dead (his own, say)
+// makes the mails of a batch wait for one lookup in keyLife, not one per
+// mail. At most maxKeys answers are kept; a full cache starts again.
+type keyCache struct {
+	mu      sync.Mutex
+	answers map[string]keyAnswer
+}
+
+type keyAnswer struct {
+	txt   []string
+	err   error
+	until time.Time
+}
+
+const (
+	keyLife = 10 * time.Minute
+	maxKeys = 4096
+)
+
+// lookup answers from the cache, or asks r and remembers the answer.
+func (c *keyCache) lookup(ctx context.Context, r Resolver, name string) ([]string, error) {
+	name = strings.ToLower(name)
+	now := time.Now()
+	c.mu.Lock()
+	a, ok := c.answers[name]
+	c.mu.Unlock()
+	if ok && now.Before(a.until) {
+		return a.txt, a.err
+	}
+	txt, err := r.LookupTXT(ctx, name)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.answers == nil || len(c.answers) >= maxKeys {
+		c.answers = map[string]keyAnswer{}
+	}
+	c.answers[name] = keyAnswer{txt, err, now.Add(keyLife)}
+	return txt, err
 }
 
 // maxSignatures bounds the DKIM signatures checked in one mail: each costs
@@ -240,7 +283,7 @@ func (v *Verifier) fromSignatures(raw []byte, from string) Result {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	verifications, err := dkim.VerifyWithOptions(bytes.NewReader(raw), &dkim.VerifyOptions{
-		LookupTXT:        func(name string) ([]string, error) { return v.Resolver.LookupTXT(ctx, name) },
+		LookupTXT:        func(name string) ([]string, error) { return v.keys.lookup(ctx, v.Resolver, name) },
 		MaxVerifications: maxSignatures,
 	})
 	if err != nil && !errors.Is(err, dkim.ErrTooManySignatures) {

@@ -234,3 +234,35 @@ func TestTrusted(t *testing.T) {
 		t.Error("a nil Verifier trusts")
 	}
 }
+
+// countingZone counts the lookups it answers.
+type countingZone struct {
+	zone
+	n int
+}
+
+func (z *countingZone) LookupTXT(ctx context.Context, name string) ([]string, error) {
+	z.n++
+	return z.zone.LookupTXT(ctx, name)
+}
+
+// A key is looked up once in a while, found or not: a sender whose DNS is
+// slow or dead costs a batch one lookup, not one a mail.
+func TestKeyLookupsRemembered(t *testing.T) {
+	key, dns := signer(t, "example.org", "s1")
+	z := &countingZone{zone: dns}
+	v := &Verifier{Resolver: z}
+	signed := sign(t, plain, "example.org", "s1", key)
+	unknown := sign(t, plain, "example.org", "gone", key)
+	for range 5 {
+		if !v.Check(signed).Authenticated {
+			t.Fatal("a signed mail is not authenticated")
+		}
+		if v.Check(unknown).Authenticated {
+			t.Fatal("a mail signed with an unpublished key is authenticated")
+		}
+	}
+	if z.n != 2 {
+		t.Errorf("10 checks asked DNS %d times; want 2, one a key", z.n)
+	}
+}
