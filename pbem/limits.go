@@ -390,16 +390,6 @@ func (r *request) allowSignup() error {
 	return r.tx.PutCounter(key, c)
 }
 
-// signupsLeft is how many signups the current window still takes under
-// the key, for the hashing ahead of the lock.
-func (s *Service) signupsLeft(tx *store.Tx, key string) int {
-	c, err := tx.Counter(key)
-	if err != nil || !s.cfg.Now().Before(c.Start.Add(s.limits.Window)) {
-		return s.limits.Signups
-	}
-	return max(s.limits.Signups-c.Count, 0)
-}
-
 // oncePer reports whether the event with the key may happen now, at most
 // once per period, and counts it when it may.
 func (r *request) oncePer(key string, period time.Duration) (bool, error) {

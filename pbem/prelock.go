@@ -82,7 +82,7 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming, vouched []b
 					// told to send again (strangerSignups).
 					key := signupsKey(strings.ToLower(m.From), auth)
 					if _, ok := signups[key]; !ok {
-						signups[key] = s.signupsLeft(tx, key)
+						signups[key] = s.left(tx, key, s.limits.Signups)
 					}
 					if signups[key] == 0 || !auth && strangerSignups == maxHashesAhead {
 						continue
@@ -232,26 +232,30 @@ func (s *Service) newPasswords(tx *store.Tx, m *mailmsg.Incoming) []newPassword 
 // wrong passwords, as the check under the lock will find: a guesser's
 // mails then cost no bcrypt at all.
 func (s *Service) lockedBefore(tx *store.Tx, u *store.User) bool {
-	c, err := tx.Counter(accountBadKey(u.ID))
-	return err == nil && c.Count >= s.limits.BadPasswords && s.cfg.Now().Before(c.Start.Add(s.limits.Window))
+	return s.left(tx, accountBadKey(u.ID), s.limits.BadPasswords) == 0
 }
 
 // senderSpent reports whether the mail's sender is over his limit of
 // wrong passwords, as the handling under the lock will find (allowSender):
 // his mail is then ignored, and its passwords cost no bcrypt here either.
 func (s *Service) senderSpent(tx *store.Tx, m *mailmsg.Incoming, authenticated bool) bool {
-	c, err := tx.Counter(senderBadKey(mailScope(strings.ToLower(m.From), authenticated)))
-	return err == nil && c.Count >= s.limits.BadPasswords && s.cfg.Now().Before(c.Start.Add(s.limits.Window))
+	return s.left(tx, senderBadKey(mailScope(strings.ToLower(m.From), authenticated)), s.limits.BadPasswords) == 0
 }
 
 // foreignLeft is how many wrong passwords from senders that are no
 // address of their account may still be checked in the current window.
 func (s *Service) foreignLeft(tx *store.Tx) int {
-	c, err := tx.Counter(foreignBadKey)
+	return s.left(tx, foreignBadKey, s.limits.ForeignBadPasswords)
+}
+
+// left is how much of a budget of a Window the counter with the key has
+// left, as read before the lock (a counter that does not read leaves all).
+func (s *Service) left(tx *store.Tx, key string, budget int) int {
+	c, err := tx.Counter(key)
 	if err != nil || !s.cfg.Now().Before(c.Start.Add(s.limits.Window)) {
-		return s.limits.ForeignBadPasswords
+		return budget
 	}
-	return max(s.limits.ForeignBadPasswords-c.Count, 0)
+	return max(budget-c.Count, 0)
 }
 
 // passwordLines returns the command lines of the mail that may name a user
