@@ -13,6 +13,7 @@ import (
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/tanbo"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // benchService is a service on a store that syncs every commit, as in
@@ -22,11 +23,7 @@ func benchService(b *testing.B, path string, opts ...*store.Options) (*Service, 
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	db, err := store.Open(path, o)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
+	db := storetest.Open(b, path, o)
 	s := New(db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Limits: Limits{Mails: 1 << 30}, Auth: pbemtest.Auth()})
 	return s, db
 }

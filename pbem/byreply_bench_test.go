@@ -3,13 +3,13 @@ package pbem
 import (
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // BenchmarkReplyMail compares a move mailed as the full command with the
@@ -28,11 +28,7 @@ func BenchmarkReplyMail(b *testing.B) {
 }
 
 func benchReplyMail(b *testing.B, sync, byReply bool) {
-	db, err := store.Open(filepath.Join(b.TempDir(), "pbem.db"), &store.Options{NoSync: !sync})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
+	db := storetest.Open(b, store.PathIn(b.TempDir()), &store.Options{NoSync: !sync})
 	s := New(db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Limits: Limits{Mails: 1 << 30}, Auth: pbemtest.Auth()})
 	n := 0
 	// deliver handles a mail and returns the Message-ID of the board mail

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // Issue 25, item 10: a board or robot whose record does not decode (a bad
@@ -21,11 +22,7 @@ func TestCorruptBoardPassedOver(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	path := h.db.Path()
 	h.db.Close()
-	db, err := store.Open(path, &store.Options{NoSync: true, Log: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.Open(t, path, &store.Options{NoSync: true, Log: log})
 	h.db, h.svc.db, h.svc.cfg.Log = db, db, log
 	h.restart()
 	if err := h.svc.EnsureRobots([]string{"tanbo"}); err != nil {

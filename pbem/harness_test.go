@@ -16,6 +16,7 @@ import (
 	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of the replies")
@@ -40,11 +41,7 @@ type reply struct {
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.New(t)
 	h := &harness{t: t, db: db, now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	h.svc = New(db, Config{Address: "pbem@example.org", Now: func() time.Time { return h.now }, Log: slog.New(slog.DiscardHandler),
 		Auth: pbemtest.Auth(), Limits: Limits{Signups: 1000}}) // the tests sign up many; TestSignupFloodBounded checks the budget

@@ -176,11 +176,7 @@ func TestSaveCopyRefusesShortCopy(t *testing.T) {
 
 // A whole copy read from a stream, as the daemon sends it, is kept and opens.
 func TestSaveCopy(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "pbem.db"), &Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openTest(t)
 	db.Update(func(tx *Tx) error { return tx.SetNote("k", "v") })
 	var buf bytes.Buffer
 	var size int64

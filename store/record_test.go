@@ -102,11 +102,7 @@ func sameRecord(t *testing.T, what string, got, want any) {
 // Every field of a game and a user reads back as it was stored, a full
 // record and an empty one.
 func TestRecordsReadBackWhole(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), FileName), &Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openTest(t)
 	games := map[string]*Game{
 		"full":  fullGame(t),
 		"empty": {Kind: "tanbo", Board: 102},
@@ -131,7 +127,7 @@ func TestRecordsReadBackWhole(t *testing.T) {
 		}
 		return nil
 	})
-	err = db.View(func(tx *Tx) error {
+	err := db.View(func(tx *Tx) error {
 		for name, want := range games {
 			got, err := tx.Game(want.Kind, want.Board)
 			if err != nil {
@@ -162,10 +158,7 @@ func TestRecordsReadBackWhole(t *testing.T) {
 // Records written in JSON, by pbemd before the binary form, read as they
 // did, and are written in the binary form when next stored.
 func TestJSONRecordsRead(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), FileName), &Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openTest(t)
 	g, u := fullGame(t), fullUser(t)
 	oldGame, _ := json.Marshal(g)
 	oldUser, _ := json.Marshal(u)

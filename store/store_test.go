@@ -272,10 +272,7 @@ func TestChanged(t *testing.T) {
 // Values read in a transaction must stay valid after it and after Close,
 // when bbolt's memory map is gone.
 func TestValuesOutliveTransaction(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), FileName), &Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openTest(t)
 	data := bytes.Repeat([]byte("board line\r\n"), 50)
 	update(t, db, func(tx *Tx) error {
 		if err := tx.SetNote("n", "note value"); err != nil {

@@ -6,18 +6,15 @@ import (
 	"testing"
 
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // openWithAlice makes a store in data holding the user alice, and leaves
 // it open, as a running daemon holds it.
 func openWithAlice(t *testing.T, data string) *store.DB {
 	t.Helper()
-	db, err := store.Open(store.PathIn(data), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	err = db.Update(func(tx *store.Tx) error {
+	db := storetest.Open(t, store.PathIn(data), &store.Options{NoSync: true})
+	err := db.Update(func(tx *store.Tx) error {
 		return tx.PutUser(&store.User{ID: "alice", Addresses: []string{"alice@example.org"}})
 	})
 	if err != nil {

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // Issue 25, item 10: the operator's lists pass over a record that does
@@ -19,11 +19,7 @@ import (
 // his board that does not read instead of failing.
 func TestCorruptRecordsPassedOver(t *testing.T) {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true, Log: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.Open(t, store.PathIn(t.TempDir()), &store.Options{NoSync: true, Log: quiet})
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Now: func() time.Time { return now }, Log: quiet})
 	for i, subject := range []string{"signup alice secret", "signup bob secret", "signup carol secret",
@@ -37,7 +33,7 @@ func TestCorruptRecordsPassedOver(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	err = db.Update(func(tx *store.Tx) error {
+	err := db.Update(func(tx *store.Tx) error {
 		for _, err := range []error{tx.CorruptUser("bob"), tx.CorruptGame("tanbo", 101), tx.CorruptOutgoing(1)} {
 			if err != nil {
 				return err

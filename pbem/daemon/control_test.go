@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // A running daemon's database is copied over the control socket while it
@@ -88,12 +89,8 @@ func TestControlSocketRefusesOtherRequests(t *testing.T) {
 func controlled(t *testing.T) (dir string, db *store.DB, stop func()) {
 	t.Helper()
 	dir = t.TempDir()
-	db, err := store.Open(store.PathIn(dir), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	stop, err = serveControl(dir, db, slog.New(slog.DiscardHandler), nil)
+	db = storetest.Open(t, store.PathIn(dir), &store.Options{NoSync: true})
+	stop, err := serveControl(dir, db, slog.New(slog.DiscardHandler), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // Reading much of a large store must not leave the daemon holding it all
@@ -18,13 +18,9 @@ func TestResidentMemoryStaysNearBudget(t *testing.T) {
 	if residentFileBytes() == 0 {
 		t.Skip("no /proc/self/statm on this system: nothing to measure")
 	}
-	db, err := store.Open(filepath.Join(t.TempDir(), store.FileName), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.New(t)
 	const notes, size = 4096, 8 << 10 // 32 MiB
-	err = db.Update(func(tx *store.Tx) error {
+	err := db.Update(func(tx *store.Tx) error {
 		for i := range notes {
 			if err := tx.SetNote(fmt.Sprint("note-", i), strings.Repeat("x", size)); err != nil {
 				return err

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/config"
 	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 	"github.com/pbemd/pbemd/tests/smtpsink"
 )
 
@@ -27,11 +27,7 @@ func TestSendQueuedConnections(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer sink.Close()
-			db, err := store.Open(filepath.Join(t.TempDir(), store.FileName), &store.Options{NoSync: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
+			db := storetest.New(t)
 			err = db.Update(func(tx *store.Tx) error {
 				for i := range tc.queued {
 					to := fmt.Sprintf("p%d@localhost", i)

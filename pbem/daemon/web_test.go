@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/config"
-	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // syncBuffer is a bytes.Buffer safe to read while the daemon writes it.
@@ -87,11 +87,7 @@ func TestServeWebOff(t *testing.T) {
 // The default address gives way to a free port when taken; an address the
 // operator chose does not.
 func TestWebAddressTaken(t *testing.T) {
-	db, err := store.Open(store.PathIn(t.TempDir()), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.New(t)
 	cfg := config.Default()
 	log := slog.New(slog.DiscardHandler)
 	if held, err := net.Listen("tcp", config.DefaultHTTP); err == nil {

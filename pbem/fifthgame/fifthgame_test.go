@@ -12,7 +12,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +26,7 @@ import (
 	"github.com/pbemd/pbemd/rules/rulestool"
 	"github.com/pbemd/pbemd/rules/tanbo"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // The two new games: one whose positions draw themselves, one whose
@@ -49,11 +49,7 @@ type server struct {
 }
 
 func newServer(t *testing.T) *server {
-	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.New(t)
 	s := &server{t: t, db: db, played: make(chan struct{}, 100), now: time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)}
 	clock := func() time.Time { return s.now }
 	log := slog.New(slog.DiscardHandler)

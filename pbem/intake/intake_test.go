@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 var quiet = slog.New(slog.DiscardHandler)
@@ -272,11 +272,7 @@ func (c crashing) HandleAll(raws [][]byte) ([][]uint64, []error) {
 
 func openStore(t *testing.T) (*store.DB, *pbem.Service) {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.New(t)
 	return db, pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: quiet})
 }
 

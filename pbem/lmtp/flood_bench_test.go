@@ -2,7 +2,6 @@ package lmtp_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 	"github.com/pbemd/pbemd/pbem/lmtp"
 	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // BenchmarkFlood measures what a player meets over LMTP while strangers
@@ -43,11 +43,7 @@ func BenchmarkFlood(b *testing.B) {
 	}
 	for _, name := range []string{"idle", "signups", "passwords"} {
 		b.Run(name, func(b *testing.B) {
-			db, err := store.Open(filepath.Join(b.TempDir(), "pbem.db"), nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer db.Close()
+			db := storetest.Open(b, store.PathIn(b.TempDir()), nil)
 			svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: quiet, Auth: pbemtest.Auth()})
 			s, err := lmtp.Listen(lmtp.Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"}, Logger: quiet,
 				First: pbemtest.Auth().Trusted},

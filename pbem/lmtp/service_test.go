@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/pbemd/pbemd/pbem/intake"
 	"github.com/pbemd/pbemd/pbem/lmtp"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 var quiet = slog.New(slog.DiscardHandler)
@@ -23,11 +23,7 @@ var quiet = slog.New(slog.DiscardHandler)
 // reading at most largest bytes of a mail.
 func serve(t *testing.T, largest int64) (*store.DB, *lmtp.Server) {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.New(t)
 	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: quiet})
 	s, err := lmtp.Listen(lmtp.Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"},
 		Logger: quiet}, intake.New(svc, intake.Options{Largest: largest, Logger: quiet}))

@@ -3,12 +3,12 @@ package outbox
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 	"github.com/pbemd/pbemd/tests/smtpsink"
 )
 
@@ -25,11 +25,7 @@ func BenchmarkDrainConns(b *testing.B) {
 }
 
 func benchDrain(b *testing.B, conns int) {
-	db, err := store.Open(filepath.Join(b.TempDir(), "pbem.db"), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.Open(b, store.PathIn(b.TempDir()), nil)
 	sink, err := smtpsink.Start(smtpsink.Options{})
 	if err != nil {
 		b.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 	"github.com/pbemd/pbemd/tests/smtpsink"
 	"github.com/pbemd/pbemd/tests/testcert"
 )
@@ -21,11 +21,7 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 func openStore(t *testing.T) *store.DB {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.New(t)
 	return db
 }
 

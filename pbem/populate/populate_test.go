@@ -3,7 +3,6 @@ package populate_test
 import (
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +16,7 @@ import (
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // A populated store is one mail can play on: every board replays from its
@@ -24,11 +24,7 @@ import (
 // finished boards are rated, and a player moves on a running board with
 // the shared password.
 func TestFill(t *testing.T) {
-	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.New(t)
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Now: clock,

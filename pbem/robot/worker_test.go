@@ -15,6 +15,7 @@ import (
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // server is a service on a store in a test's directory, with a robot
@@ -30,10 +31,7 @@ type server struct {
 
 func newServer(t *testing.T, path string, cfg pbem.Config, budget Budget) *server {
 	t.Helper()
-	db, err := store.Open(path, &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := storetest.Open(t, path, &store.Options{NoSync: true})
 	cfg.Address = "pbem@example.org"
 	cfg.Log = slog.New(slog.DiscardHandler)
 	cfg.Auth = pbemtest.Auth()
@@ -43,7 +41,6 @@ func newServer(t *testing.T, path string, cfg pbem.Config, budget Budget) *serve
 		t.Fatal(err)
 	}
 	s := &server{t: t, path: path, db: db, svc: svc, worker: w}
-	t.Cleanup(func() { s.db.Close() })
 	return s
 }
 

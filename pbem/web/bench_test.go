@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // benchGames is how many boards the benchmarks' store holds.
@@ -39,12 +39,7 @@ func bigStore(b *testing.B) *store.DB {
 	}
 	big.once.Do(func() {
 		p := newPlayed(&onceTB{TB: b})
-		dir := (&onceTB{TB: b}).TempDir()
-		db, err := store.Open(filepath.Join(dir, "big.db"), &store.Options{NoSync: true})
-		if err != nil {
-			b.Fatal(err)
-		}
-		cleanups = append(cleanups, func() { db.Close() })
+		db := storetest.New(&onceTB{TB: b})
 		var models []*store.Game
 		for kind, board := range p.games {
 			big.kinds = append(big.kinds, kind)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // A played store is a store filled by the mail service itself: players sign
@@ -40,11 +40,7 @@ var challenges = map[string]string{
 
 func newPlayed(t testing.TB) *played {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.New(t)
 	p := &played{db: db, now: testStart, games: map[string]int{}, live: map[string]int{}}
 	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Now: func() time.Time { return p.now },
 		Log: slog.New(slog.DiscardHandler), Limits: pbem.Limits{Mails: 1 << 30}, Auth: pbemtest.Auth()})

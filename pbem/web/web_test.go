@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/rules/rulestool"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 )
 
 func newTestServer(p *played) *Server {
@@ -421,11 +421,7 @@ func TestHeadAndRatings(t *testing.T) {
 // The standings are made at most every 30 seconds, however many ask, and
 // show a new rating once that time has passed.
 func TestStandingsCache(t *testing.T) {
-	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.New(t)
 	rate := func(id string, rating float64) {
 		err := db.Update(func(tx *store.Tx) error {
 			return tx.PutUser(&store.User{ID: id, Ratings: map[string]*store.Rating{"tobit": {Rating: rating, Games: 1, Won: 1}}})
@@ -505,11 +501,7 @@ func TestInvitedBoard(t *testing.T) {
 // mails into, in order.
 func servedAfter(t *testing.T, mails ...[]byte) *Server {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.New(t)
 	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler), Auth: pbemtest.Auth()})
 	for i, raw := range mails {
 		if err := svc.Deliver(raw); err != nil {
