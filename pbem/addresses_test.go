@@ -177,8 +177,7 @@ func TestMessageBounds(t *testing.T) {
 // share a player's address with an account of the forger's.
 func TestForgedSignupConfirmsNothing(t *testing.T) {
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	out := h.deliver(h.forged("victim@third.example", "signup vv secret1", ""))
 	for _, r := range out {
 		if r.To != "victim@third.example" {

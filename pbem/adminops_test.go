@@ -11,8 +11,7 @@ import (
 // the players; a void game is told but counts in nobody's rating.
 func TestEndBoard(t *testing.T) {
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	g := gameNames()[0]
 	for range 3 {
 		h.send("alice@example.org", g+" challenge alice bob", "")

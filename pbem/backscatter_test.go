@@ -13,8 +13,7 @@ import (
 func victim(t *testing.T) (*harness, string) {
 	t.Helper()
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	for _, g := range append(gameNames(), append(gameNames(), gameNames()...)...) {
 		if out := h.send("alice@example.org", g+" challenge alice bob", ""); len(out) != 2 {
 			t.Fatalf("%s challenge: %v", g, subjects(out))

@@ -173,8 +173,7 @@ func TestBoardMailsOfEachGame(t *testing.T) {
 	for _, kind := range gameNames() {
 		t.Run(kind, func(t *testing.T) {
 			h := newHarness(t)
-			h.signup("alice")
-			h.signup("bob")
+			h.signup("alice", "bob")
 			out := h.send("alice@example.org", kind+" challenge alice bob", "")
 			golden(t, "board-"+kind+"-start", out[:1])
 			for range 8 {

@@ -16,8 +16,7 @@ import (
 // and the board mails of its start.
 func ultimaGame(t *testing.T) (*harness, []reply) {
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	out := h.send("alice@example.org", "ultima challenge alice bob", "")
 	boardMails(t, out, "New Ultima Board 101 alice", "alice@example.org", "bob@example.org")
 	return h, out
@@ -378,8 +377,7 @@ func TestReplyKeepsFullCommands(t *testing.T) {
 func TestReplySubaddress(t *testing.T) {
 	h := newHarness(t)
 	h.svc.cfg.ReplyAddress = "pbem+{token}@example.org"
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	out := h.send("alice@example.org", "ultima challenge alice bob", "")
 	out = h.deliver(h.plainReply("alice@example.org", mailTo(t, out, "alice@example.org"), "e2-e5"))
 	toBob := mailTo(t, out, "bob@example.org")

@@ -13,8 +13,7 @@ import (
 // alice (Black) to move.
 func twoPlayers(t *testing.T) *harness {
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	out := h.send("alice@example.org", "tanbo challenge alice bob -size=9", "")
 	if len(out) != 2 {
 		t.Fatalf("challenge: %v", subjects(out))
@@ -110,8 +109,7 @@ func TestSignoff(t *testing.T) {
 
 func TestChallenge(t *testing.T) {
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	out := h.send("alice@example.org", "tanbo challenge alice bob -size=9", "Good luck!")
 	golden(t, "challenge", out)
 	if len(out) != 2 || out[0].To != "alice@example.org" || out[1].To != "bob@example.org" {

@@ -28,8 +28,7 @@ func TestCorruptBoardPassedOver(t *testing.T) {
 	if err := h.svc.EnsureRobots([]string{"tanbo"}); err != nil {
 		t.Fatal(err)
 	}
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	// Boards 101 and 102: a robot to move on each. 103: alice and bob.
 	for _, subject := range []string{"tanbo challenge tanbo-robot1 alice -size=9", "tanbo challenge tanbo-robot2 alice -size=9",
 		"tanbo challenge alice bob -size=9"} {

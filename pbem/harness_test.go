@@ -12,7 +12,6 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
@@ -22,7 +21,10 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files of the replies")
 
 // harness is a service on a fresh store with a fixed clock and numbered
-// Message-IDs, and a mailbox of the replies it sends.
+// Message-IDs, and a mailbox of the replies it sends. It is pbemtest's
+// Harness for this package's own tests, which reach into the Service (its
+// hash cost, its fields) and keep their clock in h.now: it makes its mails,
+// reads its outbox and signs up players through the kit.
 type harness struct {
 	t   *testing.T
 	db  *store.DB
@@ -31,19 +33,15 @@ type harness struct {
 	n   int // mails sent so far
 }
 
-// reply is one reply mail as a player's mail client reads it.
-type reply struct {
-	To, Subject, Body string
-	InReplyTo         string
-	References        []string
-	Raw               []byte
-}
+// reply is one reply mail as a player's mail client reads it: the kit's
+// Sent, as a type of this package's tests to hang their helpers on.
+type reply pbemtest.Sent
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	db := storetest.New(t)
-	h := &harness{t: t, db: db, now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
-	h.svc = New(db, Config{Address: "pbem@example.org", Now: func() time.Time { return h.now }, Log: slog.New(slog.DiscardHandler),
+	h := &harness{t: t, db: db, now: pbemtest.Start}
+	h.svc = New(db, Config{Address: pbemtest.Address, Now: func() time.Time { return h.now }, Log: slog.New(slog.DiscardHandler),
 		Auth: pbemtest.Auth(), Limits: Limits{Signups: 1000}}) // the tests sign up many; TestSignupFloodBounded checks the budget
 	h.svc.hashCost = bcrypt.MinCost // a test's passwords need no strength
 	ids := 0
@@ -62,7 +60,7 @@ func (h *harness) mail(from, subject, body string) []byte {
 // have written it.
 func (h *harness) forged(from, subject, body string) []byte {
 	h.n++
-	return pbemtest.Forged(from, subject, body, fmt.Sprintf("m%d@client.example", h.n))
+	return pbemtest.Forged(from, subject, body, pbemtest.MessageID(h.n))
 }
 
 // send delivers a mail from an address and returns the replies it caused.
@@ -81,58 +79,28 @@ func (h *harness) deliver(raw []byte) []reply {
 	return h.outbox()
 }
 
-// outbox takes every mail out of the outbox, in order.
+// outbox takes every mail out of the outbox, in order, each copy of a
+// mail in copies as its recipient gets it.
 func (h *harness) outbox() []reply {
 	h.t.Helper()
-	pending, err := h.db.Pending(h.now.Add(time.Hour), 0, 1000)
-	if err != nil {
-		h.t.Fatal(err)
-	}
 	var out []reply
-	for _, p := range pending {
-		out = append(out, h.copies(p)...)
-		if err := h.db.Sent(p.ID); err != nil {
-			h.t.Fatal(err)
-		}
+	for _, r := range pbemtest.TakeOutbox(h.t, h.db, h.now.Add(time.Hour)) {
+		out = append(out, reply(r))
 	}
 	return out
 }
 
-// copies reads an outbox mail as its recipients get it: a mail in copies
-// (ToAt) as each one's copy, which must name him alone.
-func (h *harness) copies(p store.Outgoing) []reply {
+// signup makes an account for each id whose mail goes to id@example.org,
+// its password pbemtest.Password(id).
+func (h *harness) signup(ids ...string) {
 	h.t.Helper()
-	if p.ToAt == 0 && len(p.To) != 1 {
-		h.t.Fatalf("reply %d has %d recipients; every reply goes to one", p.ID, len(p.To))
-	}
-	var out []reply
-	for _, to := range p.To {
-		raw := p.Data
-		if p.ToAt > 0 {
-			var err error
-			if raw, err = mailmsg.Copy(p.Data, p.ToAt, to); err != nil {
-				h.t.Fatalf("reply %d to %s: %v", p.ID, to, err)
-			}
+	pbemtest.SignUp(h.t, func(from, subject, body string) []pbemtest.Sent {
+		var out []pbemtest.Sent
+		for _, r := range h.send(from, subject, body) {
+			out = append(out, pbemtest.Sent(r))
 		}
-		m, err := mailmsg.ReadMail(raw)
-		if err != nil {
-			h.t.Fatalf("reply %d unreadable: %v", p.ID, err)
-		}
-		if got := m.Header["To"]; len(got) != 1 || strings.Contains(got[0], ",") || len(m.Header["Cc"]) > 0 {
-			h.t.Fatalf("reply %q to %s is addressed To %q Cc %q; want him alone", m.Subject, to, got, m.Header["Cc"])
-		}
-		out = append(out, reply{To: to, Subject: m.Subject, Body: m.Text, InReplyTo: m.InReplyTo, References: m.References, Raw: raw})
-	}
-	return out
-}
-
-// signup makes an account whose mail goes to id@example.org.
-func (h *harness) signup(id string) {
-	h.t.Helper()
-	out := h.send(id+"@example.org", "signup "+id+" pw-"+id, "")
-	if len(out) != 1 || !strings.Contains(out[0].Subject, "welcome") {
-		h.t.Fatalf("signup %s: got %v", id, subjects(out))
-	}
+		return out
+	}, ids...)
 }
 
 // one checks that exactly one reply came, to the address, and returns it.

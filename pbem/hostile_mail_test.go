@@ -44,8 +44,7 @@ func TestHostileMail(t *testing.T) {
 // refused with a reply of a few kilobytes that quotes the word cut short.
 func TestHugeWordsInCommands(t *testing.T) {
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	h.send("alice@example.org", "ultima challenge alice bob", "")
 	huge := strings.Repeat("e2", 50000)
 	line := strings.Repeat("x", 12000)
@@ -81,8 +80,7 @@ func TestHugeWordsInCommands(t *testing.T) {
 // shows at most ten boards, so the reply stays small.
 func TestShowManyWords(t *testing.T) {
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	for range 12 {
 		h.send("alice@example.org", "ultima challenge alice bob", "")
 	}
@@ -107,8 +105,7 @@ func TestShowManyWords(t *testing.T) {
 // the message bound.
 func TestChallengeRelaysNoStrangersText(t *testing.T) {
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	spam := strings.Repeat("buy cheap pills now\n", 13000)
 	for _, r := range h.send("spammer@evil.test", "ultima challenge alice bob", spam) {
 		if strings.Contains(r.Body, "cheap pills") {

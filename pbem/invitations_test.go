@@ -14,8 +14,7 @@ import (
 // accepted with their passwords.
 func TestForgedChallengeOnlyInvites(t *testing.T) {
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	out := h.deliver(h.forged("mallory@evil.example", "tanbo challenge alice bob -size=9", "I speak for alice"))
 	inv := boardMails(t, append([]reply(nil), out[:2]...), "New Tanbo Board 101 alice", "alice@example.org", "bob@example.org")
 	says(t, inv.Body, "A challenge invites alice and bob to this game. It came from mallory@evil.example, and nothing proves who wrote it",
@@ -62,8 +61,7 @@ func TestAuthenticatedChallengeStartsAtOnce(t *testing.T) {
 // lapses in the sweep after three days.
 func TestInvitationDeclinedOrLapsed(t *testing.T) {
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	h.deliver(h.forged("x@evil.example", "tanbo challenge alice bob", ""))
 	h.deliver(h.forged("y@evil.example", "tanbo challenge bob alice", ""))
 	out := h.send("bob@example.org", "tanbo decline 101 bob pw-bob", "")
@@ -90,8 +88,7 @@ func TestForgedRobotChallengesSeizeNothing(t *testing.T) {
 	if err := h.svc.EnsureRobots([]string{"ultima"}); err != nil {
 		t.Fatal(err)
 	}
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	toAlice := 0
 	for i := range 11 {
 		body := strings.Repeat("ultima challenge alice ultima-robot3\n", 20)
@@ -151,9 +148,7 @@ func (h *harness) active(id, kind string) int {
 // do not fill his limit of active games.
 func TestInvitationsDoNotFillLimit(t *testing.T) {
 	h := newHarness(t)
-	for _, id := range []string{"alice", "bob", "carol"} {
-		h.signup(id)
-	}
+	h.signup("alice", "bob", "carol")
 	h.send("alice@example.org", "tanbo limit alice pw-alice 1", "")
 	h.deliver(h.forged("x@evil.example", "tanbo challenge bob alice", ""))
 	out := h.send("alice@example.org", "tanbo challenge alice carol", "")

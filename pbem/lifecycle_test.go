@@ -249,9 +249,7 @@ func TestUndo(t *testing.T) {
 
 func TestOpenSeat(t *testing.T) {
 	h := newHarness(t)
-	for _, id := range []string{"alice", "bob", "carol"} {
-		h.signup(id)
-	}
+	h.signup("alice", "bob", "carol")
 	out := h.send("alice@example.org", "tanbo challenge alice ? -size=9", "")
 	golden(t, "open-seat", out)
 	r := one(t, out, "alice@example.org")
@@ -292,9 +290,7 @@ func TestOpenSeat(t *testing.T) {
 
 func TestRefuseAndLimit(t *testing.T) {
 	h := newHarness(t)
-	for _, id := range []string{"alice", "bob", "carol"} {
-		h.signup(id)
-	}
+	h.signup("alice", "bob", "carol")
 	r := one(t, h.send("bob@example.org", "tanbo reject bob pw-bob", ""), "bob@example.org")
 	has(t, r.Body, "bob now refuses every Tanbo challenge by others.")
 	errorReply(t, h.send("bob@example.org", "tanbo reject bob pw-bob", ""), "bob@example.org",
@@ -339,9 +335,7 @@ func TestRefuseAndLimit(t *testing.T) {
 // standings show it.
 func TestLimitAsPbmserv(t *testing.T) {
 	h := newHarness(t)
-	for _, id := range []string{"alice", "bob"} {
-		h.signup(id)
-	}
+	h.signup("alice", "bob")
 	for _, w := range []string{"0", "reject", "REJECT"} {
 		r := one(t, h.send("bob@example.org", "tanbo limit bob pw-bob "+w, ""), "bob@example.org")
 		if r.Subject != "Tanbo: limit of bob" {
@@ -381,8 +375,7 @@ func TestLimitAsPbmserv(t *testing.T) {
 
 func TestChatAndMessage(t *testing.T) {
 	h := twoPlayers(t)
-	h.signup("carol")
-	h.signup("dave")
+	h.signup("carol", "dave")
 	h.send("carol@example.org", "tanbo sub 101 carol pw-carol", "")
 	// A chat is a short mail of its own, with its own subject, in the
 	// board's thread, to the players and subscribers.
@@ -482,8 +475,7 @@ func TestAllShow(t *testing.T) {
 
 func TestNotify(t *testing.T) {
 	h := twoPlayers(t)
-	h.signup("carol")
-	h.signup("dave")
+	h.signup("carol", "dave")
 	r := one(t, h.send("carol@example.org", "tanbo notify carol pw-carol 101", ""), "carol@example.org")
 	has(t, r.Body, "carol receives the final mail of Tanbo board 101 when it ends.")
 	one(t, h.send("dave@example.org", "tanbo notify dave pw-dave", ""), "dave@example.org")
@@ -545,9 +537,7 @@ func TestNotify(t *testing.T) {
 //	alice: value 1675.69 - 400 = 1275.69; average (5300+1275.69)/4 = 1643.92
 func TestRatings(t *testing.T) {
 	h := newHarness(t)
-	for _, id := range []string{"alice", "bob", "carol", "dave", "erin"} {
-		h.signup(id)
-	}
+	h.signup("alice", "bob", "carol", "dave", "erin")
 	// dave and erin come established, as if from earlier games.
 	err := h.db.Update(func(tx *store.Tx) error {
 		for id, r := range map[string]store.Rating{
@@ -736,8 +726,7 @@ func TestNagAndForfeit(t *testing.T) {
 
 func TestNagTimesOfTheBoardAndMoves(t *testing.T) {
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	h.send("alice@example.org", "tanbo challenge alice bob -size=9 --nagtime=2 --forfeittime=5", "")
 	start := h.now
 	h.now = start.Add(1 * day)
@@ -872,8 +861,7 @@ func TestVacationErrors(t *testing.T) {
 // proposer's whole last turn, even when they came in separate mails.
 func TestUndoTaratibu(t *testing.T) {
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	h.send("alice@example.org", "taratibu challenge alice bob", "")
 	h.send("alice@example.org", "taratibu move 101 alice pw-alice 1123", "")
 	boardMails(t, h.send("bob@example.org", "taratibu move 101 bob pw-bob 1615", ""), "Taratibu Board 101 bob", "alice@example.org", "bob@example.org")

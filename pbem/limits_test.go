@@ -190,9 +190,7 @@ func TestForeignWrongPasswordsBudget(t *testing.T) {
 	h.svc.cfg.Limits.ForeignBadPasswords = 5
 	h.restart()
 	ids := []string{"alice", "bob", "carol", "dave", "erin", "frank"}
-	for _, id := range ids {
-		h.signup(id)
-	}
+	h.signup(ids...)
 	tries := 0
 	passed := func(from, id, password string) {
 		t.Helper()
@@ -239,9 +237,7 @@ func TestPreverifyForeignBudget(t *testing.T) {
 	h.svc.cfg.Limits.ForeignBadPasswords = 3
 	h.restart()
 	ids := []string{"alice", "bob", "carol"}
-	for _, id := range ids {
-		h.signup(id)
-	}
+	h.signup(ids...)
 	batch := func() [][]byte {
 		var raws [][]byte
 		for i := range 20 {

@@ -40,8 +40,7 @@ func logLines(t *testing.T, h *harness) (func() []map[string]any, *bytes.Buffer)
 func TestMailLogLine(t *testing.T) {
 	h := newHarness(t)
 	lines, buf := logLines(t, h)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	lines()
 	g := gameNames()[0]
 	h.send("alice@example.org", g+" challenge alice bob", "")

@@ -19,8 +19,7 @@ func TestFullGames(t *testing.T) {
 	for _, g := range catalog.All() {
 		t.Run(g.Name(), func(t *testing.T) {
 			h := newHarness(t)
-			h.signup("alice")
-			h.signup("bob")
+			h.signup("alice", "bob")
 			players := [2]string{"alice", "bob"}
 			params := smallestBoard(g)
 			out := h.send("alice@example.org", strings.TrimSpace(g.Name()+" challenge alice bob "+params), "")

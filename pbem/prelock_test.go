@@ -14,9 +14,7 @@ import (
 // lock, and remembers the right ones; it needs no lock of the service.
 func TestPreverify(t *testing.T) {
 	h := newHarness(t)
-	for _, id := range []string{"alice", "bob", "carol"} {
-		h.signup(id)
-	}
+	h.signup("alice", "bob", "carol")
 	cases := []struct {
 		subject, body string
 		known         int // passwords remembered as right afterwards
@@ -59,9 +57,7 @@ func TestPreverifySkipsHandledMail(t *testing.T) {
 // pair that several of them name costs one bcrypt.
 func TestPreverifyBatch(t *testing.T) {
 	h := newHarness(t)
-	for _, id := range []string{"alice", "bob", "carol"} {
-		h.signup(id)
-	}
+	h.signup("alice", "bob", "carol")
 	svc := New(h.db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler)})
 	var raws [][]byte
 	for i := range 10 {
@@ -221,9 +217,7 @@ func TestSignupFloodBounded(t *testing.T) {
 // board, stay.
 func TestUnusedAccountsExpire(t *testing.T) {
 	h := newHarness(t)
-	for _, id := range []string{"idle", "player", "named"} {
-		h.signup(id)
-	}
+	h.signup("idle", "player", "named")
 	h.send("player@example.org", "tanbo games player pw-player", "") // no password needed: not a use
 	h.send("player@example.org", "vacation player pw-player 0", "")
 	h.send("x@example.org", "tanbo challenge named player", "")

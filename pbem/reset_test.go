@@ -203,9 +203,7 @@ func TestResetGetsThroughSpentLimits(t *testing.T) {
 // mailed at most resetsADay codes a day, whoever asks.
 func TestResetsBounded(t *testing.T) {
 	h := newHarness(t)
-	for _, id := range []string{"p0", "p1", "p2"} {
-		h.signup(id)
-	}
+	h.signup("p0", "p1", "p2")
 	h.svc.limits.Mails = 2
 	for range 3 {
 		h.deliver(h.forged("x@evil.example", "help", ""))

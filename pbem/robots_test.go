@@ -38,9 +38,7 @@ func (h *harness) shared(kind, a, b string) int {
 // its place.
 func TestRobotShare(t *testing.T) {
 	h := robotHarness(t)
-	for _, id := range []string{"alice", "bob"} {
-		h.signup(id)
-	}
+	h.signup("alice", "bob")
 	created := func(from, subject string) {
 		t.Helper()
 		for _, r := range h.send(from, subject, "") {
@@ -106,8 +104,7 @@ func TestRobotShare(t *testing.T) {
 // as in issue 25, takes no more than each named player's share of it.
 func TestRobotShareMultiple(t *testing.T) {
 	h := robotHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	for i := 0; i < 11; i++ {
 		h.send(fmt.Sprintf("x%d@invented.example", i), "multiple",
 			strings.Repeat("ultima challenge alice ultima-robot3\n", 20))

@@ -185,8 +185,7 @@ func TestPasswordBesideOtherCharacters(t *testing.T) {
 		return out
 	}
 	send("signup alice "+pw, "")
-	h.signup("bob")
-	h.signup("carol")
+	h.signup("bob", "carol")
 	send("tanbo challenge alice bob -size=9", "")
 	h.send("carol@example.org", "tanbo subscribe 101 carol pw-carol", "")
 

@@ -9,9 +9,7 @@ import (
 // commands, and help commands names them.
 func TestPbmservShortForms(t *testing.T) {
 	h := newHarness(t)
-	for _, id := range []string{"alice", "bob", "carol"} {
-		h.signup(id)
-	}
+	h.signup("alice", "bob", "carol")
 	// Every prefix of challenge from 5 letters; options by a unique start.
 	for i, verb := range []string{"chall", "challe", "challen", "challeng", "CHALLENGE"} {
 		out := h.send("alice@example.org", "tanbo "+verb+" alice bob -si=9", "")

@@ -7,8 +7,7 @@ import "testing"
 // stops it. Board mails list the notifiers.
 func TestSubscribeAll(t *testing.T) {
 	h := twoPlayers(t)
-	h.signup("carol")
-	h.signup("dave")
+	h.signup("carol", "dave")
 	out := h.send("carol@example.org", "tanbo subscribe all carol pw-carol", "")
 	r := one(t, out, "carol@example.org")
 	if r.Subject != "Tanbo: subscribe all for carol" {
@@ -59,8 +58,7 @@ func TestSubscribeAll(t *testing.T) {
 // time; both players are told.
 func TestProposalReminders(t *testing.T) {
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	h.send("alice@example.org", "tanbo challenge alice bob -size=9 --nagtime=3 --forfeittime=8", "")
 	start := h.now
 	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
@@ -114,9 +112,7 @@ func TestProposalReminders(t *testing.T) {
 // refusal says what may be done instead.
 func TestWatchersLimit(t *testing.T) {
 	h := twoPlayers(t)
-	for _, id := range []string{"carol", "dave", "erin"} {
-		h.signup(id)
-	}
+	h.signup("carol", "dave", "erin")
 	h.svc.limits.Watchers = 2
 	for _, id := range []string{"carol", "dave"} {
 		one(t, h.send(id+"@example.org", "tanbo subscribe all "+id+" pw-"+id, ""), id+"@example.org")

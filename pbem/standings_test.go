@@ -7,9 +7,7 @@ import "testing"
 // pbmserv; who leaves his only board is not.
 func TestStandingsListNewcomers(t *testing.T) {
 	h := newHarness(t)
-	for _, id := range []string{"alice", "frank", "gina"} {
-		h.signup(id)
-	}
+	h.signup("alice", "frank", "gina")
 	h.send("frank@example.org", "tanbo challenge ? frank", "")    // frank seeks a game: board 101
 	h.send("alice@example.org", "tanbo challenge alice ?", "")    // board 102
 	h.send("gina@example.org", "tanbo join 102 gina pw-gina", "") // gina takes its open seat

@@ -17,8 +17,7 @@ func TestOwnLimit(t *testing.T) {
 // nobody won them (the mail said "Game won by ?").
 func TestSignoffWithdrawsOpenSeat(t *testing.T) {
 	h := newHarness(t)
-	h.signup("carol")
-	h.signup("bob")
+	h.signup("carol", "bob")
 	h.send("carol@example.org", "tanbo challenge carol ?", "")
 	out := h.send("carol@example.org", "signoff carol pw-carol", "")
 	if len(out) != 2 {
@@ -36,8 +35,7 @@ func TestSignoffWithdrawsOpenSeat(t *testing.T) {
 // not as an open seat, and join says it is over.
 func TestFinishedOpenSeatBoard(t *testing.T) {
 	h := newHarness(t)
-	h.signup("carol")
-	h.signup("bob")
+	h.signup("carol", "bob")
 	h.send("carol@example.org", "tanbo challenge carol ?", "")
 	h.send("carol@example.org", "tanbo resign 101 carol pw-carol", "")
 	body := one(t, h.send("bob@example.org", "tanbo games all", ""), "bob@example.org").Body

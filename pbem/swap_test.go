@@ -10,8 +10,7 @@ import (
 // ratings follow the sides.
 func TestSwap(t *testing.T) {
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	h.send("alice@example.org", "tanbo challenge alice bob -size=9 -sw", "")
 	errorReply(t, h.send("bob@example.org", "tanbo move 101 bob pw-bob swap", ""), "bob@example.org",
 		"A swap answers the first player's first turn; on Tanbo board 101 it can be played only as the second player's first move.")
@@ -58,8 +57,7 @@ func TestSwap(t *testing.T) {
 // shows it open after.
 func TestSwapLapsesProposal(t *testing.T) {
 	h := newHarness(t)
-	h.signup("alice")
-	h.signup("bob")
+	h.signup("alice", "bob")
 	h.send("alice@example.org", "tanbo challenge alice bob -size=9 -swap", "")
 	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 	r := boardMails(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice draw", ""), "Tanbo Board 101 bob", "alice@example.org", "bob@example.org")
@@ -79,8 +77,7 @@ func TestSwapLapsesProposal(t *testing.T) {
 func TestSwapForms(t *testing.T) {
 	for _, subject := range []string{"tanbo move 101 bob pw-bob swap#2", "tanbo swap 101 bob pw-bob"} {
 		h := newHarness(t)
-		h.signup("alice")
-		h.signup("bob")
+		h.signup("alice", "bob")
 		h.send("alice@example.org", "tanbo challenge alice bob -size=9 -swap", "")
 		h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 		if strings.Contains(subject, "#") {

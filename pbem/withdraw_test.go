@@ -89,9 +89,7 @@ func TestDecline(t *testing.T) {
 // seat back; the board waits for another player and goes on from there.
 func TestDeclineReopensOpenSeat(t *testing.T) {
 	h := newHarness(t)
-	for _, id := range []string{"alice", "bob", "carol"} {
-		h.signup(id)
-	}
+	h.signup("alice", "bob", "carol")
 	h.send("alice@example.org", "tanbo challenge alice ? -size=9", "")
 	h.send("bob@example.org", "tanbo join 101 bob pw-bob", "")
 	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")

@@ -45,11 +45,20 @@ func Mail(from, subject, body, messageID string) []byte {
 	return Vouch(from, Forged(from, subject, body, messageID))
 }
 
-// Sent is one mail taken from the outbox: its recipients, subject and text.
-type Sent struct{ To, Subject, Body string }
+// Sent is one mail taken from the outbox as its recipient's client reads
+// it: a mail kept once for many (store.Outgoing.ToAt) is each one's copy.
+type Sent struct {
+	To, Subject, Body string
+	InReplyTo         string
+	References        []string
+	Raw               []byte
+}
 
 // TakeOutbox takes every mail due by now out of db's outbox, as the sender
-// that delivered them would, and returns them in the outbox's order.
+// that delivered them would, and returns them in the outbox's order, a
+// mail in copies as one Sent per recipient. It fails t on a mail the
+// service should never write: unreadable, or addressed to more than one
+// (every reply goes to one, never Cc).
 func TakeOutbox(t testing.TB, db *store.DB, now time.Time) []Sent {
 	t.Helper()
 	pending, err := db.Pending(now, 0, 10000)
@@ -58,14 +67,38 @@ func TakeOutbox(t testing.TB, db *store.DB, now time.Time) []Sent {
 	}
 	var out []Sent
 	for _, p := range pending {
-		m, err := mailmsg.ReadMail(p.Data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, Sent{strings.Join(p.To, ","), m.Subject, m.Text})
+		out = append(out, copies(t, p)...)
 		if err := db.Sent(p.ID); err != nil {
 			t.Fatal(err)
 		}
+	}
+	return out
+}
+
+// copies reads an outbox mail as its recipients get it: a mail in copies
+// (ToAt) as each one's copy, which must name him alone.
+func copies(t testing.TB, p store.Outgoing) []Sent {
+	t.Helper()
+	if p.ToAt == 0 && len(p.To) != 1 {
+		t.Fatalf("reply %d has %d recipients; every reply goes to one", p.ID, len(p.To))
+	}
+	var out []Sent
+	for _, to := range p.To {
+		raw := p.Data
+		if p.ToAt > 0 {
+			var err error
+			if raw, err = mailmsg.Copy(p.Data, p.ToAt, to); err != nil {
+				t.Fatalf("reply %d to %s: %v", p.ID, to, err)
+			}
+		}
+		m, err := mailmsg.ReadMail(raw)
+		if err != nil {
+			t.Fatalf("reply %d unreadable: %v", p.ID, err)
+		}
+		if got := m.Header["To"]; len(got) != 1 || strings.Contains(got[0], ",") || len(m.Header["Cc"]) > 0 {
+			t.Fatalf("reply %q to %s is addressed To %q Cc %q; want him alone", m.Subject, to, got, m.Header["Cc"])
+		}
+		out = append(out, Sent{To: to, Subject: m.Subject, Body: m.Text, InReplyTo: m.InReplyTo, References: m.References, Raw: raw})
 	}
 	return out
 }
