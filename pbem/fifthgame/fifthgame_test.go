@@ -26,7 +26,6 @@ import (
 	"github.com/pbemd/pbemd/rules/rulestool"
 	"github.com/pbemd/pbemd/rules/tanbo"
 	"github.com/pbemd/pbemd/store"
-	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // The two new games: one whose positions draw themselves, one whose
@@ -36,70 +35,58 @@ func init() {
 	catalog.Register(rulestest.Undrawn(tanbo.Game, "plaintanbo", "Plaintanbo"))
 }
 
-// server is the service, its robot worker and its web view on one store.
+// server is the service, its robot worker and its web view on one store,
+// driven by the kit's harness; its clock moves a minute a mail.
 type server struct {
-	t      *testing.T
-	db     *store.DB
+	*pbemtest.Harness
 	svc    *pbem.Service
 	worker *robot.Worker
 	web    *web.Server
 	played chan struct{} // a robot's command was committed
-	now    time.Time
-	n      int
 }
 
 func newServer(t *testing.T) *server {
-	db := storetest.New(t)
-	s := &server{t: t, db: db, played: make(chan struct{}, 100), now: time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)}
-	clock := func() time.Time { return s.now }
+	s := &server{Harness: pbemtest.New(t), played: make(chan struct{}, 100)}
+	s.Step = time.Minute
 	log := slog.New(slog.DiscardHandler)
-	s.svc = pbem.New(db, pbem.Config{Address: "pbem@example.org", Now: clock, Log: log, Auth: pbemtest.Auth()})
+	s.svc = pbem.New(s.DB, pbem.Config{Address: pbemtest.Address, Now: s.Clock, Log: log, Auth: pbemtest.Auth()})
+	s.Service = s.svc
 	s.worker = robot.NewWorker(s.svc, robot.WorkerOptions{Budget: robot.Budget{Nodes: 200}, Log: log,
 		OnPlayed: func() { s.played <- struct{}{} }})
 	if err := s.worker.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s.web = web.New(db, web.Options{Mail: "pbem@example.org", Now: clock, Log: log, Rate: 1e6, Burst: 1e6})
+	s.web = web.New(s.DB, web.Options{Mail: pbemtest.Address, Now: s.Clock, Log: log, Rate: 1e6, Burst: 1e6})
 	return s
 }
 
-// send delivers a mail from id@example.org.
-func (s *server) send(id, subject string) {
-	s.t.Helper()
-	s.n++
-	s.now = s.now.Add(time.Minute)
-	if err := s.svc.Deliver(pbemtest.Mail(id+"@example.org", subject, "", fmt.Sprintf("m%d@client.example", s.n))); err != nil {
-		s.t.Fatalf("%s: %v", subject, err)
-	}
-}
-
-// outbox takes every queued mail out of the outbox.
-func (s *server) outbox() []pbemtest.Sent {
-	s.t.Helper()
-	return pbemtest.TakeOutbox(s.t, s.db, s.now.Add(time.Hour))
+// send delivers a mail from id@example.org and returns its replies.
+func (s *server) send(id, subject string) []pbemtest.Sent {
+	s.T.Helper()
+	return s.Mail(id+"@example.org", subject, "")
 }
 
 // board reads a board and replays it.
 func (s *server) board(kind string, n int) (*store.Game, rules.Position) {
-	s.t.Helper()
+	s.T.Helper()
 	var rec *store.Game
-	err := s.db.View(func(tx *store.Tx) (err error) {
+	err := s.DB.View(func(tx *store.Tx) (err error) {
 		rec, err = tx.Game(kind, n)
 		return err
 	})
 	if err != nil {
-		s.t.Fatal(err)
+		s.T.Fatal(err)
 	}
 	_, pos, err := pbem.Replay(rec, len(rec.Moves))
 	if err != nil {
-		s.t.Fatal(err)
+		s.T.Fatal(err)
 	}
 	return rec, pos
 }
 
 // get answers one request from the web view.
 func (s *server) get(target string) (code int, ctype, body string) {
-	s.t.Helper()
+	s.T.Helper()
 	rec := httptest.NewRecorder()
 	s.web.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
 	b, _ := io.ReadAll(rec.Result().Body)
@@ -119,10 +106,7 @@ func playFifthGame(t *testing.T, kind string) {
 	}
 	_, draws := must(g.Start(must(rules.ParseOptions(g, nil)))).(rules.Drawer)
 	s := newServer(t)
-	for _, id := range []string{"alice", "bob"} {
-		s.send(id, "signup "+id+" pw-"+id)
-	}
-	s.outbox()
+	s.SignUp("alice", "bob")
 
 	// By mail: a challenge, moves, board mails under the game's title.
 	s.send("alice", kind+" challenge alice bob -size=9")
@@ -130,17 +114,19 @@ func playFifthGame(t *testing.T, kind string) {
 	if rec.Kind != kind || len(rec.Seats) != 2 || rec.Seats[0] != "alice" {
 		t.Fatalf("the challenge made %+v", rec)
 	}
+	var out []pbemtest.Sent
 	for i := 0; i < 4; i++ {
 		seat := rec.Seats[pos.ToMove()]
 		legal := pos.Legal()
-		s.send(seat, fmt.Sprintf("%s move 101 %s pw-%s %s", kind, seat, seat, legal[(i*11)%len(legal)]))
+		replies := s.send(seat, fmt.Sprintf("%s move 101 %s %s %s", kind, seat, pbemtest.Password(seat), legal[(i*11)%len(legal)]))
 		rec, pos = s.board(kind, 101)
 		if len(rec.Moves) != i+1 {
-			t.Fatalf("move %d by mail was not played: %v", i+1, s.outbox())
+			t.Fatalf("move %d by mail was not played: %v", i+1, replies)
 		}
+		out = append(out, replies...)
 	}
 	boardMails := 0
-	for _, m := range s.outbox() {
+	for _, m := range out {
 		if strings.Contains(strings.ToLower(m.Subject), "error") {
 			t.Fatalf("error reply: %s\n%s", m.Subject, m.Body)
 		}
@@ -151,8 +137,7 @@ func playFifthGame(t *testing.T, kind string) {
 	if boardMails != 2 {
 		t.Errorf("%d mails of the board as it stands, want one to each player", boardMails)
 	}
-	s.send("bob", kind+" show 101")
-	if out := s.outbox(); len(out) != 1 || !strings.HasPrefix(out[0].Subject, g.Title()+" Board 101") {
+	if out := s.send("bob", kind+" show 101"); len(out) != 1 || !strings.HasPrefix(out[0].Subject, g.Title()+" Board 101") {
 		t.Errorf("%s show 101: %+v", kind, out)
 	}
 
@@ -192,7 +177,7 @@ func playFifthGame(t *testing.T, kind string) {
 		t.Fatalf("after the robot's turn: seats %v, moves %+v", rec.Seats, rec.Moves)
 	}
 	played := false
-	for _, m := range s.outbox() {
+	for _, m := range s.Outbox() {
 		played = played || m.To == "alice@example.org" && strings.Contains(m.Body, robotID+" played "+rec.Moves[1].Text)
 	}
 	if !played {

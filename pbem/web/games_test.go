@@ -14,7 +14,6 @@ import (
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
-	"github.com/pbemd/pbemd/store/storetest"
 )
 
 // A played store is a store filled by the mail service itself: players sign
@@ -27,7 +26,7 @@ type played struct {
 	live  map[string]int // board number of a game in progress by kind
 }
 
-var testStart = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+var testStart = pbemtest.Start
 
 // challenges are the games played: each kind once to its end (options as a
 // challenge writes them), and once a few moves into a game.
@@ -40,23 +39,17 @@ var challenges = map[string]string{
 
 func newPlayed(t testing.TB) *played {
 	t.Helper()
-	db := storetest.New(t)
-	p := &played{db: db, now: testStart, games: map[string]int{}, live: map[string]int{}}
-	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Now: func() time.Time { return p.now },
+	h := pbemtest.New(t)
+	h.Step = 17 * time.Minute
+	db := h.DB
+	p := &played{db: db, games: map[string]int{}, live: map[string]int{}}
+	h.Service = pbem.New(db, pbem.Config{Address: pbemtest.Address, Now: h.Clock,
 		Log: slog.New(slog.DiscardHandler), Limits: pbem.Limits{Mails: 1 << 30}, Auth: pbemtest.Auth()})
-	n := 0
 	send := func(from, subject string) {
 		t.Helper()
-		n++
-		p.now = p.now.Add(17 * time.Minute)
-		raw := pbemtest.Mail(from+"@example.org", subject, "", fmt.Sprintf("m%d@client.example", n))
-		if err := svc.Deliver(raw); err != nil {
-			t.Fatalf("%s: %v", subject, err)
-		}
+		h.Mail(from+"@example.org", subject, "")
 	}
-	for _, u := range []string{"alice", "bob"} {
-		send(u, "signup "+u+" secret")
-	}
+	h.SignUp("alice", "bob")
 	seats := [2]string{"alice", "bob"}
 	for _, g := range catalog.All() {
 		kind := g.Name()
@@ -83,17 +76,18 @@ func newPlayed(t testing.TB) *played {
 					t.Fatal(err)
 				}
 				m := chooseMove(pos, i)
-				send(seats[pos.ToMove()], fmt.Sprintf("%s move %d %s secret %s", kind, board, seats[pos.ToMove()], m))
+				send(seats[pos.ToMove()], fmt.Sprintf("%s move %d %s %s %s", kind, board, seats[pos.ToMove()], pbemtest.Password(seats[pos.ToMove()]), m))
 			}
 			if rec := p.game(t, kind, board); finish && !rec.Over {
 				_, pos, _ := pbem.Replay(rec, len(rec.Moves))
-				send(seats[pos.ToMove()], fmt.Sprintf("%s resign %d %s secret", kind, board, seats[pos.ToMove()]))
+				send(seats[pos.ToMove()], fmt.Sprintf("%s resign %d %s %s", kind, board, seats[pos.ToMove()], pbemtest.Password(seats[pos.ToMove()])))
 			}
 			if rec := p.game(t, kind, board); rec.Over != finish || len(rec.Moves) == 0 {
 				t.Fatalf("%s board %d: over %v after %d moves; the mails did not play as planned", kind, board, rec.Over, len(rec.Moves))
 			}
 		}
 	}
+	p.now = h.Now
 	return p
 }
 
