@@ -47,6 +47,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // naming the limit; no account, no mail to any of them, and the store grows
 // by the refusal only.
 func TestSignupThousandsOfAddresses(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	var addrs []string
 	for i := 1; i <= 2000; i++ {
@@ -79,6 +80,7 @@ func TestSignupThousandsOfAddresses(t *testing.T) {
 // nothing else until confirmed; the welcome goes to the sender and names
 // only confirmed addresses.
 func TestSignupConfirmation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("bob")
 	out := h.send("alice@example.org", "signup alice pw-alice alice@example.org alice@home.example victim@other.example", "")
@@ -145,6 +147,7 @@ func TestSignupConfirmation(t *testing.T) {
 // A message reaches at most Limits.Recipients users, with at most
 // Limits.MessageBytes of text.
 func TestMessageBounds(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice")
 	var ids []string
@@ -176,6 +179,7 @@ func TestMessageBounds(t *testing.T) {
 // confirms. So a forged signup cannot have the server mail a stranger, nor
 // share a player's address with an account of the forger's.
 func TestForgedSignupConfirmsNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob")
 	out := h.deliver(h.forged("victim@third.example", "signup vv secret1", ""))
@@ -218,6 +222,7 @@ func ownerOf(h *harness, addr string) (string, error) {
 // The welcome of a signup nothing vouched for says why its own address
 // must confirm, within 72 columns.
 func TestForgedSignupWelcomeSaysWhy(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, r := range h.deliver(h.forged("newbie@example.net", "signup newbie pw-newbie", "")) {
 		says(t, r.Body, "This address was mailed a code to confirm: nothing vouched for your mail (anyone can write a From line), so it gets mail only once you send the confirm line of that mail.")

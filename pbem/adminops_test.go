@@ -10,6 +10,7 @@ import (
 // The administrator ends games: a draw and a win are rated and told to
 // the players; a void game is told but counts in nobody's rating.
 func TestEndBoard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob")
 	g := gameNames()[0]
@@ -62,6 +63,7 @@ func TestEndBoard(t *testing.T) {
 // The administrator's new password is mailed to the account alone, works,
 // and ends a reset under way.
 func TestNewPassword(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice")
 	h.send("alice@example.org", "reset alice", "")

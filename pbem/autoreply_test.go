@@ -13,6 +13,7 @@ import (
 // kind, and sends the same text to every mail it gets, is answered once
 // (a day), not once for each of the server's answers.
 func TestAutoReplies(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	for name, header := range map[string]string{
 		"Auto-Submitted":     "Auto-Submitted: auto-replied\r\n",
@@ -76,6 +77,7 @@ func TestAutoReplies(t *testing.T) {
 // opponent moved), it is answered again. A mail that carries out any
 // command is answered however often it comes.
 func TestRepeatedMoveAnswered(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	move := func() []reply { return h.send("alice@example.org", "tanbo move 101 alice pw-alice h7#1", "my move") }
 	if out := move(); len(out) != 2 {

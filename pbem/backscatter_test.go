@@ -45,6 +45,7 @@ const notice = 1500
 // nothing; the next window answers again. The same mail signed by alice's
 // domain gets every board.
 func TestBackscatterBounded(t *testing.T) {
+	t.Parallel()
 	h, body := victim(t)
 	// The limit of commands per sender would silence alice's address
 	// after three such mails; this test is about bytes.
@@ -110,6 +111,7 @@ func TestBackscatterBounded(t *testing.T) {
 // gets one notice saying so. Board mails to players are not answers: a
 // player on a domain that signs nothing plays on.
 func TestBackscatterAllSenders(t *testing.T) {
+	t.Parallel()
 	h, _ := victim(t)
 	h.svc.cfg.Limits.AllAnswerBytes = 8000
 	h.restart()

@@ -5,6 +5,7 @@ import "testing"
 // Mail from a banned address, or from any address of a banned user, is
 // dropped without a reply and changes nothing; unbanned, it works again.
 func TestBan(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice")
 	for _, what := range []string{"Alice@Example.org", "ALICE"} {

@@ -39,6 +39,7 @@ func listedMoves(body string) [][2]string {
 // The numbers of a board mail's move list are the numbers "#n" takes: the
 // same moves sent with them on a new board are each accepted.
 func TestMoveListNumbersAreAccepted(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	playFirstLegal(t, h, 9)
 	show := one(t, h.send("alice@example.org", "tanbo show 101", ""), "alice@example.org")
@@ -62,6 +63,7 @@ func TestMoveListNumbersAreAccepted(t *testing.T) {
 // An ordinary board mail shows the last rows of the move list and says how
 // to get the rest; the first mail, show and the end mail show all of it.
 func TestBoardMailShowsRecentMoves(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	// 15 moves are 8 rows, two moves a row: the last rows hold moves 5 to 15.
 	out := playFirstLegal(t, h, 2*recentRows+3)
@@ -85,6 +87,7 @@ func TestBoardMailShowsRecentMoves(t *testing.T) {
 // The mail to the player to move ends with the command to send; the
 // others' mails do not.
 func TestBoardMailEndsWithNextCommand(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 	for _, r := range out {
@@ -98,6 +101,7 @@ func TestBoardMailEndsWithNextCommand(t *testing.T) {
 // Text written below a quote (bottom posting) is kept: a move's comment and
 // a chat; the quote and its attribution are not.
 func TestBottomPosted(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	quoted := "On Sun, Nov 22, 2026 at 12:00 PM pbemd <pbem@example.org> wrote:\n> Summary of Tanbo Board 101\n>\n> It is alice's turn.\n\n"
 	out := h.send("alice@example.org", "Re: tanbo move 101 alice pw-alice h7 **", quoted+"Your move, Bob.\n-- \nAlice\n")
@@ -122,6 +126,7 @@ func TestBottomPosted(t *testing.T) {
 // A reply to a board mail with its subject unchanged holds no command: the
 // answer says how to write one, with the next move's number.
 func TestBoardMailSubjectReply(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	for _, subject := range []string{"Re: Tanbo Board 101 alice **", "Re: New Tanbo Board 101 alice", "RE: Tanbo Board 101 won by bob"} {
 		out := h.send("alice@example.org", subject, "h7")
@@ -138,6 +143,7 @@ func TestBoardMailSubjectReply(t *testing.T) {
 // The tutorial's commands, set apart on lines of their own, work as it
 // says when sent in its order.
 func TestTutorialCommands(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	text := one(t, h.send("x@example.org", "help tutorial", ""), "x@example.org").Body
 	var cmds []string
@@ -170,6 +176,7 @@ func TestTutorialCommands(t *testing.T) {
 // The board mails of every game at the start, in the middle (Taratibu by
 // turns) and at the end, as golden files.
 func TestBoardMailsOfEachGame(t *testing.T) {
+	t.Parallel()
 	for _, kind := range gameNames() {
 		t.Run(kind, func(t *testing.T) {
 			h := newHarness(t)
@@ -207,6 +214,7 @@ func TestBoardMailsOfEachGame(t *testing.T) {
 // The errors about a board, each in one golden file: what was wrong and
 // what to send instead, the board, the quoted mail.
 func TestErrorReplies(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	var out []reply
 	for _, c := range [][2]string{

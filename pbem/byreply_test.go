@@ -101,6 +101,7 @@ func noSecrets(t *testing.T, out []reply, secrets ...string) {
 // format=flowed), Gmail (top-posted, multipart, quoted-printable) and
 // Outlook (top-posted, HTML only, quoted-printable Latin-1) write them.
 func TestPlayByReply(t *testing.T) {
+	t.Parallel()
 	h, out := ultimaGame(t)
 	toAlice := mailTo(t, out, "alice@example.org")
 	has(t, toAlice.Body, "Reply to this mail with your move on the first line.")
@@ -141,6 +142,7 @@ func TestPlayByReply(t *testing.T) {
 // TestReplyBounds: a reply counts against the sender's limit like any
 // command, and only the first token a mail names is looked up.
 func TestReplyBounds(t *testing.T) {
+	t.Parallel()
 	h, out := ultimaGame(t)
 	toAlice := mailTo(t, out, "alice@example.org")
 	// A forged token in In-Reply-To hides the live one in References:
@@ -175,6 +177,7 @@ func TestReplyBounds(t *testing.T) {
 // refused, whatever it asks and whatever "#n" it adds, and the answer names
 // the move due and the full command that would do it.
 func TestReplyStale(t *testing.T) {
+	t.Parallel()
 	h, out := ultimaGame(t)
 	firstToBob := mailTo(t, out, "bob@example.org")
 	firstToAlice := mailTo(t, out, "alice@example.org")
@@ -221,6 +224,7 @@ func TestReplyStale(t *testing.T) {
 // even while its board stays at its move (a vote), and a refused command
 // does not spend it; chat does not spend it either.
 func TestReplyTokenOnce(t *testing.T) {
+	t.Parallel()
 	h, out := ultimaGame(t)
 	toAlice := mailTo(t, out, "alice@example.org")
 	// A refused move leaves the token as it was, and so does a chat.
@@ -269,6 +273,7 @@ func TestReplyTokenOnce(t *testing.T) {
 // token queues and chats, as often as the player likes, and still plays;
 // once the board has moved, it does neither.
 func TestReplyQueueAndChat(t *testing.T) {
+	t.Parallel()
 	h, out := ultimaGame(t)
 	toBob := mailTo(t, out, "bob@example.org")
 	one(t, h.deliver(h.plainReply("bob@example.org", toBob, "queue e7-e6")), "bob@example.org")
@@ -287,6 +292,7 @@ func TestReplyQueueAndChat(t *testing.T) {
 // later mail of the thread, such as a chat) threads but plays nothing; the
 // answer says to reply to the board mail itself.
 func TestReplyReferencesOnly(t *testing.T) {
+	t.Parallel()
 	h, out := ultimaGame(t)
 	toAlice := mailTo(t, out, "alice@example.org")
 	for _, inReplyTo := range []string{"In-Reply-To: <chat7@example.org>\r\n", ""} {
@@ -309,6 +315,7 @@ func TestReplyReferencesOnly(t *testing.T) {
 // TestReplyRefused: forged, revoked, expired and misdirected tokens play
 // nothing, and their answer says how to send the full command.
 func TestReplyRefused(t *testing.T) {
+	t.Parallel()
 	h, out := ultimaGame(t)
 	toAlice := mailTo(t, out, "alice@example.org")
 	toBob := mailTo(t, out, "bob@example.org")
@@ -358,6 +365,7 @@ func TestReplyRefused(t *testing.T) {
 // TestReplyKeepsFullCommands: a reply whose subject is a command of its own
 // (pbmserv's "ultima board 101 alice PASSWORD MOVE") runs it as before.
 func TestReplyKeepsFullCommands(t *testing.T) {
+	t.Parallel()
 	h, out := ultimaGame(t)
 	toAlice := mailTo(t, out, "alice@example.org")
 	raw := bytes.Replace(h.plainReply("alice@example.org", toAlice, "> Summary of Ultima Board 101\n"),
@@ -375,6 +383,7 @@ func TestReplyKeepsFullCommands(t *testing.T) {
 // the token in Reply-To, and a reply to that address plays even without
 // In-Reply-To or References.
 func TestReplySubaddress(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.svc.cfg.ReplyAddress = "pbem+{token}@example.org"
 	h.signup("alice", "bob")
@@ -398,6 +407,7 @@ func TestReplySubaddress(t *testing.T) {
 }
 
 func TestReplyLine(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ text, line, comment string }{
 		{"e2-e5\n", "e2-e5", ""},
 		{"\n\ne2-e5\nGood luck\n\nOn Sun, Nov 22, 2026 at 12:00 PM pbemd <pbem@example.org> wrote:\n> board\n", "e2-e5", "Good luck"},
@@ -417,6 +427,7 @@ func TestReplyLine(t *testing.T) {
 }
 
 func TestParseReplyCommand(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		line string
 		verb string
@@ -442,6 +453,7 @@ func hasToken(r reply) bool { return strings.HasPrefix(r.messageID(), tokenIDPre
 // replies to the error with the right move, and it is played; so is a
 // reply to a show mail. Whoever else replies is told why nothing moved.
 func TestReplyToErrorAndShow(t *testing.T) {
+	t.Parallel()
 	h, _ := ultimaGame(t)
 	typo := refused(t, h.send("alice@example.org", "ultima move 101 alice pw-alice e2-z9", ""), "alice@example.org")
 	if !hasToken(typo) {
@@ -506,6 +518,7 @@ func TestReplyToErrorAndShow(t *testing.T) {
 // move is not told to reply with his move; if he does, he is told why it
 // was not played and how to queue it, by reply too.
 func TestReplyNotYourTurn(t *testing.T) {
+	t.Parallel()
 	h, out := ultimaGame(t)
 	hasNot(t, mailTo(t, out, "bob@example.org").Body, "Reply to this mail")
 	out = h.deliver(h.plainReply("alice@example.org", mailTo(t, out, "alice@example.org"), "e2-e5"))
@@ -529,6 +542,7 @@ func TestReplyNotYourTurn(t *testing.T) {
 // proposal is told to reply accept or reject, and doing so works; the
 // proposer is not told to answer it.
 func TestReplyToProposal(t *testing.T) {
+	t.Parallel()
 	h, out := ultimaGame(t)
 	out = h.deliver(h.plainReply("alice@example.org", mailTo(t, out, "alice@example.org"), "propose"))
 	toAlice, toBob := mailTo(t, out, "alice@example.org"), mailTo(t, out, "bob@example.org")
@@ -546,6 +560,7 @@ func TestReplyToProposal(t *testing.T) {
 // move at most, however many a forger draws to the player's address;
 // his own authenticated mail always gets one.
 func TestForgedAnswersMintOneToken(t *testing.T) {
+	t.Parallel()
 	h, _ := ultimaGame(t)
 	tokens := 0
 	for range 5 {

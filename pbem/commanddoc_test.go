@@ -10,6 +10,7 @@ import (
 // docs/commands.md is what the command table makes of it: a change to the
 // table without "go generate ./pbem" fails here.
 func TestCommandsDocIsCurrent(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("../docs/commands.md")
 	if err != nil {
 		t.Fatal(err)
@@ -33,6 +34,7 @@ func TestCommandsDocIsCurrent(t *testing.T) {
 // A document whose places do not match the table's sections is refused,
 // saying what was expected, instead of losing commands or text.
 func TestCommandsDocRefusesBadPlaces(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("../docs/commands.md")
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +61,7 @@ func TestCommandsDocRefusesBadPlaces(t *testing.T) {
 // The help lays a form too long for a line out on two, broken before an
 // optional part, and never wider than a mail line.
 func TestHelpWordsFitALine(t *testing.T) {
+	t.Parallel()
 	for _, c := range commands {
 		for _, f := range c.forms {
 			for _, l := range strings.Split("  "+helpWords(f.words), "\n") {

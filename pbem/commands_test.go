@@ -22,6 +22,7 @@ func twoPlayers(t *testing.T) *harness {
 }
 
 func TestSignup(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	out := h.send("Alice@Example.org", "signup Alice secret", "")
 	golden(t, "signup", out)
@@ -51,6 +52,7 @@ func TestSignup(t *testing.T) {
 }
 
 func TestChangePassword(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	out := h.send("alice@example.org", "change password alice pw-alice newpass", "")
 	golden(t, "change-password", out)
@@ -66,6 +68,7 @@ func TestChangePassword(t *testing.T) {
 }
 
 func TestChangeAddress(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	out := h.send("alice@example.org", "change address alice pw-alice alice@new.example", "")
 	code := confirmCode(t, out[0])
@@ -91,6 +94,7 @@ func TestChangeAddress(t *testing.T) {
 }
 
 func TestSignoff(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	out := h.send("bob@example.org", "signoff bob pw-bob", "")
 	golden(t, "signoff", out)
@@ -108,6 +112,7 @@ func TestSignoff(t *testing.T) {
 }
 
 func TestChallenge(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob")
 	out := h.send("alice@example.org", "tanbo challenge alice bob -size=9", "Good luck!")
@@ -142,6 +147,7 @@ func TestChallenge(t *testing.T) {
 }
 
 func TestMove(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7#1", "")
 	golden(t, "move", out)
@@ -194,6 +200,7 @@ func TestMove(t *testing.T) {
 }
 
 func TestSameMailTwice(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	raw := h.mail("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 	if out := h.deliver(raw); len(out) != 2 {
@@ -220,6 +227,7 @@ func TestSameMailTwice(t *testing.T) {
 }
 
 func TestResign(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
@@ -234,6 +242,7 @@ func TestResign(t *testing.T) {
 }
 
 func TestCommentInBoardMail(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	body := "Your move, Bob.\nI think I have you.\n\nOn Sun, 22 Nov 2026, Bob wrote:\n> old board\n"
 	out := h.send("alice@example.org", "Re: tanbo move 101 alice pw-alice h7 **", body)
@@ -251,6 +260,7 @@ func TestCommentInBoardMail(t *testing.T) {
 }
 
 func TestShowAndGames(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
@@ -299,6 +309,7 @@ func TestShowAndGames(t *testing.T) {
 }
 
 func TestSubscribe(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.signup("carol")
 	out := h.send("carol@example.org", "tanbo sub 101 carol pw-carol", "")
@@ -321,6 +332,7 @@ func TestSubscribe(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, c := range []struct{ subject, golden string }{
 		{"help", "help"},
@@ -352,6 +364,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestUnknownSenderAndCommand(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	out := h.send("stranger@example.org", "hello there", "Is this the chess club?")
 	golden(t, "howto", out)
@@ -368,6 +381,7 @@ func TestUnknownSenderAndCommand(t *testing.T) {
 }
 
 func TestLoopGuard(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	cases := map[string]string{
 		"auto-reply": "From: alice@example.org\r\nAuto-Submitted: auto-replied\r\nSubject: tanbo move 101 alice pw-alice h7\r\n\r\n",
@@ -392,6 +406,7 @@ func TestLoopGuard(t *testing.T) {
 }
 
 func TestMultiple(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	body := "tanbo move 101 alice pw-alice h7\n\ntanbo show 101\n-- \nAlice\ntanbo resign 101 alice pw-alice\n"
 	out := h.send("alice@example.org", "multiple", body)
@@ -403,6 +418,7 @@ func TestMultiple(t *testing.T) {
 }
 
 func TestRateLimit(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.svc.limits = Limits{Mails: 100, BadPasswords: 3, Window: time.Hour}.withDefaults()
 	for i := 0; i < 3; i++ {
@@ -429,6 +445,7 @@ func TestRateLimit(t *testing.T) {
 }
 
 func TestDeliverAll(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	move := h.mail("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 	errs := h.svc.DeliverAll([][]byte{
@@ -457,6 +474,7 @@ func TestDeliverAll(t *testing.T) {
 }
 
 func TestSweepForgetsOldMailKeys(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	raw := h.mail("x@example.org", "help", "")
 	one(t, h.deliver(raw), "x@example.org")
@@ -473,6 +491,7 @@ func TestSweepForgetsOldMailKeys(t *testing.T) {
 }
 
 func TestOnMovesCountsGameMoves(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	var played []int
 	h.svc.cfg.OnMoves = func(n int) { played = append(played, n) }
@@ -490,6 +509,7 @@ func TestOnMovesCountsGameMoves(t *testing.T) {
 // "list" shows at most listMost boards of a game and says there are more;
 // "games" lists them a page at a time, each with who is to move.
 func TestListIsBounded(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t) // board 101
 	// More boards than list shows, and than a page of games.
 	for i := 0; i < pageRows+1; i++ {

@@ -9,6 +9,7 @@ import (
 // so the help, the docs and the usage errors show a form under the
 // command that runs it.
 func TestCommandTableFormsNameTheirCommand(t *testing.T) {
+	t.Parallel()
 	for _, c := range commands {
 		start := c.name
 		if c.game {
@@ -31,6 +32,7 @@ func TestCommandTableFormsNameTheirCommand(t *testing.T) {
 // The words of the table name their commands, and no others: aliases,
 // shortest prefixes, and a prefix shorter than that names nothing.
 func TestCommandWordsComeFromTheTable(t *testing.T) {
+	t.Parallel()
 	for subject, want := range map[string]string{
 		"tanbo ratings":  "standings",
 		"tanbo RATINGS":  "standings",
@@ -63,6 +65,7 @@ func TestCommandWordsComeFromTheTable(t *testing.T) {
 // The commands that only read are counted as such by the limits; every
 // other one, as a change.
 func TestReadOnlyComesFromTheTable(t *testing.T) {
+	t.Parallel()
 	for subject, want := range map[string]bool{
 		"help":                          true,
 		"tanbo help":                    true,
@@ -88,6 +91,7 @@ func TestReadOnlyComesFromTheTable(t *testing.T) {
 // form's password or code place is masked in the quoted mail, whoever
 // sent it.
 func TestUsageComesFromTheTable(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice")
 	for _, e := range []struct{ from, subject, want, secret string }{

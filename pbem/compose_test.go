@@ -8,6 +8,7 @@ import (
 // A multiple mail of 2,000 lines from a forged From: 20 commands run, and
 // one reply answers them all and the rest, bounded in size.
 func TestMultipleThousandsOfLines(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, line, each string }{
 		{"shows", "tanbo show 101", "\n\nSummary of Tanbo Board 101\n"},
 		{"errors", "tanbo show 999", "There is no Tanbo board 999"},
@@ -35,6 +36,7 @@ func TestMultipleThousandsOfLines(t *testing.T) {
 // Answers to one address merge into one mail; board mails to the players
 // stay one per board.
 func TestMultipleMergesAnswers(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.send("bob@example.org", "tobit challenge bob alice", "")
 	body := "tanbo move 101 alice pw-alice h7\ntanbo show 101\nhelp\ntobit show 101\ntanbo move 101 alice pw-alice b2\n"

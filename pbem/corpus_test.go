@@ -19,6 +19,7 @@ var subjectLine = regexp.MustCompile(`(?mi)^Subject:.*(\r?\n[ \t].*)*`)
 // mails carry the player's own words and none of what he quoted. The mails
 // of robots are answered with silence.
 func TestCorpusMoves(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("mailmsg/testdata/mail/*.eml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus: %v", err)

@@ -16,6 +16,7 @@ import (
 // the making of the robots and their task listing, which the daemon and
 // the robot worker run right after start, and the sweep. The others go on.
 func TestCorruptBoardPassedOver(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	// The service and the store log to the same place, as in the daemon.
 	var logs bytes.Buffer

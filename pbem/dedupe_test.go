@@ -11,6 +11,7 @@ import (
 // A Message-ID longer than the store's largest key is handled once, like any
 // other: the second copy changes nothing and gets no reply.
 func TestHugeMessageIDHandledOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id := strings.Repeat("x", 40000) + "@client.example"
 	raw := pbemtest.Vouch("alice@example.org", []byte(fmt.Sprintf("From: alice@example.org\r\nTo: pbem@example.org\r\nSubject: signup alice pw-alice\r\nMessage-ID: <%s>\r\n\r\n", id)))

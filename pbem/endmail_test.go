@@ -14,6 +14,7 @@ import (
 // To him alone, the same bytes as a mail composed for him alone always
 // were (the golden files; only the Message-ID is left out).
 func TestEndMailToNotifiers(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.signup("carol")
 	h.send("carol@example.org", "tanbo subscribe 101 carol pw-carol", "")

@@ -13,6 +13,7 @@ import (
 // reply, to its sender (the first address of a From that lists many), of a
 // few kilobytes.
 func TestHostileMail(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, c := range mailmsgtest.Hostile() {
 		t.Run(c.Name, func(t *testing.T) {
@@ -43,6 +44,7 @@ func TestHostileMail(t *testing.T) {
 // move, an option, an unknown verb, a user id, a multiple mail's lines) is
 // refused with a reply of a few kilobytes that quotes the word cut short.
 func TestHugeWordsInCommands(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob")
 	h.send("alice@example.org", "ultima challenge alice bob", "")
@@ -79,6 +81,7 @@ func TestHugeWordsInCommands(t *testing.T) {
 // TestShowManyWords: a show with thousands of board numbers or user ids
 // shows at most ten boards, so the reply stays small.
 func TestShowManyWords(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob")
 	for range 12 {
@@ -104,6 +107,7 @@ func TestShowManyWords(t *testing.T) {
 // players but relays none of its text to them; a player's comment is cut to
 // the message bound.
 func TestChallengeRelaysNoStrangersText(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob")
 	spam := strings.Repeat("buy cheap pills now\n", 13000)
@@ -125,6 +129,7 @@ func TestChallengeRelaysNoStrangersText(t *testing.T) {
 // TestUsageErrorsMaskPasswords: a change password or reset with the wrong
 // number of words quotes the command with its passwords masked.
 func TestUsageErrorsMaskPasswords(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice")
 	for _, subject := range []string{

@@ -6,6 +6,7 @@ import (
 
 // help shows every command with an example, multiple and GAME help too.
 func TestHelpExamples(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	body := one(t, h.send("x@example.org", "help commands", ""), "x@example.org").Body
 	has(t, body, "Example: multiple", "GAME help", "Example: tanbo help")
@@ -14,6 +15,7 @@ func TestHelpExamples(t *testing.T) {
 // The commands of a multiple mail are its body lines up to the signature or
 // a quote, each answered on its own, with no comment and no "**".
 func TestMultipleBody(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	body := "tanbo move 101 alice pw-alice h7#1\ntanbo move 101 alice pw-alice b3\n\nOn Sun, 22 Nov 2026, bob wrote:\n> tanbo resign 101 alice pw-alice\n"
 	out := h.send("alice@example.org", "Re: multiple **", body)

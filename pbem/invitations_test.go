@@ -13,6 +13,7 @@ import (
 // gets one mail, no move can be played, and the game begins when both
 // accepted with their passwords.
 func TestForgedChallengeOnlyInvites(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob")
 	out := h.deliver(h.forged("mallory@evil.example", "tanbo challenge alice bob -size=9", "I speak for alice"))
@@ -50,6 +51,7 @@ func TestForgedChallengeOnlyInvites(t *testing.T) {
 
 // An authenticated challenge starts the game at once, as on pbmserv.
 func TestAuthenticatedChallengeStartsAtOnce(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	g := h.game("tanbo", 101)
 	if g.Extra[pendingKey] != "" || g.TurnSince.IsZero() {
@@ -60,6 +62,7 @@ func TestAuthenticatedChallengeStartsAtOnce(t *testing.T) {
 // A player who declines ends the invitation, unrated; one nobody answers
 // lapses in the sweep after three days.
 func TestInvitationDeclinedOrLapsed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob")
 	h.deliver(h.forged("x@evil.example", "tanbo challenge alice bob", ""))
@@ -84,6 +87,7 @@ func TestInvitationDeclinedOrLapsed(t *testing.T) {
 // challenges each, from invented addresses. Nothing starts, alice gets a
 // bounded number of mails, and the robot keeps its seats for real players.
 func TestForgedRobotChallengesSeizeNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	if err := h.svc.EnsureRobots([]string{"ultima"}); err != nil {
 		t.Fatal(err)
@@ -147,6 +151,7 @@ func (h *harness) active(id, kind string) int {
 // Invitations a player has not accepted are no games of his: a forger's
 // do not fill his limit of active games.
 func TestInvitationsDoNotFillLimit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob", "carol")
 	h.send("alice@example.org", "tanbo limit alice pw-alice 1", "")

@@ -89,6 +89,7 @@ func hasNot(t *testing.T, body string, wants ...string) {
 }
 
 func TestQueue(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	// bob queues two moves before alice has moved: only he hears of them.
 	r := one(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob b7", ""), "bob@example.org")
@@ -143,6 +144,7 @@ func TestQueue(t *testing.T) {
 }
 
 func TestQueuedMoveWithStaleNumber(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	one(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob b7#4", ""), "bob@example.org")
 	out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
@@ -153,6 +155,7 @@ func TestQueuedMoveWithStaleNumber(t *testing.T) {
 }
 
 func TestResignOutOfTurnIsQueued(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
@@ -167,6 +170,7 @@ func TestResignOutOfTurnIsQueued(t *testing.T) {
 }
 
 func TestDrawByAgreement(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.signup("carol")
 	h.send("carol@example.org", "tanbo sub 101 carol pw-carol", "")
@@ -197,6 +201,7 @@ func TestDrawByAgreement(t *testing.T) {
 }
 
 func TestRejectedProposal(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	errorReply(t, h.send("bob@example.org", "tanbo move 101 bob pw-bob accept", ""), "bob@example.org",
 		"There is no open proposal on Tanbo board 101 to accept: no draw or undo has been proposed there.")
@@ -221,6 +226,7 @@ func TestRejectedProposal(t *testing.T) {
 }
 
 func TestUndo(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	errorReply(t, h.send("bob@example.org", "tanbo move 101 bob pw-bob undo", ""), "bob@example.org",
 		"You have played no move on Tanbo board 101, so there is nothing to take back.")
@@ -248,6 +254,7 @@ func TestUndo(t *testing.T) {
 }
 
 func TestOpenSeat(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob", "carol")
 	out := h.send("alice@example.org", "tanbo challenge alice ? -size=9", "")
@@ -289,6 +296,7 @@ func TestOpenSeat(t *testing.T) {
 }
 
 func TestRefuseAndLimit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob", "carol")
 	r := one(t, h.send("bob@example.org", "tanbo reject bob pw-bob", ""), "bob@example.org")
@@ -334,6 +342,7 @@ func TestRefuseAndLimit(t *testing.T) {
 // all and inf lift the limit, and the bare form tells the setting; the
 // standings show it.
 func TestLimitAsPbmserv(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob")
 	for _, w := range []string{"0", "reject", "REJECT"} {
@@ -374,6 +383,7 @@ func TestLimitAsPbmserv(t *testing.T) {
 }
 
 func TestChatAndMessage(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.signup("carol", "dave")
 	h.send("carol@example.org", "tanbo sub 101 carol pw-carol", "")
@@ -425,6 +435,7 @@ func TestChatAndMessage(t *testing.T) {
 }
 
 func TestPreview(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 	out := h.send("carol@example.org", "tanbo preview 101 b7 b3", "")
@@ -452,6 +463,7 @@ func TestPreview(t *testing.T) {
 }
 
 func TestAllShow(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.send("bob@example.org", "tobit challenge bob alice", "")
 	// Both boards come in one mail: one answer per mail.
@@ -474,6 +486,7 @@ func TestAllShow(t *testing.T) {
 }
 
 func TestNotify(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.signup("carol", "dave")
 	r := one(t, h.send("carol@example.org", "tanbo notify carol pw-carol 101", ""), "carol@example.org")
@@ -536,6 +549,7 @@ func TestNotify(t *testing.T) {
 //	dave:  1675.69 + 4.8*(1 - 0.371984) = 1678.70
 //	alice: value 1675.69 - 400 = 1275.69; average (5300+1275.69)/4 = 1643.92
 func TestRatings(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob", "carol", "dave", "erin")
 	// dave and erin come established, as if from earlier games.
@@ -661,6 +675,7 @@ func TestRatings(t *testing.T) {
 // Every form of the table is in "help commands": a section the template
 // does not place would drop its commands. So is every short form.
 func TestHelpCoversEveryCommand(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	body := one(t, h.send("x@example.org", "help commands", ""), "x@example.org").Body
 	for _, c := range commands {
@@ -687,6 +702,7 @@ func (h *harness) sweep() []reply {
 }
 
 func TestNagAndForfeit(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	// Both have moved, so a forfeit is a rated loss, not a withdrawal.
 	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
@@ -725,6 +741,7 @@ func TestNagAndForfeit(t *testing.T) {
 }
 
 func TestNagTimesOfTheBoardAndMoves(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob")
 	h.send("alice@example.org", "tanbo challenge alice bob -size=9 --nagtime=2 --forfeittime=5", "")
@@ -747,6 +764,7 @@ func TestNagTimesOfTheBoardAndMoves(t *testing.T) {
 }
 
 func TestVacation(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	start := h.now
 	h.now = start.Add(day)
@@ -784,6 +802,7 @@ func TestVacation(t *testing.T) {
 // knows no vacation; the sweep reads it again at the player's return, or
 // within the hour when he comes back early, and loses no reminder.
 func TestVacationEndedEarly(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	start := h.now
 	h.now = start.Add(7*day - 30*time.Minute)
@@ -818,6 +837,7 @@ func TestVacationEndedEarly(t *testing.T) {
 // know) is logged and passed over for an hour; it stops no other board's
 // reminder.
 func TestSweepPassesBadBoard(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	start := h.now
 	err := h.db.Update(func(tx *store.Tx) error {
@@ -835,6 +855,7 @@ func TestSweepPassesBadBoard(t *testing.T) {
 }
 
 func TestVacationErrors(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	errorReply(t, h.send("alice@example.org", "vacation alice pw-alice 0", ""), "alice@example.org",
 		"alice is not on vacation, so there is none to end; to go away, send \"vacation alice PASSWORD DAYS\".")
@@ -860,6 +881,7 @@ func TestVacationErrors(t *testing.T) {
 // TestUndoTaratibu checks that an undo takes back the single moves of the
 // proposer's whole last turn, even when they came in separate mails.
 func TestUndoTaratibu(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob")
 	h.send("alice@example.org", "taratibu challenge alice bob", "")
@@ -878,6 +900,7 @@ func TestUndoTaratibu(t *testing.T) {
 // A player who asked to take back his turn and then plays on ends his own
 // proposal: it does not grow to take back his new move too.
 func TestOwnUndoLapsesWithOwnMove(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	for _, m := range []string{"alice h7", "bob b7", "alice b3"} {
 		id, move, _ := strings.Cut(m, " ")
@@ -896,6 +919,7 @@ func TestOwnUndoLapsesWithOwnMove(t *testing.T) {
 // A board withdrawn before its first moves was no game: a notifier of
 // every game's end is not told of it.
 func TestWithdrawnBoardNotNotified(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.signup("carol")
 	one(t, h.send("carol@example.org", "tanbo notify carol pw-carol", ""), "carol@example.org")
@@ -913,6 +937,7 @@ func TestWithdrawnBoardNotNotified(t *testing.T) {
 // A player reminded before his first move is told what will happen: the
 // board is withdrawn, unrated, not forfeited.
 func TestNagBeforeFirstMoveSaysWithdrawn(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.now = h.now.Add(7*24*time.Hour + time.Minute)
 	var nag *reply

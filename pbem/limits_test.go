@@ -27,6 +27,7 @@ func (h *harness) restart() {
 // gets through; the lock holds in a new process and ends with its window.
 // Alice's authenticated mail is never locked out.
 func TestPasswordLockByAccount(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	var wrongReplies, others int
 	for i := 0; i < 300; i++ {
@@ -77,6 +78,7 @@ func TestPasswordLockByAccount(t *testing.T) {
 // Wrong passwords in authenticated mail are the sender's own typos: they
 // count against him, never against the account.
 func TestAuthenticatedGuessesDoNotLock(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	for i := range 30 {
 		h.send(fmt.Sprintf("g%d@attack.example", i), fmt.Sprintf("tanbo resign 101 alice guess%d", i), "")
@@ -89,6 +91,7 @@ func TestAuthenticatedGuessesDoNotLock(t *testing.T) {
 // The bcrypt checks of one process are counted: with a fresh service from
 // the start, 300 guesses cost at most the lock's count of bcrypt runs.
 func TestPasswordGuessesCostBoundedChecks(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	for i := 0; i < 300; i++ {
 		h.deliver(h.forged(fmt.Sprintf("g%d@attack.example", i), fmt.Sprintf("tanbo resign 101 alice guess%d", i), ""))
@@ -100,6 +103,7 @@ func TestPasswordGuessesCostBoundedChecks(t *testing.T) {
 
 // A sender over his limit gets one warning, in a new process too.
 func TestSenderLimitSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.svc.cfg.Limits.Reads = 5
 	h.restart()
@@ -122,6 +126,7 @@ func TestSenderLimitSurvivesRestart(t *testing.T) {
 
 // A newcomer who explores spends the reading budget, never his moves'.
 func TestReadingHasABudgetOfItsOwn(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.svc.limits.Reads, h.svc.limits.Mails = 3, 3
 	for range 5 {
@@ -136,6 +141,7 @@ func TestReadingHasABudgetOfItsOwn(t *testing.T) {
 // Mail to addresses of no user has one budget for all senders, kept in the
 // store; the how-to note goes at most once a day to an address.
 func TestStrangersBudget(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.svc.cfg.Limits.Strangers = 5
 	h.restart()
@@ -186,6 +192,7 @@ func TestStrangersBudget(t *testing.T) {
 // passes, and the budget comes back with the window. ("vacation ID PW 0"
 // of a player not away answers that he is not away: the password passed.)
 func TestForeignWrongPasswordsBudget(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.svc.cfg.Limits.ForeignBadPasswords = 5
 	h.restart()
@@ -233,6 +240,7 @@ func TestForeignWrongPasswordsBudget(t *testing.T) {
 // forged senders runs no more bcrypt before the lock than the budget has
 // left, and none once it is spent.
 func TestPreverifyForeignBudget(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.svc.cfg.Limits.ForeignBadPasswords = 3
 	h.restart()

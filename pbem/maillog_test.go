@@ -38,6 +38,7 @@ func logLines(t *testing.T, h *harness) (func() []map[string]any, *bytes.Buffer)
 // the command, game, board, user, the result and why, the replies queued
 // and the milliseconds; no password shows anywhere in the log.
 func TestMailLogLine(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	lines, buf := logLines(t, h)
 	h.signup("alice", "bob")

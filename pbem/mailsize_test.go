@@ -10,6 +10,7 @@ import (
 // TestMailTooLarge checks that a mail over the bounds of reading is answered
 // once, shortly, with the size that would be read, and changes nothing.
 func TestMailTooLarge(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	huge := strings.Repeat("0123456789abcdef\r\n", 11<<20/18) // 11 MiB of body
 	tests := []struct {
@@ -47,6 +48,7 @@ func TestMailTooLarge(t *testing.T) {
 // TestErrorReplyQuotesAnExcerpt checks that an error reply quotes the start
 // of the mail only, whatever its size.
 func TestErrorReplyQuotesAnExcerpt(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	body := strings.Repeat("a long comment line that goes on and on\n", 5000)
 	for _, subject := range []string{"tanbo move 101 alice pw-alice zz99", "nosuch " + strings.Repeat("y ", 50<<10)} {
@@ -66,6 +68,7 @@ func TestErrorReplyQuotesAnExcerpt(t *testing.T) {
 // control byte, 8-bit bytes, 40 KB) costs the replies their In-Reply-To, not
 // the replies: both board mails of the move are queued, valid 7-bit.
 func TestMoveWithBadMessageID(t *testing.T) {
+	t.Parallel()
 	for _, id := range []string{"ab\x01c@client.example", "j\xc3\xb6rg@client.example", strings.Repeat("x", 40<<10) + "@client.example"} {
 		h := twoPlayers(t)
 		raw := "From: alice@example.org\r\nSubject: tanbo move 101 alice pw-alice h7\r\nMessage-ID: <" + id + ">\r\n\r\n\r\n"

@@ -24,6 +24,7 @@ func (h *harness) populate(o populate.Options) populate.Stats {
 // Long lists come a page at a time, each page saying how to ask for the
 // next, and the pages together show every row once.
 func TestPagedLists(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	st := h.populate(populate.Options{Games: 800, Players: 6, Seed: 3})
 	rows := func(body string) []string {
@@ -104,6 +105,7 @@ func TestPagedLists(t *testing.T) {
 // later, every running board has forfeited, however many there are, and a
 // second sweep finds nothing due.
 func TestSweepReadsDeadlines(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	st := h.populate(populate.Options{Games: 300, Players: 30, Seed: 5})
 	later := h.now.Add(60 * day)

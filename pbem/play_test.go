@@ -15,6 +15,7 @@ import (
 // move is the first legal one, so the games are the same every run; a game
 // still running after maxMoves ends by resignation.
 func TestFullGames(t *testing.T) {
+	t.Parallel()
 	const maxMoves = 150
 	for _, g := range catalog.All() {
 		t.Run(g.Name(), func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 // "#n" with no move before it is refused as such, by move and by queue;
 // the move read "  is not a legal move", and queue stored an empty move.
 func TestMoveNumberWithoutMove(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	errorReply(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice #1", ""), "alice@example.org",
 		`"#1" has no move before its number; write the move, then #N, e.g. e2-e5#3.`)
@@ -23,6 +24,7 @@ func TestMoveNumberWithoutMove(t *testing.T) {
 // A preview of a finished board cannot play anything; the refusal says so
 // and what to do instead (it read "over after , so h7 cannot be played").
 func TestPreviewOfFinishedBoard(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.send("alice@example.org", "tanbo resign 101 alice pw-alice", "")
 	errorReply(t, h.send("carol@example.org", "tanbo preview 101 h7", ""), "carol@example.org",
@@ -32,6 +34,7 @@ func TestPreviewOfFinishedBoard(t *testing.T) {
 // An accepted undo drops the queued moves of the board; their owners are
 // told, as for a queued move that could not be played.
 func TestUndoTellsOfDroppedQueue(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")

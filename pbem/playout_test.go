@@ -13,6 +13,7 @@ import (
 // refuse, a move after the end, a move without its time or a board that
 // has moves already is refused, and nothing of it is stored.
 func TestPlayOutRefuses(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	at := h.now.Add(-time.Hour)
 	for _, c := range []struct {
@@ -40,6 +41,7 @@ func TestPlayOutRefuses(t *testing.T) {
 // A board played out keeps its moves with their times, the position they
 // reach, a thread of the server's domain, and the end it was given.
 func TestPlayOutEnds(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	created := h.now.Add(-48 * time.Hour)
 	rec := &store.Game{Kind: "tanbo", Board: 1, Seats: []string{"ann", "bob"}, Created: created, Winner: rules.Draw}

@@ -13,6 +13,7 @@ import (
 // Preverify checks the passwords a mail's commands name before the write
 // lock, and remembers the right ones; it needs no lock of the service.
 func TestPreverify(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob", "carol")
 	cases := []struct {
@@ -42,6 +43,7 @@ func TestPreverify(t *testing.T) {
 
 // A copy of a mail handled before costs no bcrypt: it will change nothing.
 func TestPreverifySkipsHandledMail(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice")
 	raw := h.mail("alice@example.org", "vacation alice pw-alice 0", "")
@@ -56,6 +58,7 @@ func TestPreverifySkipsHandledMail(t *testing.T) {
 // The mails of a batch are checked ahead together, on all cores, and a
 // pair that several of them name costs one bcrypt.
 func TestPreverifyBatch(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob", "carol")
 	svc := New(h.db, Config{Address: "pbem@example.org", Log: slog.New(slog.DiscardHandler)})
@@ -93,6 +96,7 @@ func rightPasswords(c *passwordCache) int {
 // lock, and a wrong password checked before the lock is not checked again
 // under it.
 func TestPreverifyLockedAndWrong(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice")
 	svc := New(h.db, Config{Address: "pbem@example.org", Now: func() time.Time { return h.now }, Log: slog.New(slog.DiscardHandler)})
@@ -124,6 +128,7 @@ func TestPreverifyLockedAndWrong(t *testing.T) {
 // stranger's mail of many signups costs at most maxNewPasswords hashes,
 // the rest of its signups are refused.
 func TestNewPasswordsHashedAhead(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	n := func() int64 { return h.svc.passwords.hashes.Load() }
 	// Before the lock: the hash waits, made ahead, for the signup.
@@ -174,6 +179,7 @@ func TestNewPasswordsHashedAhead(t *testing.T) {
 // lock, and all hashes, are bounded by the signup budget, whatever the
 // batches; the accounts beyond it are refused, with no bcrypt.
 func TestSignupFloodBounded(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.svc.limits.Signups = 3
 	var raws [][]byte
@@ -216,6 +222,7 @@ func TestSignupFloodBounded(t *testing.T) {
 // Accounts never used expire in the sweep; used ones, and those with a
 // board, stay.
 func TestUnusedAccountsExpire(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("idle", "player", "named")
 	h.send("player@example.org", "tanbo games player pw-player", "") // no password needed: not a use
@@ -239,6 +246,7 @@ func TestUnusedAccountsExpire(t *testing.T) {
 // lock: the rest are told to send again, so that the players' mails of
 // the batch do not wait on a stranger's bcrypt.
 func TestSignupsOfABatchBounded(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	var raws [][]byte
 	for i := range 10 {
@@ -268,6 +276,7 @@ func TestSignupsOfABatchBounded(t *testing.T) {
 // the lock, whatever his mails name: the review's 40 authenticated mails
 // of three guesses each, from one address of the guesser's own.
 func TestGuesserOverHisLimitCostsNoBcrypt(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	before := h.svc.passwords.compares.Load()
 	for i := range 40 {
@@ -282,6 +291,7 @@ func TestGuesserOverHisLimitCostsNoBcrypt(t *testing.T) {
 // Authenticated signups have a budget per organizational domain: one
 // signing domain spends its own, not another's.
 func TestSignupBudgetPerDomain(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.svc.limits.Signups = 2
 	for i := range 3 {

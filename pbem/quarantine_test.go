@@ -89,6 +89,7 @@ func TestQuarantineAnswersOnce(t *testing.T) {
 
 // Mail that cannot be read at all is quarantined without an answer.
 func TestQuarantineUnreadable(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	raw := []byte("\x00\x01\x02 not a mail")
 	if _, err := h.svc.Quarantine(raw, "unreadable", true); err != nil {
@@ -105,6 +106,7 @@ func TestQuarantineUnreadable(t *testing.T) {
 // A mail too large to read is answered once from its header, saying the
 // limit; robots get no answer.
 func TestTooLargeAnswer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	head := []byte("From: alice@example.org\r\nSubject: ultima move 101 alice s3cret e2e4\r\nMessage-ID: <big@client.example>\r\n\r\n")
 	for range 2 {
@@ -128,6 +130,7 @@ func TestTooLargeAnswer(t *testing.T) {
 
 // A store that cannot be written fails the mail temporarily.
 func TestStoreFailureIsTemporary(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.db.Close()
 	err := h.svc.Deliver(h.mail("alice@example.org", "signup alice pw-alice", ""))
@@ -139,6 +142,7 @@ func TestStoreFailureIsTemporary(t *testing.T) {
 // A mail kept in quarantine keeps no one's password: the words its commands
 // name as passwords show as ********, the rest as sent.
 func TestQuarantineKeepsNoPassword(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("bob")
 	bad := h.mail("bob@example.org", "multiple", "ultima move 101 bob pw-bob e2-e4\nchange password bob pw-bob New-Secret-9\nsignup carol Carol-Pass-1\n")
@@ -164,6 +168,7 @@ func TestQuarantineKeepsNoPassword(t *testing.T) {
 // holds its passwords encoded: the kept copy is the mail as read, decoded,
 // with them masked, and still reads as the commands it held.
 func TestQuarantineKeepsNoEncodedPassword(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("bob")
 	text := "ultima move 101 bob pw-bob e2-e4\nchange password bob pw-bob New-Secret-9\nsignup carol Carol-Pass-1 caf\u00e9@example.org\n"
@@ -211,6 +216,7 @@ func TestQuarantineKeepsNoEncodedPassword(t *testing.T) {
 // masks cleanly and an HTML part, base64, with the same password. The kept
 // copy must hold the password in no form.
 func TestQuarantineKeepsNoPasswordInAnotherPart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("bob")
 	html := base64.StdEncoding.EncodeToString([]byte("<p>change password bob pw-bob New-Secret-9</p>"))
@@ -235,6 +241,7 @@ func TestQuarantineKeepsNoPasswordInAnotherPart(t *testing.T) {
 // of mails that went through at a later try are forgotten after
 // KeepQuarantined; the notes in which an older pbemd kept them go at once.
 func TestQuarantineAndFailuresPruned(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.svc.cfg.Limits.KeepQuarantined = 10 * 24 * time.Hour
 	h.svc.cfg.Limits.QuarantineBytes = 300 << 10

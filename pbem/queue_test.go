@@ -9,6 +9,7 @@ import (
 // second resign takes a waiting one back, the bare form lists the queue,
 // and every reply about the queue lists it as it now stands.
 func TestQueueClearAndResignTakeBack(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
@@ -56,6 +57,7 @@ func TestQueueClearAndResignTakeBack(t *testing.T) {
 // TestPbmservCommandsHostile: the new forms refuse what is wrong with a
 // clear answer and store nothing.
 func TestPbmservCommandsHostile(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.signup("carol")
 	big := strings.Repeat("spam ", 2000) // 10,000 bytes, over the 8,000 of a message

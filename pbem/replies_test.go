@@ -9,6 +9,7 @@ import (
 // notices, state line, rating changes, move list with seats and user ids,
 // diagram, Subscribers:, the comment block, the time block.
 func TestBoardMailOrder(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.signup("carol")
 	h.send("carol@example.org", "tanbo subscribe 101 carol pw-carol", "")
@@ -48,6 +49,7 @@ func TestBoardMailOrder(t *testing.T) {
 // Every mail of one board carries the board's References root, the error
 // replies about it too ("Tanbo Board 101 Error" showed in no game thread).
 func TestErrorRepliesThreadWithTheBoard(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	root := h.game("tanbo", 101).Thread
 	if root == "" {
@@ -76,6 +78,7 @@ func TestErrorRepliesThreadWithTheBoard(t *testing.T) {
 // Mail goes to the registered addresses, never to Reply-To; what answers the
 // sender alone (an error, a show) goes to his From address.
 func TestReplyToIsNotUsed(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	move := "From: Alice <alice@example.org>\r\nReply-To: elsewhere@example.net\r\nSubject: tanbo move 101 alice pw-alice h7\r\nMessage-ID: <rt1@client.example>\r\n\r\n"
 	boardMails(t, h.deliver([]byte(move)), "Tanbo Board 101 bob", "alice@example.org", "bob@example.org")
@@ -90,6 +93,7 @@ func TestReplyToIsNotUsed(t *testing.T) {
 // Boards go as 7bit ASCII; a comment with accents makes the mail UTF-8
 // quoted-printable and reaches the players intact.
 func TestSevenBit(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 	has(t, string(out[0].Raw), "Content-Type: text/plain; charset=us-ascii\r\n", "Content-Transfer-Encoding: 7bit\r\n", "Auto-Submitted: auto-replied\r\n")

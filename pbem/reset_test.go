@@ -29,6 +29,7 @@ func resetCodeIn(t *testing.T, out []reply, want string) string {
 }
 
 func TestResetFlow(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice")
 
@@ -96,6 +97,7 @@ func TestResetFlow(t *testing.T) {
 }
 
 func TestResetCodeExpires(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("bob")
 	code := resetCodeIn(t, h.send("bob@example.org", "reset bob", ""), "bob@example.org")
@@ -109,6 +111,7 @@ func TestResetCodeExpires(t *testing.T) {
 // forger cannot spend the owner's way back. And a reset gets through while
 // forged guesses lock the account's password checks, and ends the lock.
 func TestResetGetsThroughForgedGuesses(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("carol")
 	code := resetCodeIn(t, h.send("carol@example.org", "reset carol", ""), "carol@example.org")
@@ -144,6 +147,7 @@ func TestResetGetsThroughForgedGuesses(t *testing.T) {
 }
 
 func TestResetStoresNoCodeNorPassword(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("dave")
 	out := h.send("dave@example.org", "reset dave", "")
@@ -182,6 +186,7 @@ func TestResetStoresNoCodeNorPassword(t *testing.T) {
 // A forger who spends the limits of carol's address with forged mail does
 // not stop her reset: its code still goes to her, and the code still works.
 func TestResetGetsThroughSpentLimits(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("carol")
 	h.svc.limits.Mails = 5
@@ -202,6 +207,7 @@ func TestResetGetsThroughSpentLimits(t *testing.T) {
 // A reset gets past a sender's spent limits once a mail, and an account is
 // mailed at most resetsADay codes a day, whoever asks.
 func TestResetsBounded(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("p0", "p1", "p2")
 	h.svc.limits.Mails = 2

@@ -37,6 +37,7 @@ func (h *harness) shared(kind, a, b string) int {
 // players and his other robots are not affected; a finished game frees
 // its place.
 func TestRobotShare(t *testing.T) {
+	t.Parallel()
 	h := robotHarness(t)
 	h.signup("alice", "bob")
 	created := func(from, subject string) {
@@ -103,6 +104,7 @@ func TestRobotShare(t *testing.T) {
 // A multiple mail of 20 challenges of one robot, from invented addresses,
 // as in issue 25, takes no more than each named player's share of it.
 func TestRobotShareMultiple(t *testing.T) {
+	t.Parallel()
 	h := robotHarness(t)
 	h.signup("alice", "bob")
 	for i := 0; i < 11; i++ {
@@ -120,6 +122,7 @@ func TestRobotShareMultiple(t *testing.T) {
 
 // limits.robot_games sets the share.
 func TestRobotShareSetting(t *testing.T) {
+	t.Parallel()
 	h := robotHarness(t)
 	h.svc.cfg.Limits.RobotGames = 1
 	h.restart()
@@ -152,6 +155,7 @@ func filterTo(out []reply, to string) []reply {
 // A robot's game cannot be made to last a year: its forfeit time is the
 // default's at most.
 func TestRobotForfeitTimeBounded(t *testing.T) {
+	t.Parallel()
 	h := robotHarness(t)
 	h.signup("alice")
 	errorReply(t, h.send("alice@example.org", "ultima challenge alice ultima-robot3 --forfeittime=365", ""), "alice@example.org",
@@ -165,6 +169,7 @@ func TestRobotForfeitTimeBounded(t *testing.T) {
 // tutorial offer a first game against a robot, with a command that starts
 // one.
 func TestRobotsInFirstMails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	if err := h.svc.EnsureRobots([]string{"tanbo", "ultima"}); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 // A password is masked wherever it stands: beside letters and digits of
 // any script, inside a longer word, at the start and end of lines.
 func TestMaskWords(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		s     string
 		words []string
@@ -42,6 +43,7 @@ func TestMaskWords(t *testing.T) {
 // guess such as "wrong" leaves the reply's words alone. One named but not
 // checked, or right, is masked everywhere, longest first.
 func TestMaskStates(t *testing.T) {
+	t.Parallel()
 	r := &request{}
 	r.secret("abc") // too short to be anyone's
 	r.checked("wrong", false)
@@ -62,6 +64,7 @@ func TestMaskStates(t *testing.T) {
 // the password is in no reply, no stored outbox record, no stored comment
 // and no log line.
 func TestPasswordNeverLeaves(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	var logs bytes.Buffer
 	h.svc.cfg.Log = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -156,6 +159,7 @@ func TestPasswordNeverLeaves(t *testing.T) {
 // command word, reaches no one: not the opponent, not a subscriber, not
 // the sender's own error reply, not the outbox, quarantine or log.
 func TestPasswordBesideOtherCharacters(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	var logs bytes.Buffer
 	h.svc.cfg.Log = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -239,6 +243,7 @@ func TestPasswordBesideOtherCharacters(t *testing.T) {
 // A board-mail subject with a password in it, its move left out, is
 // answered with the password masked.
 func TestBoardSubjectPasswordMasked(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	for _, r := range h.send("alice@example.org", "tanbo board 101 alice pw-alice", "") {
 		hasNot(t, r.Body, "pw-alice")

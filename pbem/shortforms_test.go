@@ -8,6 +8,7 @@ import (
 // TestPbmservShortForms: the short forms pbmserv accepted run their
 // commands, and help commands names them.
 func TestPbmservShortForms(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob", "carol")
 	// Every prefix of challenge from 5 letters; options by a unique start.

@@ -6,6 +6,7 @@ import "testing"
 // game, not those of other games nor those in play; "unsubscribe all"
 // stops it. Board mails list the notifiers.
 func TestSubscribeAll(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.signup("carol", "dave")
 	out := h.send("carol@example.org", "tanbo subscribe all carol pw-carol", "")
@@ -57,6 +58,7 @@ func TestSubscribeAll(t *testing.T) {
 // silent player after the nag time and lapses as declined at the forfeit
 // time; both players are told.
 func TestProposalReminders(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob")
 	h.send("alice@example.org", "tanbo challenge alice bob -size=9 --nagtime=3 --forfeittime=8", "")
@@ -111,6 +113,7 @@ func TestProposalReminders(t *testing.T) {
 // so that one move or one game's end makes a bounded number of mails. The
 // refusal says what may be done instead.
 func TestWatchersLimit(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.signup("carol", "dave", "erin")
 	h.svc.limits.Watchers = 2

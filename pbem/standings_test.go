@@ -6,6 +6,7 @@ import "testing"
 // provisional players at the start rating with no game counted, as on
 // pbmserv; who leaves his only board is not.
 func TestStandingsListNewcomers(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "frank", "gina")
 	h.send("frank@example.org", "tanbo challenge ? frank", "")    // frank seeks a game: board 101

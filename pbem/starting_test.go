@@ -7,6 +7,7 @@ import (
 // A challenger over his own limit is told to raise it, not to challenge
 // another player.
 func TestOwnLimit(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.send("alice@example.org", "tanbo limit alice pw-alice 1", "")
 	errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob", ""), "alice@example.org",
@@ -16,6 +17,7 @@ func TestOwnLimit(t *testing.T) {
 // A player who signs off withdraws his open seat boards, as resign does:
 // nobody won them (the mail said "Game won by ?").
 func TestSignoffWithdrawsOpenSeat(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("carol", "bob")
 	h.send("carol@example.org", "tanbo challenge carol ?", "")
@@ -34,6 +36,7 @@ func TestSignoffWithdrawsOpenSeat(t *testing.T) {
 // A finished board that never got its second player is listed by its end,
 // not as an open seat, and join says it is over.
 func TestFinishedOpenSeatBoard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("carol", "bob")
 	h.send("carol@example.org", "tanbo challenge carol ?", "")

@@ -8,6 +8,7 @@ import (
 // Odd subjects from a user each get one error reply to him, with a subject
 // of the forms docs/commands.md lists, and change nothing.
 func TestOddSubjects(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.svc.limits = Limits{Mails: 1000, BadPasswords: 1000}.withDefaults()
 	big := "1000000000000000000000000000000"
@@ -58,6 +59,7 @@ func TestOddSubjects(t *testing.T) {
 
 // User ids are case-insensitive wherever they are written; passwords are not.
 func TestCaseOfUserIDsAndPasswords(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice")
 	one(t, h.send("BOB@Example.org", "signup Bob Secret-Pw", ""), "bob@example.org")

@@ -9,6 +9,7 @@ import (
 // swap: he plays Black from then on, alice White; the result and the
 // ratings follow the sides.
 func TestSwap(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob")
 	h.send("alice@example.org", "tanbo challenge alice bob -size=9 -sw", "")
@@ -56,6 +57,7 @@ func TestSwap(t *testing.T) {
 // they were: the swap mail tells both players it lapses, and no mail
 // shows it open after.
 func TestSwapLapsesProposal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob")
 	h.send("alice@example.org", "tanbo challenge alice bob -size=9 -swap", "")
@@ -75,6 +77,7 @@ func TestSwapLapsesProposal(t *testing.T) {
 // pbmserv's forms of the swap: "swap#2" as a move, its number checked,
 // and "GAME swap board userid password".
 func TestSwapForms(t *testing.T) {
+	t.Parallel()
 	for _, subject := range []string{"tanbo move 101 bob pw-bob swap#2", "tanbo swap 101 bob pw-bob"} {
 		h := newHarness(t)
 		h.signup("alice", "bob")

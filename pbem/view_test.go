@@ -14,6 +14,7 @@ import (
 // the two-column layout, the turn layout and the one-entry-a-line layout of
 // long moves; the turn of a Taratibu row is its place in the game.
 func TestMoveRowsAsMails(t *testing.T) {
+	t.Parallel()
 	g, _ := catalog.Lookup("taratibu")
 	for name, c := range map[string]struct {
 		seats []int
@@ -72,6 +73,7 @@ func TestMoveRowsAsMails(t *testing.T) {
 // Current reads the position a record keeps, which is the one a replay of
 // its moves reaches.
 func TestCurrentIsReplay(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	for _, m := range []string{"alice pw-alice h7", "bob pw-bob b7", "alice pw-alice h6"} {
 		h.send(strings.Fields(m)[0]+"@example.org", "tanbo move 101 "+m, "")

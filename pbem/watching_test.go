@@ -9,6 +9,7 @@ import (
 // missing (it read: after move , but board 101 has ...; "" is not a board
 // number).
 func TestShowAtMoveWords(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 	for _, c := range []struct{ subject, want string }{
@@ -33,6 +34,7 @@ func TestShowAtMoveWords(t *testing.T) {
 // "next" means the boards where it is the player's turn; a board waiting
 // for an opponent is nobody's turn, as its mail says.
 func TestNextLeavesOutOpenSeats(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.signup("carol")
 	h.send("carol@example.org", "tanbo challenge carol ?", "")
@@ -45,6 +47,7 @@ func TestNextLeavesOutOpenSeats(t *testing.T) {
 
 // Every error is one sentence.
 func TestShowWithoutWhat(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	errorReply(t, h.send("x@example.org", "tanbo show", ""), "x@example.org",
 		"Show needs a board number or a user id; write: tanbo show board[#n] ..., or tanbo show userid ... [all|active|inactive|next].")
@@ -52,6 +55,7 @@ func TestShowWithoutWhat(t *testing.T) {
 
 // pbmserv's players write the filter before the user too, in any case.
 func TestGamesFilterFirst(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	for _, subject := range []string{"tanbo games next alice", "tanbo games alice NEXT"} {
 		r := one(t, h.send("bob@example.org", subject, ""), "bob@example.org")

@@ -9,6 +9,7 @@ import (
 // link to its board's page (only the command to send follows it in the
 // mail to the player to move); without one, board mails carry no link.
 func TestBoardMailLink(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
 	for _, r := range out {

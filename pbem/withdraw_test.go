@@ -28,6 +28,7 @@ func unrated(t *testing.T, h *harness, ids ...string) {
 // first move (out of turn, too): the board ends withdrawn, unrated, and
 // everyone on it is told.
 func TestResignBeforeFirstMoveWithdraws(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	h.signup("carol")
 	h.send("carol@example.org", "tanbo subscribe 101 carol pw-carol", "")
@@ -57,6 +58,7 @@ func TestResignBeforeFirstMoveWithdraws(t *testing.T) {
 // TestDecline: "decline" before one's first move withdraws, unrated;
 // after it, it is refused and names resign.
 func TestDecline(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	errorReply(t, h.send("alice@example.org", "tanbo decline 101 alice", ""), "alice@example.org",
 		"The command has the wrong number of words; write it as: tanbo decline board userid password")
@@ -88,6 +90,7 @@ func TestDecline(t *testing.T) {
 // TestDeclineReopensOpenSeat: who took an open seat and withdraws gives the
 // seat back; the board waits for another player and goes on from there.
 func TestDeclineReopensOpenSeat(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signup("alice", "bob", "carol")
 	h.send("alice@example.org", "tanbo challenge alice ? -size=9", "")
@@ -116,6 +119,7 @@ func TestDeclineReopensOpenSeat(t *testing.T) {
 // player is withdrawn at the forfeit time, unrated; silent after it, he
 // loses, rated.
 func TestForfeitBeforeFirstMoveWithdraws(t *testing.T) {
+	t.Parallel()
 	h := twoPlayers(t)
 	start := h.now
 	h.now = start.Add(21 * day)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestReflow(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("word ", 30)
 	for _, c := range []struct{ name, in, want string }{
 		{"short lines kept", "Good game.\nThanks!", "Good game.\nThanks!"},
@@ -24,6 +25,7 @@ func TestReflow(t *testing.T) {
 
 // A command in parentheses or quotes stays on one line.
 func TestWrapKeepsCommands(t *testing.T) {
+	t.Parallel()
 	text := "bob neither plays on nor subscribes to Tanbo board 101; subscribe first (tanbo subscribe 101 userid password) to chat there, or send \"tanbo show 101\" to see it."
 	got := wrapAll([]string{text}, lineWidth)[0]
 	for _, cmd := range []string{"(tanbo subscribe 101 userid password)", `"tanbo show 101"`} {
@@ -40,6 +42,7 @@ func TestWrapKeepsCommands(t *testing.T) {
 
 // A shortened message ends at a word's end with " ...", never in a word.
 func TestShortenAtWords(t *testing.T) {
+	t.Parallel()
 	msg := "its first line is not a command; write your move there, or resign, propose, accept, reject, undo, queue MOVE, or chat and your message, above or below the quoted board"
 	for n := 100; n < len(msg); n += 7 {
 		got := shorten(msg, n)
@@ -59,6 +62,7 @@ func TestShortenAtWords(t *testing.T) {
 // Long lines of plain replies are wrapped; commands and tables set apart
 // by two spaces, and blank lines, are kept.
 func TestWrapText(t *testing.T) {
+	t.Parallel()
 	in := strings.Repeat("word ", 30) + "\n\n  tanbo limit bob PASSWORD n " + strings.Repeat("x", 80) + "\nshort"
 	out := wrapText(in)
 	for _, l := range strings.Split(out, "\n") {

@@ -67,6 +67,7 @@ func checkConsistent(t *testing.T, path string) int {
 }
 
 func TestBackupWhileWriting(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db, err := Open(filepath.Join(dir, FileName), &Options{NoSync: true})
 	if err != nil {
@@ -140,6 +141,7 @@ func TestBackupWhileWriting(t *testing.T) {
 }
 
 func TestBackupFileReplacesAndRefusesSelf(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	update(t, db, writeRound)
 	path := filepath.Join(t.TempDir(), "copy.db")
@@ -164,6 +166,7 @@ func TestBackupFileReplacesAndRefusesSelf(t *testing.T) {
 
 // A copy cut short is not kept.
 func TestSaveCopyRefusesShortCopy(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "copy.db")
 	err := SaveCopy(out, strings.NewReader("not a whole database"), 1<<20)
 	if err == nil || !strings.Contains(err.Error(), "cut short") {
@@ -176,6 +179,7 @@ func TestSaveCopyRefusesShortCopy(t *testing.T) {
 
 // A whole copy read from a stream, as the daemon sends it, is kept and opens.
 func TestSaveCopy(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	db.Update(func(tx *Tx) error { return tx.SetNote("k", "v") })
 	var buf bytes.Buffer

@@ -69,6 +69,7 @@ func copyFile(t *testing.T, from, to string) {
 }
 
 func TestCompact(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, FileName)
 	fragmented(t, path)
@@ -124,6 +125,7 @@ func TestCompact(t *testing.T) {
 }
 
 func TestCompactRefusesAStoreInUse(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), FileName)
 	fragmented(t, path)
 	db, err := Open(path, &Options{NoSync: true})
@@ -145,6 +147,7 @@ func TestCompactRefusesAStoreInUse(t *testing.T) {
 // deliver" started meanwhile) must write into the new file, not into the
 // old one that is gone.
 func TestOpenAfterTheFileWasReplaced(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, FileName)
 	holder, err := Open(path, &Options{NoSync: true})
@@ -185,6 +188,7 @@ func TestOpenAfterTheFileWasReplaced(t *testing.T) {
 }
 
 func TestSameStoreFindsEachDifference(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, FileName)
 	fragmented(t, path)
@@ -233,6 +237,7 @@ func TestSameStoreFindsEachDifference(t *testing.T) {
 // A data file that is a link is compacted where it lies; the link stays,
 // and the file keeps its mode.
 func TestCompactThroughALink(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	real := filepath.Join(dir, "disk", FileName)
 	if err := os.MkdirAll(filepath.Dir(real), 0o700); err != nil {

@@ -14,6 +14,7 @@ import (
 // key, and is passed over by the listings, logged once a process: the
 // outbox still sends the other mails, the lists still show the others.
 func TestListingsPassOverCorrupt(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	db, err := Open(filepath.Join(t.TempDir(), FileName), &Options{NoSync: true, Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 // with a message naming it, left as it was, and never replaced by a new
 // store or crash the process.
 func TestOpenRefusesForeignFiles(t *testing.T) {
+	t.Parallel()
 	whole := func(t *testing.T) []byte {
 		path := filepath.Join(t.TempDir(), FileName)
 		db, err := Open(path, &Options{NoSync: true})
@@ -88,6 +89,7 @@ func TestOpenRefusesForeignFiles(t *testing.T) {
 // A file bbolt created but that holds no bucket at all (a first Open cut
 // short before its first commit) holds nothing to lose: it becomes a store.
 func TestOpenAdoptsBareBoltFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), FileName)
 	b, err := bolt.Open(path, 0o600, nil)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestNextBoardPerKindSurvivesReopen(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), FileName)
 	db, err := Open(path, &Options{NoSync: true})
 	if err != nil {
@@ -63,6 +64,7 @@ func TestNextBoardPerKindSurvivesReopen(t *testing.T) {
 // A board stored without NextBoard (an import, say) must not be handed out
 // again.
 func TestPutGameMovesCounter(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	var n int
 	update(t, db, func(tx *Tx) (err error) {
@@ -78,6 +80,7 @@ func TestPutGameMovesCounter(t *testing.T) {
 }
 
 func TestGameRoundTrip(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	at := time.Date(2026, 11, 22, 10, 0, 0, 123456789, time.UTC)
 	g := &Game{
@@ -127,6 +130,7 @@ func TestGameRoundTrip(t *testing.T) {
 }
 
 func TestPutGameRefusesBadKeys(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	for _, g := range []*Game{
 		{Kind: "", Board: 101},
@@ -142,6 +146,7 @@ func TestPutGameRefusesBadKeys(t *testing.T) {
 }
 
 func TestGamesByKindInBoardOrder(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	update(t, db, func(tx *Tx) error {
 		// Out of order, and with a kind that is a prefix of another and
@@ -197,6 +202,7 @@ func TestGamesByKindInBoardOrder(t *testing.T) {
 }
 
 func TestSeatIndex(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	gamesOf := func(user string) []GameRef {
 		t.Helper()
@@ -272,6 +278,7 @@ func TestSeatIndex(t *testing.T) {
 // TestOldGameRecordReads checks that a record written before the life-cycle
 // fields existed still reads, with those fields empty.
 func TestOldGameRecordReads(t *testing.T) {
+	t.Parallel()
 	old := []byte(`{"Kind":"tanbo","Board":101,"Seats":["alice","bob"],"Moves":[],"Position":"p","Winner":-1}`)
 	g, err := decodeGame(old)
 	if err != nil {
@@ -285,6 +292,7 @@ func TestOldGameRecordReads(t *testing.T) {
 // The index of running games follows every PutGame, per kind, and is
 // rebuilt for a file written before it existed.
 func TestRunningBoards(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), FileName)
 	db, err := Open(path, &Options{NoSync: true})
 	if err != nil {
@@ -336,6 +344,7 @@ func TestRunningBoards(t *testing.T) {
 // A record planted by PutGameBytes is what a damaged file holds: reading
 // the board fails with an error, and the indexes still list it.
 func TestPutGameBytesPlantsDamage(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	putGame(t, db, &Game{Kind: "tanbo", Board: 101, Seats: []string{"ann", "bob"}})
 	for _, junk := range [][]byte{{recordMark, 0xff, 0xff, 0xff}, []byte("{not json"), {recordMark, 4<<3 | kindBytes, 200}} {

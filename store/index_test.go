@@ -13,6 +13,7 @@ import (
 // list by state, a user's boards with their state, the finished boards by
 // end time, each a page at a time.
 func TestBoardIndexes(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	put := func(g *Game) { putGame(t, db, g) }
@@ -119,6 +120,7 @@ func TestBoardIndexes(t *testing.T) {
 // The rating index orders players best first and forgets a deleted one;
 // the notify index lists who hears of every end.
 func TestUserIndexes(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	users := []*User{
 		{ID: "ann", Ratings: map[string]*Rating{"tanbo": {Rating: 1500, Games: 3}}},
@@ -168,6 +170,7 @@ func TestUserIndexes(t *testing.T) {
 // start rating while he holds a seat on a board of it not over, an open
 // one too; a file from before that has him added at the next open.
 func TestNewcomersInRatings(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), FileName)
 	db, err := Open(path, &Options{NoSync: true})
 	if err != nil {
@@ -234,6 +237,7 @@ func TestNewcomersInRatings(t *testing.T) {
 // The deadline index holds what the function SetDeadline gives, follows
 // each change, and is built for boards stored before the function was set.
 func TestDueBoards(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	put := func(g *Game) { putGame(t, db, g) }
@@ -282,6 +286,7 @@ func TestDueBoards(t *testing.T) {
 
 // Old mail keys are forgotten oldest first, at most as many as asked.
 func TestPruneProcessedBounded(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	db.Update(func(tx *Tx) error {

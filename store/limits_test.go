@@ -9,6 +9,7 @@ import (
 )
 
 func TestCounters(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	long := "sender:" + strings.Repeat("x", 40000) + "@example.org" // longer than bbolt allows a key
@@ -67,6 +68,7 @@ func TestCounters(t *testing.T) {
 // A data file without the counters' bucket (written before it existed)
 // reads as having no counters, also read-only.
 func TestCountersOnOldFile(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	path := db.Path()
 	db.Close()
@@ -95,6 +97,7 @@ func TestCountersOnOldFile(t *testing.T) {
 // its bound, the expired only, and a counter whose window was renewed
 // lives on past its first expiry.
 func TestPruneCountersInParts(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	now := time.Now()
 	update(t, db, func(tx *Tx) error {
@@ -210,6 +213,7 @@ func checkLive(t *testing.T, db *DB, n int, live func(int) bool) {
 // this one indexed it has a stale entry: pruning at that entry's time
 // drops the entry and keeps the counter, whose window still runs.
 func TestPruneCountersKeepsRenewed(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	update(t, db, func(tx *Tx) error {
@@ -230,6 +234,7 @@ func TestPruneCountersKeepsRenewed(t *testing.T) {
 // An index build cut short, then an older pbemd renewing a counter, then
 // this one again: the build begins afresh, so no stale entry survives it.
 func TestIndexCountersCutShort(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	update(t, db, func(tx *Tx) error {

@@ -11,6 +11,7 @@ import (
 var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 func TestProcessedAndPrune(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	keys := map[string]time.Time{
 		"<a@x>":         t0.Add(-72 * time.Hour),
@@ -73,6 +74,7 @@ func TestProcessedAndPrune(t *testing.T) {
 }
 
 func TestPruneManyKeys(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	const n = 3000
 	update(t, db, func(tx *Tx) error {
@@ -101,6 +103,7 @@ func TestPruneManyKeys(t *testing.T) {
 }
 
 func TestOutbox(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	// Bytes that are not UTF-8 must come back as they went in.
 	data := []byte("Subject: x\r\n\r\n\xff\xfe board\r\n")
@@ -236,6 +239,7 @@ func TestOutbox(t *testing.T) {
 }
 
 func TestNotes(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	note := func(key string) (string, bool) {
 		var v string
@@ -292,6 +296,7 @@ func pendingIDs(db *DB, t *testing.T, now time.Time, after uint64, max int) []ui
 // The failed mail keeps the last KeepFailed mails given up: the oldest
 // go first.
 func TestFailedBounded(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	var ids []uint64
@@ -322,6 +327,7 @@ func TestFailedBounded(t *testing.T) {
 // A mail given up leaves the outbox for the failed mail, with its reason,
 // and stays there for an operator; Mails reads the outbox by ID.
 func TestGiveUp(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	var ms []*Outgoing
@@ -371,6 +377,7 @@ func TestGiveUp(t *testing.T) {
 // up, each refused copy kept in the failed mail on its own, and leaves the
 // outbox with the last; a mail stored before ToAt existed reads back whole.
 func TestOutboxCopies(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	m := &Outgoing{From: "pbem@x.test", To: []string{"a@x.test", "b@x.test", "c@x.test", "d@x.test", "a@x.test"},
 		Data: []byte("Date: x\r\nSubject: hi\r\n\r\nboard\r\n"), ToAt: 9, Queued: t0}

@@ -10,6 +10,7 @@ import (
 // GamesBefore pages through one kind's boards newest first, never into the
 // boards of the kinds beside it.
 func TestGamesBefore(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	err := db.Update(func(tx *Tx) error {
 		for _, kind := range []string{"tanbo", "taratibu", "tobit"} {
@@ -76,6 +77,7 @@ func TestGamesBefore(t *testing.T) {
 
 // A board's head says what its record says, moves counted.
 func TestGameHead(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	g := &Game{Kind: "tanbo", Board: 101, Seats: []string{"ann", "bo"}, ToMove: 1, Over: true, Winner: 0,
 		Withdrawn: "bo", Moves: []Move{{Text: "a1"}, {Text: "b2"}, {Text: "c3"}}}

@@ -12,6 +12,7 @@ import (
 // A Message-ID longer than bbolt's largest key (32 KB) is stored and
 // recognised like any other: the stored key is its hash.
 func TestProcessedHugeKey(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	huge := "id:" + strings.Repeat("x", 100000) + "@example.org"
 	at := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
@@ -35,6 +36,7 @@ func TestProcessedHugeKey(t *testing.T) {
 // A store written before keys were hashed holds the keys themselves: they
 // still count as handled, and PruneProcessed forgets them by their age.
 func TestProcessedLegacyKeys(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	old, recent := "id:old@example.org", "id:recent@example.org"

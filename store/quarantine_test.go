@@ -13,6 +13,7 @@ import (
 // A store written before the quarantine bucket existed opens read-only as
 // it is (with an empty quarantine) and gains the bucket at a read-write open.
 func TestOpenStoreWithoutQuarantine(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	path := db.Path()
 	if err := db.bolt.Update(func(btx *bolt.Tx) error { return btx.DeleteBucket(bucketQuarantine) }); err != nil {
@@ -43,6 +44,7 @@ func TestOpenStoreWithoutQuarantine(t *testing.T) {
 // too; the total is kept as records come and go, and made once for a file
 // written before it was kept.
 func TestPruneQuarantine(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	put := func(at time.Time, size int) uint64 {

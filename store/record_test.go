@@ -102,6 +102,7 @@ func sameRecord(t *testing.T, what string, got, want any) {
 // Every field of a game and a user reads back as it was stored, a full
 // record and an empty one.
 func TestRecordsReadBackWhole(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	games := map[string]*Game{
 		"full":  fullGame(t),
@@ -158,6 +159,7 @@ func TestRecordsReadBackWhole(t *testing.T) {
 // Records written in JSON, by pbemd before the binary form, read as they
 // did, and are written in the binary form when next stored.
 func TestJSONRecordsRead(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	g, u := fullGame(t), fullUser(t)
 	oldGame, _ := json.Marshal(g)
@@ -243,6 +245,7 @@ func TestJSONRecordsRead(t *testing.T) {
 // A field that a later version added is skipped; a record cut short or
 // damaged is an error, never a panic or a huge allocation.
 func TestBinaryRecordFields(t *testing.T) {
+	t.Parallel()
 	g := fullGame(t)
 	rec, err := encodeGame(g)
 	if err != nil {
@@ -286,6 +289,7 @@ func TestBinaryRecordFields(t *testing.T) {
 // A file of schema version 1, whose records are all JSON, opens read-only
 // as it is, and a read-write Open raises its version.
 func TestSchemaVersion1Upgraded(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), FileName)
 	db, err := Open(path, &Options{NoSync: true})
 	if err != nil {
@@ -334,6 +338,7 @@ func TestSchemaVersion1Upgraded(t *testing.T) {
 // A reply token reads back whole, and one written in JSON before the
 // binary form still reads.
 func TestReplyTokenRecords(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	want := new(ReplyToken)
 	n := 0
@@ -373,6 +378,7 @@ func TestReplyTokenRecords(t *testing.T) {
 // An outbox mail reads back whole, in the outbox and in the failed mail,
 // and one written in JSON before the binary form still reads.
 func TestOutgoingRecords(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	want := new(Outgoing)
 	n := 0
@@ -416,6 +422,7 @@ func TestOutgoingRecords(t *testing.T) {
 // is the start rating: in the binary form it reads back as no rating, not
 // as a rating of 0, beside a rating that is there.
 func TestNilRatingStaysStart(t *testing.T) {
+	t.Parallel()
 	b, err := encodeUser(&User{ID: "u", Ratings: map[string]*Rating{"tanbo": nil, "tobit": {Rating: 1700}}})
 	if err != nil {
 		t.Fatal(err)

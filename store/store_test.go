@@ -50,6 +50,7 @@ func update(t testing.TB, db *DB, fn func(*Tx) error) {
 }
 
 func TestOpenCreatesDirAndBuckets(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "a", "b", FileName)
 	db, err := Open(path, &Options{NoSync: true})
 	if err != nil {
@@ -83,12 +84,14 @@ func TestOpenCreatesDirAndBuckets(t *testing.T) {
 }
 
 func TestPathIn(t *testing.T) {
+	t.Parallel()
 	if got, want := PathIn("pbem-data"), filepath.Join("pbem-data", "pbem.db"); got != want {
 		t.Errorf("PathIn = %q, want %q", got, want)
 	}
 }
 
 func TestSchemaVersionRefused(t *testing.T) {
+	t.Parallel()
 	for _, stored := range []string{"3", "99", "0", "x"} {
 		t.Run(stored, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), FileName)
@@ -135,6 +138,7 @@ func TestSchemaVersionRefused(t *testing.T) {
 }
 
 func TestOpenForeignBoltFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), FileName)
 	bdb, err := bolt.Open(path, 0o600, nil)
 	if err != nil {
@@ -152,6 +156,7 @@ func TestOpenForeignBoltFile(t *testing.T) {
 }
 
 func TestOpenNotADatabase(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), FileName)
 	if err := os.WriteFile(path, bytes.Repeat([]byte("not bolt "), 1000), 0o600); err != nil {
 		t.Fatal(err)
@@ -167,6 +172,7 @@ func TestOpenNotADatabase(t *testing.T) {
 }
 
 func TestReadOnly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing", FileName)
 	if db, err := Open(missing, &Options{ReadOnly: true}); err == nil {
@@ -207,6 +213,7 @@ func TestReadOnly(t *testing.T) {
 }
 
 func TestUpdateRollsBackOnError(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	boom := errors.New("boom")
 	err := db.Update(func(tx *Tx) error {
@@ -235,6 +242,7 @@ func TestUpdateRollsBackOnError(t *testing.T) {
 // Changed tells a transaction that only read from one that wrote, so that
 // the sweep can roll back the former instead of syncing an empty commit.
 func TestChanged(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	update(t, db, func(tx *Tx) error { return tx.SetNote("a", "1") })
 	update(t, db, func(tx *Tx) error {
@@ -272,6 +280,7 @@ func TestChanged(t *testing.T) {
 // Values read in a transaction must stay valid after it and after Close,
 // when bbolt's memory map is gone.
 func TestValuesOutliveTransaction(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	data := bytes.Repeat([]byte("board line\r\n"), 50)
 	update(t, db, func(tx *Tx) error {
@@ -320,6 +329,7 @@ func TestValuesOutliveTransaction(t *testing.T) {
 // Two opens of one file in one process conflict too: flock locks belong to
 // the open file description, and bbolt opens the file anew each time.
 func TestLockedInProcess(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), FileName)
 	db, err := Open(path, &Options{NoSync: true})
 	if err != nil {
@@ -365,6 +375,7 @@ const childEnv = "PBEMD_STORE_LOCK_CHILD"
 // TestLockChild is the other process of TestLockedByOtherProcess; it does
 // nothing unless started by it.
 func TestLockChild(t *testing.T) {
+	t.Parallel()
 	path := os.Getenv(childEnv)
 	if path == "" {
 		t.Skip("runs only as the child of TestLockedByOtherProcess")
@@ -382,6 +393,7 @@ func TestLockChild(t *testing.T) {
 }
 
 func TestLockedByOtherProcess(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}

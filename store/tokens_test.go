@@ -32,6 +32,7 @@ func putOldToken(tx *Tx, token []byte, t *ReplyToken) error {
 }
 
 func TestReplyTokens(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	now := time.Date(2026, 11, 22, 12, 0, 30, 0, time.UTC)
 	oldLive := bytes.Repeat([]byte{1}, 16)
@@ -117,6 +118,7 @@ func TestReplyTokens(t *testing.T) {
 
 // Pruning takes at most the number asked, the new tokens first.
 func TestPruneReplyTokensBounded(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	update(t, db, func(tx *Tx) error {
@@ -204,6 +206,7 @@ func benchTokens(b *testing.B, db *DB, now time.Time, tokens [][]byte) {
 // has kept tokens in, and spending one spends no other; it is still pruned
 // at its expiry.
 func TestSpendReplyToken(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	tok := ReplyToken{User: "alice", Kind: "ultima", Board: 101, Move: 1, Account: "f00d", Expires: now.Add(time.Hour)}

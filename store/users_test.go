@@ -10,6 +10,7 @@ import (
 )
 
 func TestUserRoundTripAndCase(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	created := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	u := &User{
@@ -48,6 +49,7 @@ func TestUserRoundTripAndCase(t *testing.T) {
 }
 
 func TestPutUserRefusesBadIDs(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	for _, u := range []*User{
 		{ID: ""},
@@ -62,6 +64,7 @@ func TestPutUserRefusesBadIDs(t *testing.T) {
 }
 
 func TestAddressIndex(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	update(t, db, func(tx *Tx) error {
 		return tx.PutUser(&User{ID: "alice", Addresses: []string{"Alice@Example.org", "old@example.org"}})
@@ -159,6 +162,7 @@ func TestAddressIndex(t *testing.T) {
 }
 
 func TestUsersInIDOrder(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	update(t, db, func(tx *Tx) error {
 		for _, id := range []string{"Carol", "alice", "Bob", "dave"} {
@@ -201,6 +205,7 @@ func TestUsersInIDOrder(t *testing.T) {
 
 // KnownAddress tells a user's address from a stranger's, whatever its case.
 func TestKnownAddress(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	update(t, db, func(tx *Tx) error { return tx.PutUser(&User{ID: "ann", Addresses: []string{"Ann@Example.org"}}) })
 	db.View(func(tx *Tx) error {
@@ -217,6 +222,7 @@ func TestKnownAddress(t *testing.T) {
 // UserAddresses reads a user's addresses once a transaction, and follows
 // every change the same transaction makes to them.
 func TestUserAddresses(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	update(t, db, func(tx *Tx) error {
 		if _, err := tx.UserAddresses("ann"); !errors.Is(err, ErrNotFound) {
@@ -247,6 +253,7 @@ func TestUserAddresses(t *testing.T) {
 // The addresses the store remembers follow a change made in a later
 // transaction, and it remembers a bounded number of users.
 func TestUserAddressesRemembered(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	update(t, db, func(tx *Tx) error {
 		for i := range addressBookSize + 100 {
@@ -285,6 +292,7 @@ func TestUserAddressesRemembered(t *testing.T) {
 // the next time the user is stored, though stored addresses are not
 // written again.
 func TestPutUserMendsAMissingAddress(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	alice := &User{ID: "alice", Addresses: []string{"alice@example.org", "home@example.org"}}
 	update(t, db, func(tx *Tx) error { return tx.PutUser(alice) })

@@ -10,6 +10,7 @@ import (
 // of pbemd deliver listed, a mail released (failing again, it goes back),
 // and dropped.
 func TestAdminQuarantineOnTheData(t *testing.T) {
+	t.Parallel()
 	d := &deliverer{t: t, data: t.TempDir()}
 	if code, _, stderr := d.run([]byte("no header here, just words\n"), nil); code != 0 {
 		t.Fatalf("deliver: exit %d\n%s", code, stderr)

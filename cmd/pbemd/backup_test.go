@@ -24,6 +24,7 @@ func openWithAlice(t *testing.T, data string) *store.DB {
 }
 
 func TestBackupCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	db := openWithAlice(t, data)
@@ -59,6 +60,7 @@ func TestBackupCommand(t *testing.T) {
 }
 
 func TestBackupCommandErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "nodata")
 	tests := []struct {

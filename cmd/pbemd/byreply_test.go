@@ -15,6 +15,7 @@ import (
 // configuration: board mails to players carry it with their token, and a
 // reply sent to it is played.
 func TestDeliverReplyAddress(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfgFile := filepath.Join(dir, "pbemd.yaml")
 	cfg := fmt.Sprintf("address: games@example.org\ndata: %s\nreply_address: 'games+{token}@example.org'\n"+

@@ -9,6 +9,7 @@ import (
 )
 
 func TestCompactCommand(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	db := openWithAlice(t, data)
 

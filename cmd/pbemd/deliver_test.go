@@ -138,6 +138,7 @@ func readMbox(t *testing.T, mbox []byte) []mailOut {
 }
 
 func TestDeliverCommand(t *testing.T) {
+	t.Parallel()
 	d := &deliverer{t: t, data: t.TempDir()}
 	code, out := d.send("alice@example.org", "signup alice secret", "")
 	if code != 0 || len(out) != 1 || out[0].Subject != "pbemd: welcome alice" || out[0].To != "alice@example.org" {
@@ -167,6 +168,7 @@ func TestDeliverCommand(t *testing.T) {
 }
 
 func TestDeliverRefusesSecondProcess(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	db, err := store.Open(store.PathIn(data), nil)
 	if err != nil {
@@ -185,6 +187,7 @@ func TestDeliverRefusesSecondProcess(t *testing.T) {
 // moves each, checked against the test's own copy of the game, then a
 // resignation.
 func TestDeliverGames(t *testing.T) {
+	t.Parallel()
 	for _, g := range catalog.All() {
 		t.Run(g.Name(), func(t *testing.T) {
 			d := &deliverer{t: t, data: t.TempDir()}
@@ -235,6 +238,7 @@ func TestDeliverGames(t *testing.T) {
 // With a config, deliver sends the replies through its SMTP server; a
 // refusing server leaves them in the outbox for the next run.
 func TestDeliverSendsBySMTP(t *testing.T) {
+	t.Parallel()
 	sink, err := smtpsink.Start(smtpsink.Options{})
 	if err != nil {
 		t.Fatal(err)

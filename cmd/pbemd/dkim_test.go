@@ -30,6 +30,7 @@ func (z txtZone) LookupTXT(_ context.Context, name string) ([]string, error) {
 // the lines it prints: the replies deliver sends carry a signature that
 // verifies against that record, and the key file is the owner's alone.
 func TestDKIMSignsWhatIsSent(t *testing.T) {
+	t.Parallel()
 	sink, err := smtpsink.Start(smtpsink.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -25,6 +25,7 @@ func storeBytes(t *testing.T, data string) []byte {
 // deliver -n and sweep -n print what would be sent and leave the store
 // byte for byte as it was; the same commands without -n change it.
 func TestDryRuns(t *testing.T) {
+	t.Parallel()
 	d := &deliverer{t: t, data: t.TempDir()}
 	d.send("alice@example.org", "signup alice secret", "")
 	d.send("bob@example.org", "signup bob secret", "")
@@ -68,6 +69,7 @@ func TestDryRuns(t *testing.T) {
 // deliver with a configuration needs its SMTP settings but no IMAP ones,
 // and with -print or -n not even those; serve needs both.
 func TestConfigPerSubcommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfgFile := filepath.Join(dir, "pbemd.yaml")
 	cfg := fmt.Sprintf("address: games@example.org\ndata: %s\n", filepath.Join(dir, "data"))

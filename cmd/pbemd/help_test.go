@@ -9,6 +9,7 @@ import (
 // pbemd alone, pbemd help, -h, --help and help CMD print the usage with
 // examples to standard output and exit 0; a wrong use exits 2.
 func TestHelpExitStatus(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{nil, {"help"}, {"-h"}, {"-help"}, {"--help"}} {
 		code, stdout, stderr := pbemd(t, "", args...)
 		if code != 0 || !strings.Contains(stdout, "usage: pbemd SUBCOMMAND") || !strings.Contains(stdout, "Exit status:") || stderr != "" {
@@ -35,6 +36,7 @@ func TestHelpExitStatus(t *testing.T) {
 
 // pbemd version names the module version and the Go that built it.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	code, stdout, stderr := pbemd(t, "", "version")
 	if code != 0 || !regexp.MustCompile(`^pbemd \S+ \(.+\) go1\.\d+`).MatchString(stdout) {
 		t.Errorf("version: exit %d, stdout %q, stderr %q", code, stdout, stderr)

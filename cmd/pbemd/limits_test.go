@@ -9,6 +9,7 @@ import (
 // Every pbemd deliver is a new process: the lock on an account's wrong
 // passwords is kept in the data, so the processes share it.
 func TestDeliverSharesPasswordLock(t *testing.T) {
+	t.Parallel()
 	d := &deliverer{t: t, data: t.TempDir()}
 	if code, out := d.send("alice@example.org", "signup alice secret", ""); code != 0 || len(out) != 1 {
 		t.Fatalf("signup: exit %d, %+v", code, out)

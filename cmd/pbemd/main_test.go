@@ -12,6 +12,7 @@ import (
 // and an unknown flag with status 2; those that take no arguments refuse
 // one with status 2.
 func TestSubcommandUsage(t *testing.T) {
+	t.Parallel()
 	for _, c := range commands {
 		if c.name == "rules" || c.name == "robot" { // parse their own arguments; tested in rulestool, robot_test.go
 			continue
@@ -40,6 +41,7 @@ func TestSubcommandUsage(t *testing.T) {
 // deliver replies from the configured address and logs as the configuration
 // says; without a configuration it replies from the embedded default's.
 func TestDeliverUsesTheConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfgFile := filepath.Join(dir, "pbemd.yaml")
 	cfg := fmt.Sprintf("address: games@example.org\nname: Game Server\ndata: %s\n"+

@@ -18,6 +18,7 @@ func robotRun(args ...string) (int, string, string) {
 // for the same seed and node budget; a Taratibu answer is the rest of the
 // turn; options among the flags apply.
 func TestRobotTool(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args      []string
 		game      string
@@ -63,6 +64,7 @@ func TestRobotTool(t *testing.T) {
 }
 
 func TestRobotToolRefusals(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		args []string
 		code int
@@ -86,6 +88,7 @@ func TestRobotToolRefusals(t *testing.T) {
 }
 
 func TestRobotToolHelp(t *testing.T) {
+	t.Parallel()
 	code, out, errs := robotRun("-h")
 	if code != 0 || errs != "" || !strings.Contains(out, "usage: pbemd robot GAME") {
 		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, out, errs)

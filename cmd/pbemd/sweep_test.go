@@ -23,6 +23,7 @@ func sweep(t *testing.T, data string, now time.Time) (int, []mailOut, string) {
 // later, the forfeit after 21 days (alice never moved, so it withdraws her,
 // unrated).
 func TestSweepCommand(t *testing.T) {
+	t.Parallel()
 	d := &deliverer{t: t, data: t.TempDir()}
 	d.send("alice@example.org", "signup alice secret", "")
 	d.send("bob@example.org", "signup bob secret", "")

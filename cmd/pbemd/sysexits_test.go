@@ -33,6 +33,7 @@ func rawMail(from, subject, id, body string) []byte {
 // 75 (EX_TEMPFAIL) so that the mail system offers the mail again; once the
 // lock is free the same mail is handled.
 func TestDeliverLockBusyIsTempFail(t *testing.T) {
+	t.Parallel()
 	d := &deliverer{t: t, data: t.TempDir()}
 	db, err := store.Open(store.PathIn(d.data), nil)
 	if err != nil {
@@ -52,6 +53,7 @@ func TestDeliverLockBusyIsTempFail(t *testing.T) {
 
 // A deliver that finds the data held waits for it, up to -lock-wait.
 func TestDeliverWaitsForLock(t *testing.T) {
+	t.Parallel()
 	d := &deliverer{t: t, data: t.TempDir()}
 	db, err := store.Open(store.PathIn(d.data), nil)
 	if err != nil {
@@ -68,6 +70,7 @@ func TestDeliverWaitsForLock(t *testing.T) {
 // its present size, RLIMIT_FSIZE), so the mail is not handled: exit 75,
 // nothing half done. With space back, the same mail is handled.
 func TestDeliverDiskFullIsTempFail(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("prlimit"); err != nil {
 		t.Skip("prlimit is not installed")
 	}
@@ -106,6 +109,7 @@ func TestDeliverDiskFullIsTempFail(t *testing.T) {
 // 50 delivers at once, each with a password to check: they queue for the
 // lock, and every one is handled and answered.
 func TestDeliverParallel(t *testing.T) {
+	t.Parallel()
 	d := &deliverer{t: t, data: t.TempDir()}
 	users := []string{"alice", "bob"}
 	for _, id := range users {
@@ -139,6 +143,7 @@ func TestDeliverParallel(t *testing.T) {
 // A mail larger than limits.largest_mail is not read past the limit: its
 // sender gets one answer saying so, and deliver exits 0.
 func TestDeliverTooLarge(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfgFile := dir + "/pbemd.yaml"
 	cfg := fmt.Sprintf("address: pbem@example.org\ndata: %s\nimap:\n  host: 127.0.0.1\n  security: plain\n  username: pbem\n  password: x\nsmtp:\n  host: 127.0.0.1\n  security: plain\nlimits:\n  largest_mail: 100000\n", dir+"/data")
@@ -166,6 +171,7 @@ func TestDeliverTooLarge(t *testing.T) {
 // for the administrator, and deliver exits 0: offering them again would
 // fail the same way.
 func TestDeliverQuarantinesUnreadable(t *testing.T) {
+	t.Parallel()
 	d := &deliverer{t: t, data: t.TempDir()}
 	junk := []byte("no header here, just words\n")
 	code, out, stderr := d.run(junk, nil)

@@ -18,6 +18,7 @@ import (
 // not decode (the store logs it) and show the others; a user's page names
 // his board that does not read instead of failing.
 func TestCorruptRecordsPassedOver(t *testing.T) {
+	t.Parallel()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	db := storetest.Open(t, store.PathIn(t.TempDir()), &store.Options{NoSync: true, Log: quiet})
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)

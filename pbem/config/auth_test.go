@@ -13,6 +13,7 @@ import (
 // The settings reach the service: the trusted ids vouch for a mail, other
 // ids do not, and verify_dkim chooses whether DNS is asked at all.
 func TestServiceAuth(t *testing.T) {
+	t.Parallel()
 	c, err := Parse([]byte(minimal+"trusted_authserv_ids: [MX.games.example]\nlimits:\n  largest_mail: 100000\n"), secrets)
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +45,7 @@ func TestServiceAuth(t *testing.T) {
 // With dkim_resolver, the keys come from that DNS server: a signature of
 // the From's domain verifies, the same mail changed on the way does not.
 func TestDKIMResolver(t *testing.T) {
+	t.Parallel()
 	signer := pbemtest.NewSigner(t, "example.net", "s1")
 	c, err := Parse([]byte(minimal+"dkim_resolver: "+pbemtest.ServeDNS(t, signer)+"\n"), secrets)
 	if err != nil {
@@ -62,6 +64,7 @@ func TestDKIMResolver(t *testing.T) {
 // dkim: both domain and selector, a domain that vouches for the address,
 // and a key that can be read when the signer is built.
 func TestDKIMSigning(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{
 		"dkim:\n  domain: example.org\n",
 		"dkim:\n  selector: pbemd1\n",

@@ -23,6 +23,7 @@ var secrets = env(map[string]string{
 })
 
 func TestExampleFile(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../../config.example.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +60,7 @@ smtp:
 `
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	c, err := Parse([]byte(minimal+"sweep_interval: 30m\nimap:\n"), secrets)
 	if err == nil {
 		t.Fatalf("a repeated key was accepted: %+v", c)
@@ -73,6 +75,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestRefused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, yaml, want string
 		env              map[string]string
@@ -127,6 +130,7 @@ func TestRefused(t *testing.T) {
 }
 
 func TestPlainToLoopback(t *testing.T) {
+	t.Parallel()
 	for _, host := range []string{"127.0.0.1", "localhost", "::1", "127.0.0.53"} {
 		y := strings.ReplaceAll(minimal, "host: imap.example.org", "host: '"+host+"'\n  security: plain")
 		y = strings.ReplaceAll(y, "host: smtp.example.org", "host: '"+host+"'\n  security: plain")
@@ -142,6 +146,7 @@ func TestPlainToLoopback(t *testing.T) {
 }
 
 func TestSecretNeverShown(t *testing.T) {
+	t.Parallel()
 	c, err := Parse([]byte(minimal), secrets)
 	if err != nil {
 		t.Fatal(err)
@@ -162,6 +167,7 @@ func TestSecretNeverShown(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
+	t.Parallel()
 	c, err := Parse([]byte(minimal+"limits:\n  addresses: 5\n  commands: 7\n  robot_games: 1\n"), secrets)
 	if err != nil {
 		t.Fatal(err)
@@ -189,6 +195,7 @@ func TestLimits(t *testing.T) {
 }
 
 func TestWebSettings(t *testing.T) {
+	t.Parallel()
 	base := "address: pbem@example.org\nimap: {host: imap.example.org, username: u, password: p}\nsmtp: {host: smtp.example.org}\n"
 	c, err := Parse([]byte(base), env(nil))
 	if err != nil {
@@ -219,6 +226,7 @@ func TestWebSettings(t *testing.T) {
 // The lmtp setting is the address alone, as it was, or a mapping with the
 // socket's mode and group and the bounds of the sessions.
 func TestLMTPSettings(t *testing.T) {
+	t.Parallel()
 	c, err := Parse([]byte(minimal+"lmtp: 127.0.0.1:2424\n"), secrets)
 	if err != nil {
 		t.Fatal(err)

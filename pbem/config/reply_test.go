@@ -6,6 +6,7 @@ import (
 )
 
 func TestReplyAddress(t *testing.T) {
+	t.Parallel()
 	base := "address: pbem@example.org\nimap: {host: imap.example.org, username: u, password: p}\nsmtp: {host: smtp.example.org}\n"
 	c, err := Parse([]byte(base+"reply_address: 'pbem+{token}@example.org'\n"), env(nil))
 	if err != nil || c.ReplyAddress != "pbem+{token}@example.org" {

@@ -33,6 +33,7 @@ func submit(t *testing.T, s *Server, identity, user, password, data string) {
 // logged in as the From address is vouched for, and a field a mail brings
 // with the server's id does not survive.
 func TestLoggedInSenderIsVouchedFor(t *testing.T) {
+	t.Parallel()
 	forged := mailauth.SubmittedField(AuthservID, "alice@localhost")
 	cases := []struct {
 		name, identity, user, password, mail string

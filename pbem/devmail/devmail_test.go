@@ -34,6 +34,7 @@ func send(addr, from string, to []string, data string) error {
 }
 
 func TestSMTPToIMAP(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	s.AddAccount("pbem@localhost", "own-secret")
 	mail := "From: alice@localhost\r\nTo: pbem@localhost, Bob@Example.org\r\nSubject: signup alice pw\r\n\r\nhi\r\n"
@@ -58,6 +59,7 @@ func TestSMTPToIMAP(t *testing.T) {
 }
 
 func TestLogin(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	s.AddAccount("pbem@localhost", "own-secret")
 	tests := []struct {
@@ -79,6 +81,7 @@ func TestLogin(t *testing.T) {
 }
 
 func TestBadRecipient(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	err := s.Deliver("alice@localhost", []string{"nobody@"}, []byte("Subject: x\r\n\r\n"))
 	if err == nil || !strings.Contains(err.Error(), "alice@localhost") {
@@ -87,6 +90,7 @@ func TestBadRecipient(t *testing.T) {
 }
 
 func TestTransport(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	tr := s.Transport()
 	if err := tr.Send(context.Background(), "pbem@localhost", []string{"dave@localhost"}, []byte("Subject: board\r\n\r\nx\r\n")); err != nil {
@@ -99,6 +103,7 @@ func TestTransport(t *testing.T) {
 }
 
 func TestLoopbackOnly(t *testing.T) {
+	t.Parallel()
 	_, err := Start(Options{IMAPAddr: "0.0.0.0:0", SMTPAddr: "127.0.0.1:0"})
 	if err == nil || !strings.Contains(err.Error(), "not a loopback") {
 		t.Errorf("err = %v; want a refusal", err)
@@ -108,6 +113,7 @@ func TestLoopbackOnly(t *testing.T) {
 // A mail appended after SELECT but before IDLE is announced when IDLE
 // starts, not only with the next mail.
 func TestIdleAnnouncesEarlierMail(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	exists := make(chan uint32, 10)
 	c, err := imapclient.DialInsecure(s.IMAPAddr, &imapclient.Options{
@@ -151,6 +157,7 @@ func TestIdleAnnouncesEarlierMail(t *testing.T) {
 // A malformed recipient is refused for good: it would fail the same way
 // every time, so the outbox gives the reply up instead of retrying it.
 func TestTransportRefusesBadRecipient(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	err := s.Transport().Send(context.Background(), "pbem@localhost", []string{"no address"}, []byte("Subject: hi\r\n\r\nx\r\n"))
 	var rej *outbox.RejectedError

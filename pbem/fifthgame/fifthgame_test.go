@@ -94,6 +94,7 @@ func (s *server) get(target string) (code int, ctype, body string) {
 }
 
 func TestFifthGame(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"tanbo2", "plaintanbo"} {
 		t.Run(kind, func(t *testing.T) { playFifthGame(t, kind) })
 	}

@@ -138,6 +138,7 @@ func (permanent) Temporary() bool { return false }
 // bad one holds up no other; a mail that fails for good (or crashes) is
 // answered and set aside at once.
 func TestBatchFailedEachAlone(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []error{permanent{}, errPanic} {
 		f := newFake()
 		f.fail["bad"] = bad
@@ -166,6 +167,7 @@ func TestBatchFailedEachAlone(t *testing.T) {
 // again after a growing wait, its failures counted by the service; at the
 // last try it is answered and set aside.
 func TestTemporaryFailuresCountedThenSetAside(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	f.fail["flaky"] = errors.New("transaction too large")
 	in := New(f, Options{Logger: quiet, Tries: 3, RetryMin: time.Second, RetryMax: time.Minute})
@@ -191,6 +193,7 @@ func TestTemporaryFailuresCountedThenSetAside(t *testing.T) {
 // While the store takes no write the mail is not at fault: it is tried
 // again, with a growing wait, however long it lasts, and never set aside.
 func TestStoreOutageNeverSetsAside(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	f.down = true
 	in := New(f, Options{Logger: quiet, Tries: 2, RetryMin: time.Second, RetryMax: 4 * time.Second})
@@ -221,6 +224,7 @@ func TestStoreOutageNeverSetsAside(t *testing.T) {
 // In order, a mail after one to retry is not tried (a move must not
 // overtake the challenge before it); apart, it is.
 func TestOrder(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		order Order
 		want  string
@@ -240,6 +244,7 @@ func TestOrder(t *testing.T) {
 // A mail over the largest size read is answered from its header, whether
 // the transport read it whole or only its header (with its size).
 func TestTooLarge(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	in := New(f, Options{Logger: quiet, Largest: 100})
 	big := mail("big " + strings.Repeat("x", 200))
@@ -280,6 +285,7 @@ func openStore(t *testing.T) (*store.DB, *pbem.Service) {
 // quarantine for the administrator ("pbemd admin quarantine"), whichever
 // way it came in, and its sender is answered once, however often it comes.
 func TestSetAsideKeptInTheStore(t *testing.T) {
+	t.Parallel()
 	db, svc := openStore(t)
 	in := New(crashing{svc}, Options{Logger: quiet})
 	raw := []byte("From: bob@example.org\r\nTo: pbem@example.org\r\nSubject: crash\r\nMessage-ID: <q1@example.org>\r\n\r\nhello\r\n")
@@ -321,6 +327,7 @@ func (s storeFails) HandleAll(raws [][]byte) ([][]uint64, []error) {
 // The failures of a mail are counted in the store, so that separate runs
 // ("pbemd deliver" once per try of the MTA) and restarts share them.
 func TestFailuresCountedAcrossRuns(t *testing.T) {
+	t.Parallel()
 	_, svc := openStore(t)
 	raw := []byte("From: bob@example.org\r\nSubject: help\r\nMessage-ID: <f1@example.org>\r\n\r\n")
 	for try := 1; try <= 3; try++ {

@@ -168,6 +168,7 @@ func code(err error) int {
 
 // A mail is acknowledged once stored: after the 250, the store has it.
 func TestAcknowledgedAfterCommit(t *testing.T) {
+	t.Parallel()
 	r := &recorder{}
 	s := start(t, r, Options{})
 	if err := send(t, s.Addr(), "PBEM@example.org", "help"); err != nil {
@@ -199,6 +200,7 @@ func waitQueued(t *testing.T, s *Server, n int) {
 // Mails arriving together commit together, and each sender hears of its
 // own mail only: one the store refuses gets 451, the others 250.
 func TestGroupCommit(t *testing.T) {
+	t.Parallel()
 	r := &recorder{hold: make(chan struct{}), entered: make(chan int, 100), fail: "bad"}
 	s := start(t, r, Options{})
 	var wg sync.WaitGroup
@@ -243,6 +245,7 @@ func TestGroupCommit(t *testing.T) {
 // and the MTA keeps it; the mails accepted are stored when the store
 // frees.
 func TestBusy(t *testing.T) {
+	t.Parallel()
 	r := &recorder{hold: make(chan struct{}), entered: make(chan int, 10)}
 	s := start(t, r, Options{Queue: 1, Batch: 1})
 	first, second := make(chan error), make(chan error)
@@ -270,6 +273,7 @@ func TestBusy(t *testing.T) {
 // store is busy, a mail that would pass the bound gets 451 and the MTA
 // keeps it, however many connections bring mail.
 func TestMemoryBound(t *testing.T) {
+	t.Parallel()
 	r := &recorder{hold: make(chan struct{}), entered: make(chan int, 10)}
 	s := start(t, r, Options{Memory: 1 << 20, Batch: 1}, 1<<20)
 	big := strings.Repeat(strings.Repeat("x", 98)+"\r\n", 6<<10) // 600 KiB
@@ -301,6 +305,7 @@ func TestMemoryBound(t *testing.T) {
 // Close right after Listen must return: go-smtp registers the listener
 // only once Serve runs, so a Close before that leaves Accept blocked.
 func TestCloseRightAfterListen(t *testing.T) {
+	t.Parallel()
 	for i := range 200 {
 		s, err := Listen(Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"},
 			Logger: quiet}, newIntake(&recorder{}))
@@ -319,6 +324,7 @@ func TestCloseRightAfterListen(t *testing.T) {
 
 // Close with every slot busy and a connection waiting returns.
 func TestCloseWithAllSlotsBusy(t *testing.T) {
+	t.Parallel()
 	s, err := Listen(Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"},
 		Logger: quiet, Conns: 1}, newIntake(&recorder{}))
 	if err != nil {
@@ -344,6 +350,7 @@ func TestCloseWithAllSlotsBusy(t *testing.T) {
 // A mail within the largest read, with Memory at that size ("never below
 // the largest mail read"), is accepted by an idle server.
 func TestMailWithinLargestFitsMemory(t *testing.T) {
+	t.Parallel()
 	s := start(t, &recorder{}, Options{Memory: 1536 << 10}, 1536<<10)
 	big := strings.Repeat(strings.Repeat("x", 98)+"\r\n", 12<<10) // 1.2 MiB
 	if err := send(t, s.Addr(), "pbem@example.org", "one\r\n\r\n"+big); err != nil {
@@ -354,6 +361,7 @@ func TestMailWithinLargestFitsMemory(t *testing.T) {
 // A session kept alive with NOOPs ends at its longest, freeing its slot
 // for a waiting MTA.
 func TestSessionEndsAtItsLongest(t *testing.T) {
+	t.Parallel()
 	s := start(t, &recorder{}, Options{Conns: 1, Session: 300 * time.Millisecond})
 	c, err := net.Dial("tcp", s.Addr().String())
 	if err != nil {
@@ -387,6 +395,7 @@ func TestSessionEndsAtItsLongest(t *testing.T) {
 // ahead of the others of their batch: a player's vouched mail does not
 // wait on the forged mail that arrived with it.
 func TestFirstCommittedAhead(t *testing.T) {
+	t.Parallel()
 	r := &recorder{hold: make(chan struct{}), entered: make(chan int, 100)}
 	s := start(t, r, Options{First: func(raw []byte) bool { return strings.Contains(string(raw), "player") }})
 	var wg sync.WaitGroup

@@ -72,6 +72,7 @@ func deliver(c *smtp.Client, data string) error {
 // Through the real service: a signup delivered over LMTP is stored, with
 // its reply in the outbox, by the time the MTA hears 250.
 func TestDeliverToService(t *testing.T) {
+	t.Parallel()
 	db, s := serve(t, 0)
 	c := lmtpClient(t, s)
 	for i, subj := range []string{"signup alice pw-alice", "help"} {
@@ -95,6 +96,7 @@ func TestDeliverToService(t *testing.T) {
 // the store's quarantine and acknowledged with 250, at the first try and
 // when it comes again.
 func TestUnreadableMailQuarantined(t *testing.T) {
+	t.Parallel()
 	db, s := serve(t, 0)
 	c := lmtpClient(t, s)
 	for try := range 2 {
@@ -114,6 +116,7 @@ func TestUnreadableMailQuarantined(t *testing.T) {
 // A mail over the largest size read is read on but not kept: its sender
 // is answered from its header, and the MTA hears 250, not a bounce.
 func TestTooLargeMailAnswered(t *testing.T) {
+	t.Parallel()
 	db, s := serve(t, 64<<10)
 	c := lmtpClient(t, s)
 	body := strings.Repeat(strings.Repeat("x", 98)+"\r\n", 2000) // 200 KB

@@ -71,6 +71,7 @@ func (cl *client) ended() bool {
 // connection is greeted all the same, the session idle longest ending to
 // make room, and its mail is delivered.
 func TestIdleNoopersCannotHoldEverySlot(t *testing.T) {
+	t.Parallel()
 	r := &recorder{}
 	s := start(t, r, Options{Conns: 64, PerPeer: 64})
 	var noopers []*client
@@ -97,6 +98,7 @@ func TestIdleNoopersCannotHoldEverySlot(t *testing.T) {
 // One peer opening many connections holds at most PerPeer sessions: each
 // new one ends that peer's idlest, never another peer's.
 func TestOnePeerBoundedInSessions(t *testing.T) {
+	t.Parallel()
 	s := start(t, &recorder{}, Options{Conns: 8}) // three quarters each: 6
 	var others []*client
 	for range 2 {
@@ -128,6 +130,7 @@ func TestOnePeerBoundedInSessions(t *testing.T) {
 // NOOP, RSET and LHLO are no progress: a session that sends only those
 // ends once Idle has passed; one that gets on with a mail stays.
 func TestIdleIsNoProgressWithAMail(t *testing.T) {
+	t.Parallel()
 	s := start(t, &recorder{}, Options{Idle: 500 * time.Millisecond})
 	noop := dialFrom(t, s, "127.0.0.1")
 	busy := dialFrom(t, s, "127.0.0.1")
@@ -157,6 +160,7 @@ func TestIdleIsNoProgressWithAMail(t *testing.T) {
 // with every slot passing mail, the new connection is refused with 421
 // for the MTA to try again.
 func TestSessionPassingMailKeepsItsSlot(t *testing.T) {
+	t.Parallel()
 	l := newSlots(nil, 1, 1, time.Minute, time.Minute)
 	busy := &conn{slots: l, peer: "a", last: time.Now()}
 	busy.data(true)

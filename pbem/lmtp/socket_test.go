@@ -25,6 +25,7 @@ func statSocket(t *testing.T, path string) (os.FileMode, int) {
 // group may connect (0660, group postfix where it exists), and mode and
 // group are as configured.
 func TestSocketModeAndGroup(t *testing.T) {
+	t.Parallel()
 	old := syscall.Umask(0o077) // as under the shipped unit
 	defer syscall.Umask(old)
 	dir := t.TempDir()
@@ -62,6 +63,7 @@ func TestSocketModeAndGroup(t *testing.T) {
 // An unknown socket group stops the listener from starting, saying what
 // was wanted.
 func TestSocketGroupUnknown(t *testing.T) {
+	t.Parallel()
 	_, err := Listen(Options{Addr: filepath.Join(t.TempDir(), "lmtp"), SocketGroup: "no-such-group-pbemd",
 		Recipients: []string{"pbem@example.org"}, Logger: quiet}, newIntake(&recorder{}))
 	if err == nil || !strings.Contains(err.Error(), "want a group name or number") {

@@ -9,6 +9,7 @@ import (
 // written, and Check then believes nothing of it; other fields, other ids
 // and the body stay as they were.
 func TestStripResults(t *testing.T) {
+	t.Parallel()
 	const id = "devmail.localhost"
 	v := &Verifier{TrustedIDs: []string{id}}
 	body := "\r\nAuthentication-Results: devmail.localhost; auth=pass smtp.auth=alice@localhost\r\n"
@@ -50,6 +51,7 @@ func TestStripResults(t *testing.T) {
 }
 
 func TestSubmittedField(t *testing.T) {
+	t.Parallel()
 	v := &Verifier{TrustedIDs: []string{"devmail.localhost"}}
 	field := SubmittedField("devmail.localhost", "alice@localhost")
 	if !strings.HasSuffix(field, "\r\n") || len(field) > 80 {

@@ -50,6 +50,7 @@ func sign(t *testing.T, raw, domain, selector string, key ed25519.PrivateKey) []
 const plain = "From: Alice <alice@mail.example.org>\r\nTo: pbem@games.example\r\nSubject: ultima challenge alice bob\r\nMessage-ID: <1@mail.example.org>\r\n\r\nLet's play.\r\n"
 
 func TestSignedMailIsAuthenticated(t *testing.T) {
+	t.Parallel()
 	key, dns := signer(t, "example.org", "s1")
 	v := &Verifier{Resolver: dns}
 	raw := sign(t, plain, "example.org", "s1", key)
@@ -59,6 +60,7 @@ func TestSignedMailIsAuthenticated(t *testing.T) {
 }
 
 func TestSignatureThatDoesNotVouchForFrom(t *testing.T) {
+	t.Parallel()
 	key, dns := signer(t, "example.org", "s1")
 	other, otherDNS := signer(t, "attacker.example", "s1")
 	for k, txt := range otherDNS {
@@ -86,6 +88,7 @@ func TestSignatureThatDoesNotVouchForFrom(t *testing.T) {
 }
 
 func TestTrustedResults(t *testing.T) {
+	t.Parallel()
 	v := &Verifier{TrustedIDs: []string{"mx.games.example"}}
 	with := func(fields ...string) []byte {
 		return []byte(strings.Join(fields, "\r\n") + "\r\n" + plain)
@@ -122,6 +125,7 @@ func TestTrustedResults(t *testing.T) {
 }
 
 func TestAligned(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		signer, from string
 		want         bool
@@ -144,6 +148,7 @@ func TestAligned(t *testing.T) {
 // What the server signs, a receiver verifies against the record it
 // prints: for both kinds of key, through Check itself.
 func TestSignerRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, alg := range []string{"rsa", "ed25519"} {
 		path := t.TempDir() + "/dkim.pem"
 		key, err := NewKey(path, alg)
@@ -189,6 +194,7 @@ func TestSignerRoundTrip(t *testing.T) {
 // field put on top of another's signed mail. Such a mail vouches for no
 // one.
 func TestFieldsOnceOnly(t *testing.T) {
+	t.Parallel()
 	key, dns := signer(t, "evil.example", "s1")
 	alicesKey, alicesDNS := signer(t, "example.org", "s1")
 	for k, txt := range alicesDNS {
@@ -215,6 +221,7 @@ func TestFieldsOnceOnly(t *testing.T) {
 // Trusted reads only a trusted server's field, and a mail with a second
 // From or Subject is not trusted either.
 func TestTrusted(t *testing.T) {
+	t.Parallel()
 	v := &Verifier{TrustedIDs: []string{"mx.games.example"}}
 	ok := []byte("Authentication-Results: mx.games.example; dmarc=pass header.from=mail.example.org\r\n" + plain)
 	if !v.Trusted(ok) {
@@ -249,6 +256,7 @@ func (z *countingZone) LookupTXT(ctx context.Context, name string) ([]string, er
 // A key is looked up once in a while, found or not: a sender whose DNS is
 // slow or dead costs a batch one lookup, not one a mail.
 func TestKeyLookupsRemembered(t *testing.T) {
+	t.Parallel()
 	key, dns := signer(t, "example.org", "s1")
 	z := &countingZone{zone: dns}
 	v := &Verifier{Resolver: z}

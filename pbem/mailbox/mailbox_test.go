@@ -242,6 +242,7 @@ func waitFolder(t *testing.T, s *devmail.Server, folder string, n int) []imaptes
 }
 
 func TestBacklogAndIdle(t *testing.T) {
+	t.Parallel()
 	for _, idle := range []bool{true, false} {
 		t.Run(fmt.Sprintf("idle=%v", idle), func(t *testing.T) {
 			s := startServer(t)
@@ -301,6 +302,7 @@ func TestBacklogAndIdle(t *testing.T) {
 // mail overtakes it, in one batch or in a backlog of several, the next
 // read while one is handled.
 func TestHandlerFailureKeepsOrder(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		mails, batch int
 		failing      string
@@ -342,6 +344,7 @@ func TestHandlerFailureKeepsOrder(t *testing.T) {
 // A mail that keeps failing while the handler works is answered and moved
 // to the quarantine folder, and does not block the others.
 func TestPoisonMailQuarantined(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	r := newRecorder()
 	r.fail = func(subj string) error {
@@ -374,6 +377,7 @@ func TestPoisonMailQuarantined(t *testing.T) {
 // Connections cut while idling and refused for a while: the watcher
 // reconnects and handles the mail that came meanwhile.
 func TestReconnect(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	p, err := tcpproxy.Start(s.IMAPAddr)
 	if err != nil {
@@ -404,6 +408,7 @@ func TestReconnect(t *testing.T) {
 }
 
 func TestStopWhileIdle(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	stop := watch(t, Config{Addr: s.IMAPAddr, PollInterval: time.Hour}, newRecorder())
 	time.Sleep(50 * time.Millisecond)
@@ -411,6 +416,7 @@ func TestStopWhileIdle(t *testing.T) {
 }
 
 func TestWrongPasswordRetries(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	var errs atomic.Int32
 	cfg := Config{Addr: s.IMAPAddr, Username: box, Password: "wrong", Security: mailconn.Plain, Logger: quiet,
@@ -426,6 +432,7 @@ func TestWrongPasswordRetries(t *testing.T) {
 }
 
 func TestPlainToRemoteRefused(t *testing.T) {
+	t.Parallel()
 	w := New(Config{Addr: "192.0.2.1:143", Security: mailconn.Plain, Logger: quiet}, intake.New(newRecorder(), intake.Options{Logger: quiet}))
 	_, err := w.dial(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "refusing to log in unencrypted") {
@@ -435,6 +442,7 @@ func TestPlainToRemoteRefused(t *testing.T) {
 
 // A backlog is handed over in batches, one commit each, in arrival order.
 func TestBacklogInBatches(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	r := newRecorder()
 	for _, subj := range subjects(25, "m %d") {
@@ -455,6 +463,7 @@ func TestBacklogInBatches(t *testing.T) {
 // A mail flagged \Seen but still in the mailbox (its move was cut off, or a
 // person read it in a webmail) is still work: it is handed over and moved.
 func TestSeenMailStillInMailboxIsMoved(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	r := newRecorder()
 	data := fmt.Sprintf("From: alice@localhost\r\nTo: %s\r\nSubject: seen\r\nMessage-ID: <seen@localhost>\r\n\r\nbody\r\n", box)

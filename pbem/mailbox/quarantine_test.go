@@ -12,6 +12,7 @@ import (
 // growing wait, however long it takes, and never quarantined; when the
 // store works again every mail is handled, in order.
 func TestStoreOutageWaitedOut(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	r := newRecorder()
 	var down atomic.Bool
@@ -63,6 +64,7 @@ func (permanentError) Temporary() bool { return false }
 // handler that panics on one mail is survived the same way: the next mail
 // is handled at once.
 func TestFailedForGoodQuarantinedAtOnce(t *testing.T) {
+	t.Parallel()
 	for _, how := range []string{"permanent error", "panic"} {
 		t.Run(how, func(t *testing.T) {
 			s := startServer(t)

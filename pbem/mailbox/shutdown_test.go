@@ -149,6 +149,7 @@ func TestStopWhileServerHangs(t *testing.T) {
 // "localhost" for a plaintext server, as host names are case-insensitive;
 // the watcher must then not refuse what the start-up check let through.
 func TestPlainToLocalhostAnyCase(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	_, port, _ := net.SplitHostPort(s.IMAPAddr)
 	for _, host := range []string{"localhost", "LocalHost"} {

@@ -24,6 +24,7 @@ func mailOfSize(t *testing.T, s *devmail.Server, subject string, size int) {
 // alone, with its size and the limit, and the mail goes to the quarantine
 // folder. The mails around it are handled in order.
 func TestTooLargeAnsweredFromHeader(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	r := newRecorder()
 	mailOfSize(t, s, "small 1", 500)
@@ -52,6 +53,7 @@ func TestTooLargeAnsweredFromHeader(t *testing.T) {
 
 // Fetches are bounded in bytes as well as in mails.
 func TestBatchBoundedInBytes(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	r := newRecorder()
 	for i := 1; i <= 6; i++ {
@@ -70,6 +72,7 @@ func TestBatchBoundedInBytes(t *testing.T) {
 // A large mail whose header alone is huge: only the header's first 256 KiB
 // are fetched.
 func TestTooLargeHugeHeaderCut(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	r := newRecorder()
 	junk := strings.Repeat("X-Junk: "+strings.Repeat("j", 70)+"\r\n", 10000) // 790 KB

@@ -8,6 +8,7 @@ import (
 )
 
 func TestIsLoopback(t *testing.T) {
+	t.Parallel()
 	for _, host := range []string{"localhost", "LocalHost", "127.0.0.1", "127.0.0.53", "::1", "[::1]"} {
 		if !IsLoopback(host) {
 			t.Errorf("IsLoopback(%q) = false", host)
@@ -21,6 +22,7 @@ func TestIsLoopback(t *testing.T) {
 }
 
 func TestSecurityMode(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[Security]Security{"": TLS, TLS: TLS, StartTLS: StartTLS, Plain: Plain} {
 		if got, err := in.Mode(); got != want || err != nil {
 			t.Errorf("%q.Mode() = %q, %v; want %q", in, got, err, want)
@@ -32,6 +34,7 @@ func TestSecurityMode(t *testing.T) {
 }
 
 func TestBackoff(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		n    int
 		want time.Duration
@@ -48,6 +51,7 @@ type closer struct{ n atomic.Int32 }
 func (c *closer) Close() error { c.n.Add(1); return nil }
 
 func TestCloseOnStop(t *testing.T) {
+	t.Parallel()
 	// Released in time: never closed, even after ctx ends.
 	var c closer
 	ctx, cancel := context.WithCancel(context.Background())

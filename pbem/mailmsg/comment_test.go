@@ -6,6 +6,7 @@ import (
 )
 
 func TestComment(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, text, want string
 	}{
@@ -54,6 +55,7 @@ func TestComment(t *testing.T) {
 }
 
 func TestCommandLines(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, text string
 		want       []string

@@ -75,6 +75,7 @@ func mailGoldens() map[string]*Mail {
 // TestMailGolden compares Bytes with the golden files; go test -update
 // rewrites them (read the diff before committing it).
 func TestMailGolden(t *testing.T) {
+	t.Parallel()
 	for name, m := range mailGoldens() {
 		t.Run(name, func(t *testing.T) {
 			got, err := m.Bytes()
@@ -126,6 +127,7 @@ func splitRendered(t *testing.T, b []byte) (header map[string]string, body strin
 }
 
 func TestMailSevenBit(t *testing.T) {
+	t.Parallel()
 	m := mailGoldens()["out-board"]
 	b, err := m.Bytes()
 	if err != nil {
@@ -159,6 +161,7 @@ func TestMailSevenBit(t *testing.T) {
 }
 
 func TestMailQuotedPrintable(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, body string }{
 		{"non-ASCII", "J\u00f6rg to move.\n"},
 		{"line of 999 octets", strings.Repeat("x", 999) + "\n"},
@@ -200,6 +203,7 @@ func TestMailQuotedPrintable(t *testing.T) {
 }
 
 func TestMailSubject(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ subject, header string }{
 		{"Ultima Board 101 alice", "Ultima Board 101 alice"},
 		{"Nag: Ultima Board 101 j\u00f6rg", "=?utf-8?q?Nag:_Ultima_Board_101_j=C3=B6rg?="},
@@ -224,6 +228,7 @@ func TestMailSubject(t *testing.T) {
 }
 
 func TestMailRoundTrip(t *testing.T) {
+	t.Parallel()
 	mails := mailGoldens()
 	mails["empty body"] = &Mail{From: "pbem@example.org", To: "a@example.com", Subject: "help",
 		MessageID: "2@example.org", Date: mailTestDate, AutoSubmitted: "auto-replied"}
@@ -272,6 +277,7 @@ func TestMailRoundTrip(t *testing.T) {
 }
 
 func TestMailBytesErrors(t *testing.T) {
+	t.Parallel()
 	ok := func() *Mail {
 		return &Mail{From: "pbemd <pbem@example.org>", To: "a@example.com", Subject: "x", Body: "x\n",
 			MessageID: "1@example.org", Date: mailTestDate, AutoSubmitted: "auto-replied"}
@@ -306,6 +312,7 @@ func TestMailBytesErrors(t *testing.T) {
 }
 
 func TestNewMessageID(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for range 1000 {
 		id := NewMessageID("example.org")
@@ -350,6 +357,7 @@ func BenchmarkMailBytes(b *testing.B) {
 // the reply: an invalid one is left out of In-Reply-To and References, a
 // valid one is kept.
 func TestMailReceivedIDs(t *testing.T) {
+	t.Parallel()
 	bad := []string{
 		"a b@example.org", "", "ab\x01c@example.org", "j\u00f6rg@example.org", "noat.example.org",
 		"a@b@c", "@example.org", "a@", "<a@example.org>", "a@[x\\y]", "x" + strings.Repeat("y", MaxMsgIDLen) + "@example.org",
@@ -410,6 +418,7 @@ func checkSevenBitHeader(t *testing.T, b []byte) {
 // TestMailInternationalTo checks that a recipient with non-ASCII goes out
 // in a valid 7-bit To field that still names him.
 func TestMailInternationalTo(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ to, header string }{
 		{"J\u00f6rg M\u00fcller <joerg@example.de>", "=?utf-8?q?J=C3=B6rg_M=C3=BCller?= <joerg@example.de>"},
 		{"joerg@b\u00fccher.example", "joerg@xn--bcher-kva.example"},
@@ -447,6 +456,7 @@ func TestMailInternationalTo(t *testing.T) {
 // (Shared) gives each the very bytes of a mail rendered for him alone, and
 // that the shared form names no recipient.
 func TestMailCopies(t *testing.T) {
+	t.Parallel()
 	long := "A Very Long Display Name That Makes The To Field Fold Over Two Lines <spectator@example.net>"
 	for name, m := range mailGoldens() {
 		data, toAt, err := m.Shared()

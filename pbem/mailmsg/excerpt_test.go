@@ -7,6 +7,7 @@ import (
 )
 
 func TestExcerpt(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, text string
 		lines, max int
@@ -33,6 +34,7 @@ func TestExcerpt(t *testing.T) {
 // TestExcerptBound checks that a huge input gives an excerpt of at most the
 // bytes asked for plus the note, valid UTF-8.
 func TestExcerptBound(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{
 		strings.Repeat("\u00e9", 5<<20),                    // one 10 MB line
 		strings.Repeat("x\n", 5<<20),                       // millions of lines

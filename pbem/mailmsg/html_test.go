@@ -10,6 +10,7 @@ import (
 
 // TestHTMLText reads HTML as clients write it when there is no plain text.
 func TestHTMLText(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, html, text, comment string }{{
 		name:    "Gmail",
 		html:    `<div dir="ltr"><div>ultima move 101 carol secret b1-c3</div><div><br></div><div>Nice   opening.</div></div><br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">On Sat, Nov 21, 2026 at 10:31 PM pbemd &lt;<a href="mailto:pbem@example.org">pbem@example.org</a>&gt; wrote:<br></div><blockquote class="gmail_quote" style="margin:0px">Summary of Ultima Board 101<br><br>It is alice&#39;s turn.<br></blockquote></div>`,
@@ -49,6 +50,7 @@ func TestHTMLText(t *testing.T) {
 
 // TestHTMLTextTags checks how each kind of tag shapes the text.
 func TestHTMLTextTags(t *testing.T) {
+	t.Parallel()
 	lim := Limits{}.WithDefaults()
 	tests := []struct{ name, html, text string }{
 		{"quote depth capped", strings.Repeat("<blockquote>", 30) + "deep" + strings.Repeat("</blockquote>", 30) + "out",
@@ -83,6 +85,7 @@ func TestHTMLTextTags(t *testing.T) {
 // maxHTMLToken ends the text, and deep nesting of any tag gives lines
 // quoted at most maxQuote deep.
 func TestHTMLTextBounds(t *testing.T) {
+	t.Parallel()
 	got := htmlText([]byte(strings.Repeat("<p>word word word</p>", 100000)), 10, 1000)
 	if len(got) > 1000 || !strings.HasPrefix(got, "word word word\n\nword") {
 		t.Errorf("text of %d bytes, want at most 1000 beginning with the words", len(got))

@@ -9,6 +9,7 @@ import (
 // TestLimitsConfigured checks that each field of Limits bounds what it says
 // when set, and that the zero Limits are the documented defaults.
 func TestLimitsConfigured(t *testing.T) {
+	t.Parallel()
 	def := Limits{}.WithDefaults()
 	want := Limits{MaxMailBytes: 10 << 20, MaxHeaderBytes: 128 << 10, MaxHeaderFields: 1000, MaxMIMEDepth: 12,
 		MaxMIMEParts: 100, MaxTextBytes: 256 << 10, MaxQuoteDepth: 10}
@@ -68,6 +69,7 @@ func TestLimitsConfigured(t *testing.T) {
 // TestKeyOfBadMessageID checks that a Message-ID no header may carry gives
 // a short key, and the same key each time.
 func TestKeyOfBadMessageID(t *testing.T) {
+	t.Parallel()
 	for _, id := range []string{strings.Repeat("x", 40<<10) + "@example.org", "a\x01b@example.org", "j\u00f6rg@example.org"} {
 		raw := []byte("From: a@example.org\r\nMessage-ID: <" + id + ">\r\n\r\n")
 		m, err := ReadMail(raw)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestIgnore(t *testing.T) {
+	t.Parallel()
 	own := []string{"pbemd <pbem@example.org>", "games@example.org"}
 	tests := []struct {
 		name   string
@@ -67,6 +68,7 @@ func TestIgnore(t *testing.T) {
 // TestIgnoreBuilt checks Ignore on an Incoming made by hand, as tests of the
 // command core make them: it reads only the exported fields.
 func TestIgnoreBuilt(t *testing.T) {
+	t.Parallel()
 	m := &Incoming{From: "alice@example.com", Header: mail.Header{"Content-Type": {`Multipart/Report; boundary="x"`}}}
 	if why := m.Ignore(nil); !strings.Contains(why, "multipart/report") {
 		t.Errorf("Ignore = %q, want multipart/report", why)

@@ -29,6 +29,7 @@ func readMailCorpus(t testing.TB, name string) []byte {
 // pbemd takes from each: the command (Subject), the sender, the body text,
 // the comment shown to the other players and whether the mail is answered.
 func TestReadMailCorpus(t *testing.T) {
+	t.Parallel()
 	own := []string{"pbemd <PBEM@example.org>"}
 	tests := []struct {
 		file     string
@@ -211,6 +212,7 @@ func TestReadMailCorpus(t *testing.T) {
 // TestReadMailFields checks the fields that thread replies and deduplicate
 // mail.
 func TestReadMailFields(t *testing.T) {
+	t.Parallel()
 	m, err := ReadMail(readMailCorpus(t, "thunderbird-reply.eml"))
 	if err != nil {
 		t.Fatal(err)
@@ -255,6 +257,7 @@ func TestReadMailFields(t *testing.T) {
 }
 
 func TestReadMailLenient(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, raw      string
 		subject, text  string
@@ -288,6 +291,7 @@ func TestReadMailLenient(t *testing.T) {
 }
 
 func TestReadMailNotAMail(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{"", "\r\n\r\nbody only", "hello world\n", "<html><body>x</body></html>"} {
 		if m, err := ReadMail([]byte(raw)); err == nil {
 			t.Errorf("ReadMail(%q) = %+v, want an error", raw, m)
@@ -350,6 +354,7 @@ func FuzzReadMail(f *testing.F) {
 }
 
 func TestAlternativeBlankPlain(t *testing.T) {
+	t.Parallel()
 	raw := "From: a@example.com\r\nSubject: x\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n" +
 		"--b\r\nContent-Type: text/plain\r\n\r\n \r\n" +
 		"--b\r\nContent-Type: text/html\r\n\r\n<p>\xef\xbb\xbftanbo show 102</p>\r\n--b--\r\n"
@@ -365,6 +370,7 @@ func TestAlternativeBlankPlain(t *testing.T) {
 // TestReadMailOtherCharsets checks charsets beyond the western ones, which
 // go-message's charset tables decode.
 func TestReadMailOtherCharsets(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		charset string
 		body    []byte

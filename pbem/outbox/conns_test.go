@@ -28,6 +28,7 @@ func conns(addr string, n int) []Transport {
 // they were queued, a mail in copies among them; and more than one
 // connection carries the mail.
 func TestConnsKeepEachPlayersOrder(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{})
 	var players []string
@@ -82,6 +83,7 @@ func TestConnsKeepEachPlayersOrder(t *testing.T) {
 // answers 421 to the others) gets all the mail over those two, in the
 // same pass, once each; and the next pass, too.
 func TestConnsServerTakesFewer(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{MaxConns: 2})
 	enqueue(t, db, 100)
@@ -112,6 +114,7 @@ func TestConnsServerTakesFewer(t *testing.T) {
 // A server that cannot be reached costs one connection's failure a pass,
 // not one after another of each: the sender pauses at once.
 func TestConnsServerDown(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{})
 	addr := sink.Addr
@@ -138,6 +141,7 @@ func TestConnsServerDown(t *testing.T) {
 // pass; the mail it was sending (the server did not take it) waits for its
 // retry, like one dropped on a single connection.
 func TestConnsOneDroppedMidBatch(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{})
 	enqueue(t, db, 100)
@@ -208,6 +212,7 @@ func fakeConns(n int) ([]*fakeConn, []Transport) {
 // goes over the others in the same pass, nothing pauses, and the next
 // passes use the three the server did not refuse.
 func TestConnsOneRefusedAtGreeting(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	enqueue(t, db, 1)
 	cs, ts := fakeConns(4)
@@ -231,6 +236,7 @@ func TestConnsOneRefusedAtGreeting(t *testing.T) {
 // A server that closes each session after 20 mails took mail over every
 // connection: the sender keeps all of them.
 func TestConnsSessionCapKeepsConnections(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	enqueue(t, db, 200)
 	cs, ts := fakeConns(4)

@@ -77,6 +77,7 @@ func checkCopies(t *testing.T, msgs []smtpsink.Message, addrs ...string) {
 // stored as before (the whole message, To and all) goes as it is, in the
 // same pass.
 func TestCopiesEachHisOwn(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{SMTPUTF8: true})
 	old := []byte("From: pbem@localhost\r\nTo: old@localhost\r\nSubject: reply 1\r\n\r\nboard\r\n")
@@ -108,6 +109,7 @@ func TestCopiesEachHisOwn(t *testing.T) {
 // and only he; one refused for now until the give-up time is given up
 // then; the others get theirs at once, and once.
 func TestCopiesRefused(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{})
 	sink.RefuseRcpt("gone@localhost", 550, "no such user")
@@ -186,6 +188,7 @@ func (f transportFunc) Close() error { return nil }
 // leaves in the outbox only the recipients not yet served: the next pass
 // sends no one a second copy.
 func TestCopiesInterrupted(t *testing.T) {
+	t.Parallel()
 	addrs := []string{"p1@localhost", "p2@localhost", "p3@localhost", "p4@localhost", "p5@localhost"}
 	for _, how := range []string{"stop", "connection lost"} {
 		t.Run(how, func(t *testing.T) {
@@ -229,6 +232,7 @@ func TestCopiesInterrupted(t *testing.T) {
 // A crash resends at most a batch of copies: a mail in copies to many
 // loses the recipients served every batchSize copies, not only at its end.
 func TestCopiesRecordedInBatches(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	var addrs []string
 	for i := range 150 {

@@ -12,6 +12,7 @@ import (
 // Issue 25, item 10: an outbox record that does not decode is passed over
 // (the store logs it), and every other reply is sent.
 func TestCorruptRecordPassedOver(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{})
 	enqueue(t, db, 5)

@@ -13,6 +13,7 @@ import (
 // Print writes the mails asked for as an mboxrd, escaping "From " lines,
 // and takes them out of the outbox; other mails stay queued.
 func TestPrint(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	bodies := []string{"Subject: one\r\n\r\nFrom the start\r\n>From quoted\r\nlast line", "Subject: two\r\n\r\nboard\r\n"}
 	var ids []uint64
@@ -56,6 +57,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk ful
 
 // A failed write keeps the mails queued and reports the error.
 func TestPrintFailure(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	enqueue(t, db, 2)
 	if err := Print(db, []uint64{1, 2}, failingWriter{}); err == nil || !strings.Contains(err.Error(), "disk full") {

@@ -98,6 +98,7 @@ func run(t *testing.T, s *Sender) (stop func()) {
 }
 
 func TestSecurityModes(t *testing.T) {
+	t.Parallel()
 	pair, err := testcert.New("")
 	if err != nil {
 		t.Fatal(err)
@@ -140,6 +141,7 @@ func TestSecurityModes(t *testing.T) {
 }
 
 func TestWrongPasswordKeepsMail(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{Username: "pbem", Password: "right"})
 	enqueue(t, db, 2)
@@ -153,6 +155,7 @@ func TestWrongPasswordKeepsMail(t *testing.T) {
 }
 
 func TestPlainPasswordToRemoteRefused(t *testing.T) {
+	t.Parallel()
 	tr := &SMTP{Addr: "192.0.2.1:25", Security: mailconn.Plain, Username: "pbem", Password: "secret"}
 	err := tr.Send(context.Background(), "a@b", []string{"c@d"}, []byte("x"))
 	if err == nil || !strings.Contains(err.Error(), "refusing to send a password unencrypted") {
@@ -166,6 +169,7 @@ func TestPlainPasswordToRemoteRefused(t *testing.T) {
 // A server answering 4xx for a while: every reply arrives exactly once
 // after it recovers.
 func TestTemporaryRefusal(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{})
 	sink.Refuse(451, 4)
@@ -188,6 +192,7 @@ func TestTemporaryRefusal(t *testing.T) {
 
 // A server that is down, then back on the same address.
 func TestServerDown(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{})
 	addr := sink.Addr
@@ -209,6 +214,7 @@ func TestServerDown(t *testing.T) {
 // A permanent refusal gives the mail up at once, keeps it in the failed
 // mail with the reason, and lets the other mails through.
 func TestPermanentRefusal(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{})
 	sink.Refuse(550, 1)
@@ -257,6 +263,7 @@ func (q *countingQueue) Sent(ids ...uint64) error {
 // A pass over the outbox takes the accepted mails out together, one store
 // transaction (one disk sync) per batch of 64, not one per mail.
 func TestDrainRemovesSentMailTogether(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{})
 	enqueue(t, db, 100)

@@ -51,6 +51,7 @@ func outgoing(t *testing.T, db *store.DB, id uint64) *store.Outgoing {
 // because the server lacks SMTPUTF8. The 20 replies queued after them all
 // go out in the first pass.
 func TestFailingRepliesDelayNoOther(t *testing.T) {
+	t.Parallel()
 	for _, utf8 := range []bool{false, true} {
 		t.Run(fmt.Sprintf("SMTPUTF8=%v", utf8), func(t *testing.T) {
 			db := openStore(t)
@@ -111,6 +112,7 @@ func TestFailingRepliesDelayNoOther(t *testing.T) {
 // and given up 5 days after its first failure, with a log line that names
 // it but shows none of its body.
 func TestGiveUpAfterFiveDays(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{})
 	sink.RefuseRcpt("full@x.test", 452, "mailbox full")
@@ -176,6 +178,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // attempt on any reply; once a working server is back on the address,
 // every reply goes out once.
 func TestConnectionFailurePausesAndResumes(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -229,6 +232,7 @@ func TestConnectionFailurePausesAndResumes(t *testing.T) {
 // blamed and waits for its own retry, and the replies after it go out
 // after the pause instead of waiting behind it.
 func TestDroppedInOneReply(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -299,6 +303,7 @@ func (d *dropSession) Logout() error { return nil }
 // another command) is given up at once, and nothing of it reaches the
 // server; the next reply goes out.
 func TestClientRefusalIsPermanent(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	sink := startSink(t, smtpsink.Options{})
 	enqueueTo(t, db, "x@x.test>\r\nRCPT TO:<victim@y.test", "board")

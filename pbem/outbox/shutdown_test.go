@@ -17,6 +17,7 @@ import (
 // "localhost" for a plaintext server, as host names are case-insensitive;
 // the transport must then not refuse what the start-up check let through.
 func TestPlainPasswordToLocalhostAnyCase(t *testing.T) {
+	t.Parallel()
 	sink := startSink(t, smtpsink.Options{Username: "pbem", Password: "secret"})
 	_, port, _ := net.SplitHostPort(sink.Addr)
 	for _, host := range []string{"localhost", "LocalHost"} {

@@ -24,6 +24,7 @@ import (
 // finished boards are rated, and a player moves on a running board with
 // the shared password.
 func TestFill(t *testing.T) {
+	t.Parallel()
 	db := storetest.New(t)
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }

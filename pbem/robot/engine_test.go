@@ -19,6 +19,7 @@ func ultimaPos(t *testing.T, text string) rules.Position {
 // TestLevel1TakesFreeCapture: whatever its seed, level 1 takes a piece
 // nothing can take back, and does not take one that is defended.
 func TestLevel1TakesFreeCapture(t *testing.T) {
+	t.Parallel()
 	// The white king on a1 may take the black pawn on b2, which nothing guards.
 	free := ultimaPos(t, "7k/8/8/8/8/8/1p6/K7 w")
 	for seed := uint64(0); seed < 20; seed++ {
@@ -50,6 +51,7 @@ func TestLevel1TakesFreeCapture(t *testing.T) {
 // TestSearchFindsMate: levels 2 and 3 take a win in one move, and say the
 // position is won.
 func TestSearchFindsMate(t *testing.T) {
+	t.Parallel()
 	// The immobilizer to g7 freezes the lone black king, which then has no
 	// move: Black loses.
 	pos := ultimaPos(t, "7k/8/8/8/8/8/8/K5I1 w")
@@ -72,6 +74,7 @@ func TestSearchFindsMate(t *testing.T) {
 // TestDeterministic: the same seed and node budget give the same move;
 // the seed changes the choice among equals.
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	for _, tg := range testGames {
 		g, opts := setup(t, tg)
 		pos, _ := g.Start(opts)
@@ -92,6 +95,7 @@ func TestDeterministic(t *testing.T) {
 // TestRefusals: a level out of range and a game that is over are errors,
 // not moves.
 func TestRefusals(t *testing.T) {
+	t.Parallel()
 	pos := ultimaPos(t, "7k/8/8/8/8/8/1p6/K7 w")
 	if _, err := (&Robot{Game: ultima.Game, Level: 4}).Move(pos); err == nil {
 		t.Error("level 4 chose a move")
@@ -108,6 +112,7 @@ func TestRefusals(t *testing.T) {
 // TestAcceptsDraw: a robot accepts a draw when it is not ahead, whoever is
 // to move, at every level; it refuses when it is clearly ahead.
 func TestAcceptsDraw(t *testing.T) {
+	t.Parallel()
 	g, opts := setup(t, testGame{name: "tobit"})
 	ahead, err := g.ParsePosition("W.W.W.......................b......... b", opts)
 	if err != nil {
@@ -131,6 +136,7 @@ func TestAcceptsDraw(t *testing.T) {
 // TestResigns: levels 2 and 3 resign when every move loses at once; level 1
 // never does, and nobody resigns at the start.
 func TestResigns(t *testing.T) {
+	t.Parallel()
 	// The lone black king cannot escape the immobilizer: wherever it goes,
 	// the immobilizer steps next to it and Black has no move.
 	lost := ultimaPos(t, "7k/8/5I2/8/8/8/8/K7 b")

@@ -27,6 +27,7 @@ func parse(t *testing.T, game, text string, opts ...string) (rules.Position, *en
 // seen from the side to move, and the same position scores the negative
 // for the other side where the game allows it to move.
 func TestEvaluations(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		game, better, worse string // the side to move is better off in better
 	}{
@@ -54,6 +55,7 @@ func TestEvaluations(t *testing.T) {
 // TestTanboCells: the scratch reader of Tanbo positions agrees with the
 // rules' row reader on every position of a game.
 func TestTanboCells(t *testing.T) {
+	t.Parallel()
 	g, opts := setup(t, testGame{name: "tanbo", opts: []string{"-size=13"}})
 	pos, _ := g.Start(opts)
 	r := &Robot{Game: g, Opts: opts, Level: 1}
@@ -83,6 +85,7 @@ func TestTanboCells(t *testing.T) {
 // material (as its drawing counts it) and mobility; one that does not draw
 // itself with mobility alone, and still every level finds a legal move.
 func TestGenericEvaluation(t *testing.T) {
+	t.Parallel()
 	tanbo, _ := catalog.Lookup("tanbo")
 	fifth := rulestest.Renamed(tanbo, "fifth", "Fifth")
 	if _, known := evaluations[fifth.Name()]; known {
@@ -125,6 +128,7 @@ func TestGenericEvaluation(t *testing.T) {
 // name there: a renamed game would be played with the generic evaluation
 // without a word.
 func TestEvaluationsAreCatalogGames(t *testing.T) {
+	t.Parallel()
 	for name := range evaluations {
 		if g, ok := catalog.Lookup(name); !ok || g.Name() != name {
 			t.Errorf("robots know %q, which the catalog does not name", name)

@@ -29,6 +29,7 @@ func turn(human string, board int) pbem.RobotTurn {
 // however often it is told, and the queue then holds no more than the
 // boards.
 func TestQueueTakesPlayersInTurn(t *testing.T) {
+	t.Parallel()
 	q := newQueue()
 	for b := 101; b <= 140; b++ {
 		q.add(turn("ann", b))
@@ -51,6 +52,7 @@ func TestQueueTakesPlayersInTurn(t *testing.T) {
 // Three players in turn, one board each round; a player whose board is
 // being played and who is told of another joins the back of the line.
 func TestQueueRoundRobin(t *testing.T) {
+	t.Parallel()
 	q := newQueue()
 	for _, a := range []struct {
 		who   string

@@ -18,6 +18,7 @@ const testNodes = 300
 // against a random player, in all four games, each pairing in both seats:
 // every submission must be legal (playGame checks) and every game must end.
 func TestLevelsPlayWholeGames(t *testing.T) {
+	t.Parallel()
 	for _, tg := range testGames {
 		t.Run(tg.name, func(t *testing.T) {
 			g, opts := setup(t, tg)
@@ -46,6 +47,7 @@ func TestLevelsPlayWholeGames(t *testing.T) {
 // TestLevel3BeatsLevel1 plays a few games of each kind, level 3 taking
 // each seat in turn: level 3 must win a clear majority.
 func TestLevel3BeatsLevel1(t *testing.T) {
+	t.Parallel()
 	const games = 6
 	for _, tg := range testGames {
 		t.Run(tg.name, func(t *testing.T) {
@@ -80,6 +82,7 @@ func TestLevel3BeatsLevel1(t *testing.T) {
 //
 //	ROBOT_MATCH=100 go test ./pbem/robot -run TestMatchLevel3Level1 -v -timeout 2h
 func TestMatchLevel3Level1(t *testing.T) {
+	t.Parallel()
 	n, _ := strconv.Atoi(os.Getenv("ROBOT_MATCH"))
 	if n <= 0 {
 		t.Skip("set ROBOT_MATCH=100 to count level 3 against level 1")

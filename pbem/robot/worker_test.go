@@ -128,6 +128,7 @@ func (s *server) signup(id string) {
 // as a board mail, the robot is mailed nothing, the game is rated and the
 // standings mark the robot.
 func TestRobotGameByMail(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, filepath.Join(t.TempDir(), "pbem.db"), pbem.Config{}, Budget{Nodes: 300})
 	s.signup("alice")
 	s.send("alice", "tobit challenge alice tobit-robot2")
@@ -190,6 +191,7 @@ func TestRobotGameByMail(t *testing.T) {
 // is dropped, nothing is played); after a restart the worker finds the
 // pending turn and plays it, and the player gets the board mail.
 func TestRobotTurnSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "pbem.db")
 	s := newServer(t, path, pbem.Config{}, Budget{Time: time.Minute})
 	s.signup("alice")
@@ -245,6 +247,7 @@ func TestRobotTurnSurvivesRestart(t *testing.T) {
 // TestRobotAnswersWhileRunning: a running worker answers a player's move
 // at once, without the mail waiting for it.
 func TestRobotAnswersWhileRunning(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, filepath.Join(t.TempDir(), "pbem.db"), pbem.Config{}, Budget{Nodes: 200})
 	s.signup("bob")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -264,6 +267,7 @@ func TestRobotAnswersWhileRunning(t *testing.T) {
 // TestRobotVotes: level 1 accepts an undo; level 3 rejects one asked on
 // the player's own turn; a robot that is not ahead accepts a draw.
 func TestRobotVotes(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, filepath.Join(t.TempDir(), "pbem.db"), pbem.Config{}, Budget{Nodes: 200})
 	s.signup("carol")
 	s.send("carol", "tobit challenge carol tobit-robot1")
@@ -307,6 +311,7 @@ func TestRobotVotes(t *testing.T) {
 // TestRobotJoin: a robot takes an open seat only when the operator allows
 // it and the waiting player asks with his own password.
 func TestRobotJoin(t *testing.T) {
+	t.Parallel()
 	for _, allowed := range []bool{false, true} {
 		s := newServer(t, filepath.Join(t.TempDir(), "pbem.db"), pbem.Config{RobotJoin: allowed}, Budget{Nodes: 200})
 		s.signup("dave")
@@ -341,6 +346,7 @@ func TestRobotJoin(t *testing.T) {
 // TestRobotAccounts: robots exist once however often the worker starts;
 // no mail can act for them or make two of them play each other.
 func TestRobotAccounts(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "pbem.db")
 	s := newServer(t, path, pbem.Config{}, Budget{Nodes: 100})
 	if err := s.worker.Start(); err != nil {
@@ -386,6 +392,7 @@ func TestRobotAccounts(t *testing.T) {
 // robot moves; bob's one robot move, told while one of alice's is being
 // played, is the next played, and every move is played once.
 func TestRobotQueueFair(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, filepath.Join(t.TempDir(), "pbem.db"), pbem.Config{Limits: pbem.Limits{RobotGames: 40}}, Budget{Nodes: 50})
 	s.signup("alice")
 	s.signup("bob")
@@ -445,6 +452,7 @@ func logLines(logs string, words ...string) []string {
 // played, and neither bad board is tried again until it changes or the
 // next scan.
 func TestRobotSurvivesDamage(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, filepath.Join(t.TempDir(), "pbem.db"), pbem.Config{}, Budget{Nodes: 50})
 	var logs strings.Builder // read once the worker has stopped
 	s.worker.log = slog.New(slog.NewTextHandler(&logs, nil))

@@ -74,6 +74,7 @@ func screenshotDir(t *testing.T) string {
 // checks what it draws against the board's position, and saves
 // screenshots: at a desktop width, and the board pages also at a phone's.
 func TestBrowser(t *testing.T) {
+	t.Parallel()
 	p := sharedPlayed(t)
 	ctx := newBrowser(t)
 	ts := httptest.NewServer(newTestServer(p))

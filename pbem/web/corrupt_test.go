@@ -14,6 +14,7 @@ import (
 // page, a game's boards, a player's boards and the standings still show
 // the others. The corrupt board's own page is an error page, not a crash.
 func TestCorruptRecordsPassedOver(t *testing.T) {
+	t.Parallel()
 	p := newPlayed(t)
 	live, done := p.live["ultima"], p.games["tanbo"]
 	err := p.db.Update(func(tx *store.Tx) error {

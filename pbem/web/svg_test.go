@@ -20,6 +20,7 @@ func (p drawn) Draw(string) rules.Drawing { return p.d }
 // drawing larger than a page may show is no drawing: the page shows the
 // text board.
 func TestDrawingHostile(t *testing.T) {
+	t.Parallel()
 	g, _ := catalog.Lookup("tanbo")
 	opts, _ := rules.ParseOptions(g, []string{"-size=9"})
 	start, _ := g.Start(opts)

@@ -71,6 +71,7 @@ func pagePaths(p *played) map[string][]string {
 }
 
 func TestPages(t *testing.T) {
+	t.Parallel()
 	p := sharedPlayed(t)
 	s := newTestServer(p)
 	for path, wants := range pagePaths(p) {
@@ -104,6 +105,7 @@ func checkPrivate(t *testing.T, path, b string) {
 }
 
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	p := sharedPlayed(t)
 	s := newTestServer(p)
 	u := p.games["ultima"]
@@ -172,6 +174,7 @@ func checkHeaders(t *testing.T, path string, r *http.Response) {
 }
 
 func TestConditionalGet(t *testing.T) {
+	t.Parallel()
 	p := sharedPlayed(t)
 	s := newTestServer(p)
 	for path := range pagePaths(p) {
@@ -208,6 +211,7 @@ func TestConditionalGet(t *testing.T) {
 }
 
 func TestRateLimit(t *testing.T) {
+	t.Parallel()
 	p := sharedPlayed(t)
 	now := p.now
 	s := New(p.db, Options{Now: func() time.Time { return now }, Rate: 2, Burst: 5})
@@ -238,6 +242,7 @@ func TestRateLimit(t *testing.T) {
 }
 
 func TestLimiterForgets(t *testing.T) {
+	t.Parallel()
 	now := testStart
 	l := newLimiter(1, 2, 100, func() time.Time { return now })
 	for i := 0; i < 1000; i++ {
@@ -252,6 +257,7 @@ func TestLimiterForgets(t *testing.T) {
 // TestJSONFollowsRules checks the JSON of every position of a whole game of
 // each kind against what "pbemd rules -json" says after the same moves.
 func TestJSONFollowsRules(t *testing.T) {
+	t.Parallel()
 	p := sharedPlayed(t)
 	s := newTestServer(p)
 	for _, g := range catalog.All() {
@@ -318,6 +324,7 @@ func TestJSONFollowsRules(t *testing.T) {
 // TestSVGPieces counts the pieces of every drawn position of each game
 // against the position text.
 func TestSVGPieces(t *testing.T) {
+	t.Parallel()
 	p := sharedPlayed(t)
 	s := newTestServer(p)
 	piece := regexp.MustCompile(`class="piece" data-piece="(.)"`)
@@ -388,6 +395,7 @@ func pieceCounts(kind, position string) map[string]int {
 // Over a real connection, HEAD gives a page's headers without its body, and
 // the rating changes of a finished game are those of its final mail.
 func TestHeadAndRatings(t *testing.T) {
+	t.Parallel()
 	p := sharedPlayed(t)
 	ts := httptest.NewServer(newTestServer(p))
 	defer ts.Close()
@@ -421,6 +429,7 @@ func TestHeadAndRatings(t *testing.T) {
 // The standings are made at most every 30 seconds, however many ask, and
 // show a new rating once that time has passed.
 func TestStandingsCache(t *testing.T) {
+	t.Parallel()
 	db := storetest.New(t)
 	rate := func(id string, rating float64) {
 		err := db.Update(func(tx *store.Tx) error {
@@ -451,6 +460,7 @@ func TestStandingsCache(t *testing.T) {
 // A board withdrawn before a first move (bob declined) is "withdrawn" in
 // its JSON, not a draw, and its page says it was not rated.
 func TestWithdrawnBoard(t *testing.T) {
+	t.Parallel()
 	var mails [][]byte
 	for i, subject := range []string{"signup alice secret", "signup bob secret", "tanbo challenge alice bob", "tanbo move 101 alice secret a1", "tanbo decline 101 bob secret"} {
 		from := "alice"
@@ -477,6 +487,7 @@ func TestWithdrawnBoard(t *testing.T) {
 // the players it invited: its page, its row and its JSON say so, and
 // nobody's turn.
 func TestInvitedBoard(t *testing.T) {
+	t.Parallel()
 	s := servedAfter(t,
 		pbemtest.Mail("alice@example.org", "signup alice secret", "", "i1@client.example"),
 		pbemtest.Mail("bob@example.org", "signup bob secret", "", "i2@client.example"),
