@@ -118,9 +118,13 @@ func (s *server) drain() int {
 	}
 }
 
-func (s *server) signup(id string) {
-	s.send(id, "signup "+id+" pw-"+id)
-	s.outbox()
+// signup makes an account for each id, as pbemtest.SignUp does.
+func (s *server) signup(ids ...string) {
+	s.t.Helper()
+	pbemtest.SignUp(s.t, func(from, subject, body string) []pbemtest.Sent {
+		s.sendBody(strings.TrimSuffix(from, "@example.org"), subject, body)
+		return s.outbox()
+	}, ids...)
 }
 
 // TestRobotGameByMail plays a whole Tobit game by mail between alice, who
@@ -314,8 +318,7 @@ func TestRobotJoin(t *testing.T) {
 	t.Parallel()
 	for _, allowed := range []bool{false, true} {
 		s := newServer(t, filepath.Join(t.TempDir(), "pbem.db"), pbem.Config{RobotJoin: allowed}, Budget{Nodes: 200})
-		s.signup("dave")
-		s.signup("erin")
+		s.signup("dave", "erin")
 		s.send("dave", "taratibu challenge dave ?")
 		s.outbox()
 		s.send("erin", "taratibu join 101 taratibu-robot2 pw-erin")
@@ -394,8 +397,7 @@ func TestRobotAccounts(t *testing.T) {
 func TestRobotQueueFair(t *testing.T) {
 	t.Parallel()
 	s := newServer(t, filepath.Join(t.TempDir(), "pbem.db"), pbem.Config{Limits: pbem.Limits{RobotGames: 40}}, Budget{Nodes: 50})
-	s.signup("alice")
-	s.signup("bob")
+	s.signup("alice", "bob")
 	batch := strings.Repeat("ultima challenge ultima-robot1 alice\n", 20) // the robot moves first
 	s.sendBody("alice", "multiple", batch)
 	s.sendBody("alice", "multiple", batch)
