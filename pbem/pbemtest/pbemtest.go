@@ -1,6 +1,8 @@
 // Package pbemtest is what the tests of the service and of the rooms
-// beside it share: mails as a player's client writes them, and the trusted
-// mail server that vouches for their senders (docs/trust.md).
+// beside it share: mails as a player's client writes them, the trusted
+// mail server that vouches for their senders (docs/trust.md), and the one
+// service harness (Harness: a fixed clock, numbered Message-IDs, a mail in
+// and its replies out, players signed up).
 package pbemtest
 
 import (
