@@ -1,7 +1,6 @@
 package pbem
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/pbemd/pbemd/rules"
@@ -113,21 +112,4 @@ func (r *request) rate(b *board) error {
 		b.rec.Ratings = append(b.rec.Ratings, store.RatingChange{User: u.ID, Old: old[i].Rating, New: n.Rating, Provisional: provisional(n)})
 	}
 	return nil
-}
-
-// ratingLines are the rating changes as the final board mail shows them.
-func ratingLines(b *board) []string {
-	if !b.rec.Over || len(b.rec.Ratings) == 0 {
-		return nil
-	}
-	lines := []string{"Rating changes:"}
-	for _, c := range b.rec.Ratings {
-		o, n := math.Round(c.Old), math.Round(c.New)
-		line := fmt.Sprintf("  %-16s %4.0f -> %4.0f (%+.0f)", c.User, o, n, n-o)
-		if c.Provisional {
-			line += " provisional"
-		}
-		lines = append(lines, line)
-	}
-	return lines
 }

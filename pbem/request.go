@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/pbem/mailauth"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/rules"
@@ -44,7 +45,7 @@ type request struct {
 
 	// uncommitted holds the positions of the boards the transaction
 	// changed, for the next mail of its batch; nil outside a batch.
-	uncommitted *positionCache
+	uncommitted *model.PositionCache
 }
 
 // A failure is a command refused: the sender gets an error reply, and nothing

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/pbem/robot"
 	"github.com/pbemd/pbemd/pbem/web"
@@ -94,7 +95,7 @@ func (s *server) board(kind string, n int) (*store.Game, rules.Position) {
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	_, pos, err := pbem.Replay(rec, len(rec.Moves))
+	_, pos, err := board.Replay(rec, len(rec.Moves))
 	if err != nil {
 		s.t.Fatal(err)
 	}

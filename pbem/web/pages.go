@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
@@ -139,8 +140,8 @@ type boardRow struct {
 func rowOf(g rules.Game, rec *store.Game) boardRow {
 	row := boardRow{Kind: rec.Kind, Board: rec.Board, Players: rec.Seats, Sides: g.Sides(), Moves: len(rec.Moves)}
 	switch {
-	case !rec.Over && len(pbem.Invited(rec)) > 0:
-		row.State = "invited: " + strings.Join(pbem.Invited(rec), ", ")
+	case !rec.Over && len(board.Invited(rec)) > 0:
+		row.State = "invited: " + strings.Join(board.Invited(rec), ", ")
 	case !rec.Over && contains(rec.Seats, ""):
 		row.State = "open seat"
 	case !rec.Over:
@@ -357,9 +358,9 @@ func (s *Server) loadBoard(g rules.Game, text string, q url.Values) (*boardAt, e
 		b.past = b.at < len(rec.Moves)
 	}
 	if b.past {
-		_, b.pos, err = pbem.Replay(rec, b.at)
+		_, b.pos, err = board.Replay(rec, b.at)
 	} else {
-		_, b.pos, err = pbem.Current(rec)
+		_, b.pos, err = board.Current(rec)
 	}
 	if err != nil {
 		return nil, err
@@ -390,7 +391,7 @@ func (b *boardAt) lastMove() string {
 
 // open reports whether the board waits for a player to take a seat.
 func (b *boardAt) open() bool {
-	return !b.rec.Over && (contains(b.rec.Seats, "") || len(pbem.Invited(b.rec)) > 0)
+	return !b.rec.Over && (contains(b.rec.Seats, "") || len(board.Invited(b.rec)) > 0)
 }
 
 // status is the board's state in a sentence, as the board mails put it.
@@ -404,9 +405,9 @@ func (b *boardAt) status() string {
 		return "Game was a tie (" + res.Reason + ")."
 	case res.Over:
 		return fmt.Sprintf("Game won by %s, %s (%s).", seatName(b.rec, res.Winner), sides[res.Winner], res.Reason)
-	case len(pbem.Invited(b.rec)) > 0:
+	case len(board.Invited(b.rec)) > 0:
 		return fmt.Sprintf("Waiting for %s to accept the challenge by mail: %s join %d USERID PASSWORD",
-			strings.Join(pbem.Invited(b.rec), " and "), b.game.Name(), b.rec.Board)
+			strings.Join(board.Invited(b.rec), " and "), b.game.Name(), b.rec.Board)
 	case b.open():
 		return fmt.Sprintf("Waiting for an opponent; anyone may take the open seat by mail: %s join %d userid password", b.game.Name(), b.rec.Board)
 	}
@@ -422,7 +423,7 @@ type boardView struct {
 	Players     []playerView
 	SVG         template.HTML
 	Text        string
-	Rows        []pbem.MoveRow
+	Rows        []board.MoveRow
 	MoveRows    template.HTML // the rows of the move table
 	Legend      template.HTML // what the drawing's shapes and letters mean
 	At, Total   int
@@ -448,7 +449,7 @@ func (s *Server) boardPage(g rules.Game, text string, q url.Values) (page, error
 		chrome: s.chrome(fmt.Sprintf("%s Board %d", g.Title(), b.rec.Board)),
 		Game:   g, Rec: b.rec, Status: b.status(),
 		Text: strings.TrimRight(b.pos.Board(), "\n"),
-		Rows: pbem.MoveRows(b.rec), At: b.at, Total: len(b.rec.Moves), Past: b.past,
+		Rows: board.MoveRows(b.rec), At: b.at, Total: len(b.rec.Moves), Past: b.past,
 		Prev: b.at - 1, Next: b.at + 1,
 		Subscribers: strings.Join(b.rec.Subscribers, " "),
 	}
@@ -467,7 +468,7 @@ func (s *Server) boardPage(g rules.Game, text string, q url.Values) (page, error
 	}
 	if !b.past {
 		v.Clocks = s.clocks(b.rec)
-		v.Ratings = pbem.RatingLines(b.rec)
+		v.Ratings = board.RatingChanges(b.rec)
 	}
 	return s.html("board", v)
 }
@@ -679,7 +680,7 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 // the board after it, the move shown marked. It is built here rather than
 // in the template because a long game has hundreds of moves and each
 // template action costs a reflective call; every text is escaped.
-func moveRowsHTML(rows []pbem.MoveRow, at int) template.HTML {
+func moveRowsHTML(rows []board.MoveRow, at int) template.HTML {
 	var b strings.Builder
 	for _, row := range rows {
 		// Numbered as the mails number them: by "#n", each move that is

@@ -1,0 +1,38 @@
+package board
+
+import (
+	"testing"
+
+	"github.com/pbemd/pbemd/store"
+)
+
+// A board's days are its own where it names them, the defaults where it
+// names none or a stored value is no whole number of days above 0 (a hand
+// edit, a damaged record): a reminder is never due at once.
+func TestDaysOf(t *testing.T) {
+	for _, c := range []struct {
+		extra map[string]string
+		want  Days
+		own   bool
+	}{
+		{nil, Days{7, 21}, false},
+		{map[string]string{NagKey: "3"}, Days{3, 21}, true},
+		{map[string]string{NagKey: "3", ForfeitKey: "10"}, Days{3, 10}, true},
+		{map[string]string{ForfeitKey: "30"}, Days{7, 30}, true},
+		{map[string]string{NagKey: "0", ForfeitKey: "-5"}, DefaultDays, true},
+		{map[string]string{NagKey: "seven", ForfeitKey: "1e9"}, DefaultDays, true},
+		{map[string]string{NagKey: "99999999999999999999"}, DefaultDays, true},
+		{map[string]string{PendingKey: "alice"}, DefaultDays, false},
+	} {
+		rec := &store.Game{Extra: c.extra}
+		if got := DaysOf(rec); got != c.want {
+			t.Errorf("DaysOf(%v) = %+v, want %+v", c.extra, got, c.want)
+		}
+		if got := OwnDays(rec); got != c.own {
+			t.Errorf("OwnDays(%v) = %v, want %v", c.extra, got, c.own)
+		}
+	}
+	if got, want := (Days{3, 10}).String(), "Reminder after 3 days, forfeit after 10 days without a move."; got != want {
+		t.Errorf("Days.String() = %q, want %q", got, want)
+	}
+}
