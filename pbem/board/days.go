@@ -3,6 +3,7 @@ package board
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/pbemd/pbemd/store"
 )
@@ -46,4 +47,18 @@ func OwnDays(rec *store.Game) bool { return rec.Extra[NagKey] != "" || rec.Extra
 // String is the days as the board mails and pages tell them.
 func (d Days) String() string {
 	return fmt.Sprintf("Reminder after %d days, forfeit after %d days without a move.", d.Nag, d.Forfeit)
+}
+
+// Waited is how long a player has had the move, in whole days as the
+// board's clock counts them: "less than a day", "1 day", "3 days". A
+// clock set wrong (a time in the future) has waited less than a day.
+func Waited(d time.Duration) string {
+	days := int(d.Hours() / 24)
+	switch {
+	case days < 1:
+		return "less than a day"
+	case days == 1:
+		return "1 day"
+	}
+	return fmt.Sprintf("%d days", days)
 }

@@ -2,6 +2,7 @@ package board
 
 import (
 	"testing"
+	"time"
 
 	"github.com/pbemd/pbemd/store"
 )
@@ -34,5 +35,23 @@ func TestDaysOf(t *testing.T) {
 	}
 	if got, want := (Days{3, 10}).String(), "Reminder after 3 days, forfeit after 10 days without a move."; got != want {
 		t.Errorf("Days.String() = %q, want %q", got, want)
+	}
+}
+
+// The web page tells how long the player to move has had the turn in
+// whole days; a clock in the future is not a negative wait.
+func TestWaited(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0:                        "less than a day",
+		23 * time.Hour:           "less than a day",
+		24 * time.Hour:           "1 day",
+		47 * time.Hour:           "1 day",
+		72 * time.Hour:           "3 days",
+		-72 * time.Hour:          "less than a day",
+		time.Duration(1<<63 - 1): "106751 days",
+	} {
+		if got := Waited(d); got != want {
+			t.Errorf("Waited(%v) = %q, want %q", d, got, want)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,15 +25,13 @@ import (
 
 // How much one page shows, which bounds what it reads.
 const (
-	boardsPerPage   = 50  // boards on a game's page and a player's page
-	frontBoards     = 8   // boards in play per game on the front page
-	frontResults    = 5   // recent results per game on the front page
-	frontScan       = 40  // newest boards read per game to find them
-	standingsPage   = 100 // players per standings page
-	frontCacheFor   = 5 * time.Second
-	timeLayout      = "2006-01-02 15:04 MST"
-	defaultNagDays  = "7"
-	defaultFairDays = "21"
+	boardsPerPage = 50  // boards on a game's page and a player's page
+	frontBoards   = 8   // boards in play per game on the front page
+	frontResults  = 5   // recent results per game on the front page
+	frontScan     = 40  // newest boards read per game to find them
+	standingsPage = 100 // players per standings page
+	frontCacheFor = 5 * time.Second
+	timeLayout    = "2006-01-02 15:04 MST"
 )
 
 // route dispatches on the path: /, /style.css, /users/NAME, /GAME/,
@@ -142,37 +141,21 @@ func rowOf(g rules.Game, rec *store.Game) boardRow {
 	switch {
 	case !rec.Over && len(board.Invited(rec)) > 0:
 		row.State = "invited: " + strings.Join(board.Invited(rec), ", ")
-	case !rec.Over && contains(rec.Seats, ""):
+	case !rec.Over && slices.Contains(rec.Seats, ""):
 		row.State = "open seat"
 	case !rec.Over:
-		row.State = "to move: " + seatName(rec, rec.ToMove)
+		row.State = "to move: " + board.SeatName(rec, rec.ToMove)
 	case rec.Withdrawn != "":
 		row.State = "withdrawn (" + rec.EndReason + ")"
 	case rec.Winner == rules.Draw:
 		row.State = "tie (" + rec.EndReason + ")"
 	default:
-		row.State = "won by " + seatName(rec, rec.Winner) + " (" + rec.EndReason + ")"
+		row.State = "won by " + board.SeatName(rec, rec.Winner) + " (" + rec.EndReason + ")"
 	}
 	if rec.Over {
 		row.Ended = rec.Updated.UTC().Format("2006-01-02")
 	}
 	return row
-}
-
-func seatName(rec *store.Game, seat int) string {
-	if seat < 0 || seat >= len(rec.Seats) || rec.Seats[seat] == "" {
-		return "?"
-	}
-	return rec.Seats[seat]
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // frontCache keeps the front page a few seconds: it reads the newest boards
@@ -298,7 +281,7 @@ func (s *Server) gamePage(g rules.Game, q url.Values) (page, error) {
 // parameter given twice: a page means one thing.
 func onlyParams(q url.Values, names ...string) error {
 	for k, v := range q {
-		if !contains(names, k) {
+		if !slices.Contains(names, k) {
 			if len(names) == 0 {
 				return badRequest("This page takes no parameters, not %q.", k)
 			}
@@ -391,7 +374,7 @@ func (b *boardAt) lastMove() string {
 
 // open reports whether the board waits for a player to take a seat.
 func (b *boardAt) open() bool {
-	return !b.rec.Over && (contains(b.rec.Seats, "") || len(board.Invited(b.rec)) > 0)
+	return !b.rec.Over && (&board.Board{Rec: b.rec}).Open()
 }
 
 // status is the board's state in a sentence, as the board mails put it.
@@ -404,7 +387,7 @@ func (b *boardAt) status() string {
 	case res.Over && res.Winner == rules.Draw:
 		return "Game was a tie (" + res.Reason + ")."
 	case res.Over:
-		return fmt.Sprintf("Game won by %s, %s (%s).", seatName(b.rec, res.Winner), sides[res.Winner], res.Reason)
+		return fmt.Sprintf("Game won by %s, %s (%s).", board.SeatName(b.rec, res.Winner), sides[res.Winner], res.Reason)
 	case len(board.Invited(b.rec)) > 0:
 		return fmt.Sprintf("Waiting for %s to accept the challenge by mail: %s join %d USERID PASSWORD",
 			strings.Join(board.Invited(b.rec), " and "), b.game.Name(), b.rec.Board)
@@ -412,7 +395,7 @@ func (b *boardAt) status() string {
 		return fmt.Sprintf("Waiting for an opponent; anyone may take the open seat by mail: %s join %d userid password", b.game.Name(), b.rec.Board)
 	}
 	seat := b.pos.ToMove()
-	return fmt.Sprintf("It is %s's turn: %s plays move #%d.", seatName(b.rec, seat), sides[seat], b.at+1)
+	return fmt.Sprintf("It is %s's turn: %s plays move #%d.", board.SeatName(b.rec, seat), sides[seat], b.at+1)
 }
 
 type boardView struct {
@@ -463,7 +446,7 @@ func (s *Server) boardPage(g rules.Game, text string, q url.Values) (page, error
 	}
 	res := b.result()
 	for i, side := range g.Sides() {
-		v.Players = append(v.Players, playerView{Side: side, User: seatName(b.rec, i),
+		v.Players = append(v.Players, playerView{Side: side, User: board.SeatName(b.rec, i),
 			ToMove: !res.Over && !b.open() && b.pos.ToMove() == i})
 	}
 	if !b.past {
@@ -482,33 +465,11 @@ func (s *Server) clocks(rec *store.Game) []string {
 		return append(lines, "Ended: "+rec.Updated.UTC().Format(timeLayout))
 	}
 	lines = append(lines, "Last move: "+rec.Updated.UTC().Format(timeLayout))
-	if !rec.TurnSince.IsZero() && !contains(rec.Seats, "") {
-		days := int(s.opts.Now().Sub(rec.TurnSince).Hours() / 24)
-		waited := "less than a day"
-		if days > 0 {
-			waited = plural(days, "day")
-		}
+	if !rec.TurnSince.IsZero() && !slices.Contains(rec.Seats, "") {
 		lines = append(lines, fmt.Sprintf("%s has had the move since %s (%s).",
-			seatName(rec, rec.ToMove), rec.TurnSince.UTC().Format(timeLayout), waited))
+			board.SeatName(rec, rec.ToMove), rec.TurnSince.UTC().Format(timeLayout), board.Waited(s.opts.Now().Sub(rec.TurnSince))))
 	}
-	nag, forfeit := rec.Extra["nagtime"], rec.Extra["forfeittime"]
-	lines = append(lines, fmt.Sprintf("Reminder after %s days, forfeit after %s days without a move.",
-		orDefault(nag, defaultNagDays), orDefault(forfeit, defaultFairDays)))
-	return lines
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return append(lines, board.DaysOf(rec).String())
 }
 
 // boardFile is the board as SVG or JSON.
