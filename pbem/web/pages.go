@@ -7,7 +7,6 @@ import (
 	"html"
 	"html/template"
 	"math"
-	"net/http"
 	"net/url"
 	"slices"
 	"sort"
@@ -33,57 +32,6 @@ const (
 	frontCacheFor = 5 * time.Second
 	timeLayout    = "2006-01-02 15:04 MST"
 )
-
-// route dispatches on the path: /, /style.css, /users/NAME, /GAME/,
-// /GAME/standings, /GAME/BOARD, /GAME/BOARD.svg, /GAME/BOARD.json.
-func (s *Server) route(w http.ResponseWriter, r *http.Request) {
-	path := r.URL.Path
-	if path == "/" {
-		p, err := s.frontPage()
-		s.answer(w, r, p, err)
-		return
-	}
-	if path == "/style.css" {
-		w.Header().Set("Cache-Control", "public, max-age=86400")
-		s.send(w, r, page{body: styleCSS, ctype: "text/css; charset=utf-8"})
-		return
-	}
-	if name, ok := strings.CutPrefix(path, "/users/"); ok {
-		p, err := s.userPage(name, r.URL.Query())
-		s.answer(w, r, p, err)
-		return
-	}
-	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
-	g, ok := catalog.Lookup(parts[0])
-	if !ok || len(parts) > 2 {
-		s.answer(w, r, page{}, notFound("There is no page %s here; the games are %s.", path, strings.Join(catalog.Names(), ", ")))
-		return
-	}
-	if len(parts) == 1 || parts[0] != g.Name() {
-		// "/ultima" and "/baroque/" lead to the game's own address.
-		target := "/" + g.Name() + "/" + strings.Join(parts[1:], "/")
-		if r.URL.RawQuery != "" {
-			target += "?" + r.URL.RawQuery
-		}
-		http.Redirect(w, r, target, http.StatusMovedPermanently)
-		return
-	}
-	var p page
-	var err error
-	switch rest := parts[1]; {
-	case rest == "":
-		p, err = s.gamePage(g, r.URL.Query())
-	case rest == "standings":
-		p, err = s.standingsPage(g, r.URL.Query())
-	case strings.HasSuffix(rest, ".svg"):
-		p, err = s.boardFile(g, strings.TrimSuffix(rest, ".svg"), r.URL.Query(), "svg")
-	case strings.HasSuffix(rest, ".json"):
-		p, err = s.boardFile(g, strings.TrimSuffix(rest, ".json"), r.URL.Query(), "json")
-	default:
-		p, err = s.boardPage(g, rest, r.URL.Query())
-	}
-	s.answer(w, r, p, err)
-}
 
 // chrome is what every page's frame shows.
 type chrome struct {
