@@ -54,13 +54,13 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 	v := &boardView{
 		Title:    b.game.Title(),
 		Board:    b.rec.Board,
-		Notices:  wrapAll(append(append([]string(nil), notices...), r.boardNotices(b)...), lineWidth),
+		Notices:  model.Wrap(append(append([]string(nil), notices...), r.boardNotices(b)...), model.LineWidth),
 		MoveList: model.MoveList(b.game, b.rec, recentRows),
 		Diagram:  strings.TrimRight(b.pos.Board(), "\n"),
 	}
 	if comment != nil {
 		c := *comment
-		c.Text = reflow(c.Text)
+		c.Text = model.Reflow(c.Text)
 		v.Comment = &c
 	}
 	sides := b.game.Sides()

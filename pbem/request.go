@@ -198,7 +198,7 @@ func (r *request) refuse(name string, words []string, f *failure) error {
 	}
 	fill := func(diagram string) (string, error) {
 		return render("error", map[string]any{
-			"Msg":      wrapAll([]string{msg}, lineWidth)[0],
+			"Msg":      model.Wrap([]string{msg}, model.LineWidth)[0],
 			"Board":    diagram,
 			"Original": quoteOriginal(r.quoted()),
 		})
@@ -274,7 +274,7 @@ func (r *request) reply(to, subject, body, auto, ref string) {
 
 // replyText queues a plain mail to one address, its long lines wrapped.
 func (r *request) replyText(to, subject, body string) {
-	r.reply(to, subject, wrapText(body), "auto-replied", "")
+	r.reply(to, subject, model.WrapText(body), "auto-replied", "")
 }
 
 // quoteOriginal is the incoming mail as error replies quote it: its start,

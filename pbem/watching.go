@@ -467,7 +467,7 @@ func (c *cmd) history(args []string) error {
 		// 72 columns.
 		line := fmt.Sprintf("%5d  %-17s %5d  %s  %s", rec.Board, strings.Join(players, " - "),
 			len(rec.Moves), rec.Updated.UTC().Format("2006-01-02"), result)
-		if reason := " (" + rec.EndReason + ")"; len(line+reason) <= lineWidth {
+		if reason := " (" + rec.EndReason + ")"; len(line+reason) <= model.LineWidth {
 			line += reason
 		} else {
 			line += "\n" + strings.Repeat(" ", 7) + reason[1:]

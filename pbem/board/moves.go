@@ -190,7 +190,7 @@ func longRows(rows []MoveRow) bool {
 }
 
 // turnLine is one row of the one-line-a-turn layout: "Turn 3, White: 4.
-// 21-33  5. 33-45  6. 45-57", each move with its number, wrapped at 72
+// 21-33  5. 33-45  6. 45-57", each move with its number, wrapped at LineWidth
 // columns with the continuation indented; a row that is no turn starts
 // with the side.
 func turnLine(row MoveRow, sides [2]string) string {
@@ -213,7 +213,7 @@ func turnLine(row MoveRow, sides [2]string) string {
 	var b strings.Builder
 	line := ""
 	for _, w := range words {
-		if line != "" && len(line)+2+len(w) > 72 {
+		if line != "" && len(line)+2+len(w) > LineWidth {
 			b.WriteString(line + "\n")
 			line = "     "
 		}
