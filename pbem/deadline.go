@@ -39,7 +39,7 @@ func deadline(rec *store.Game) time.Time {
 	}
 	days := model.DaysOf(rec)
 	nag, forfeit := days.Nag, days.Forfeit
-	since := turnSince(rec)
+	since := model.TurnSince(rec)
 	due := since.Add(time.Duration(nag) * day)
 	if rec.Nagged.After(since) {
 		due = rec.Nagged.Add(time.Duration(nag) * day)

@@ -283,18 +283,6 @@ func (s *Service) sweepStep(now time.Time, ids *[]uint64, fn func(*store.Tx, *re
 	return n, nil
 }
 
-// turnSince is when the player to move got the turn. Boards stored before
-// the clock was kept fall back to their last move or creation.
-func turnSince(rec *store.Game) time.Time {
-	if !rec.TurnSince.IsZero() {
-		return rec.TurnSince
-	}
-	if n := len(rec.Moves); n > 0 {
-		return rec.Moves[n-1].At
-	}
-	return rec.Created
-}
-
 // A wait is how long a player has kept a board waiting, with the board's
 // reminder and forfeit times.
 type wait struct {
@@ -372,7 +360,7 @@ func (r *request) remindBoard(kind string, num int) (time.Time, error) {
 		return time.Time{}, err
 	}
 	id := b.toMove()
-	since := turnSince(b.rec)
+	since := model.TurnSince(b.rec)
 	w, err := r.silence(b, id, since)
 	if w == nil || err != nil {
 		return time.Time{}, err

@@ -62,3 +62,16 @@ func Waited(d time.Duration) string {
 	}
 	return fmt.Sprintf("%d days", days)
 }
+
+// TurnSince is when the player to move got the turn, from which his
+// reminder and forfeit days count. Boards stored before the clock was kept
+// fall back to their last move or creation.
+func TurnSince(rec *store.Game) time.Time {
+	if !rec.TurnSince.IsZero() {
+		return rec.TurnSince
+	}
+	if n := len(rec.Moves); n > 0 {
+		return rec.Moves[n-1].At
+	}
+	return rec.Created
+}

@@ -55,3 +55,22 @@ func TestWaited(t *testing.T) {
 		}
 	}
 }
+
+// The clock of a turn runs from when the player got it; a board stored
+// before that was kept runs from its last move, or from its creation.
+func TestTurnSince(t *testing.T) {
+	created := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	moved, turn := created.Add(time.Hour), created.Add(2*time.Hour)
+	for _, c := range []struct {
+		rec  store.Game
+		want time.Time
+	}{
+		{store.Game{Created: created}, created},
+		{store.Game{Created: created, Moves: []store.Move{{Text: "a1", At: moved}}}, moved},
+		{store.Game{Created: created, Moves: []store.Move{{Text: "a1", At: moved}}, TurnSince: turn}, turn},
+	} {
+		if got := TurnSince(&c.rec); !got.Equal(c.want) {
+			t.Errorf("TurnSince of %+v = %v, want %v", c.rec, got, c.want)
+		}
+	}
+}

@@ -68,19 +68,7 @@ type moveEntry struct {
 }
 
 // text is the entry as the mails' move list prints it.
-func (e moveEntry) text() string {
-	t := ""
-	for i, m := range e.moves {
-		if i > 0 {
-			t += " "
-		}
-		t += m.Text
-		if m.Auto {
-			t += " (Auto)"
-		}
-	}
-	return t
-}
+func (e moveEntry) text() string { return cellText(e.moves) }
 
 // moveEntries groups the moves of rec into runs by seat.
 func moveEntries(rec *store.Game) []moveEntry {
@@ -164,11 +152,14 @@ func MoveList(g rules.Game, rec *store.Game, last int) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// cellText is the moves of one cell of the two-column layout, which holds
-// one move each.
+// cellText is the moves of a cell of the move list, or of an entry: each
+// move's text, "(Auto)" after one a queue played.
 func cellText(cell []MoveRef) string {
 	t := ""
-	for _, m := range cell {
+	for i, m := range cell {
+		if i > 0 {
+			t += " "
+		}
 		t += m.Text
 		if m.Auto {
 			t += " (Auto)"

@@ -413,9 +413,9 @@ func (s *Server) clocks(rec *store.Game) []string {
 		return append(lines, "Ended: "+rec.Updated.UTC().Format(timeLayout))
 	}
 	lines = append(lines, "Last move: "+rec.Updated.UTC().Format(timeLayout))
-	if !rec.TurnSince.IsZero() && !slices.Contains(rec.Seats, "") {
+	if since := board.TurnSince(rec); !slices.Contains(rec.Seats, "") {
 		lines = append(lines, fmt.Sprintf("%s has had the move since %s (%s).",
-			board.SeatName(rec, rec.ToMove), rec.TurnSince.UTC().Format(timeLayout), board.Waited(s.opts.Now().Sub(rec.TurnSince))))
+			board.SeatName(rec, rec.ToMove), since.UTC().Format(timeLayout), board.Waited(s.opts.Now().Sub(since))))
 	}
 	return append(lines, board.DaysOf(rec).String())
 }
