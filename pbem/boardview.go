@@ -121,6 +121,15 @@ func timeBlock(rec *store.Game) []string {
 	return lines
 }
 
+// boardLink is the address of the board's web page, or "" when the web view
+// has no public address.
+func (s *Service) boardLink(rec *store.Game) string {
+	if s.cfg.PublicURL == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s/%s/%d", strings.TrimRight(s.cfg.PublicURL, "/"), rec.Kind, rec.Board)
+}
+
 func renderBoardBody(v *boardView) (string, error) { return render("board", v) }
 
 // render fills a template; a template that fails is a bug, reported as an

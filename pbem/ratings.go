@@ -42,6 +42,10 @@ func ratingOf(u *store.User, kind string) store.Rating {
 // provisional reports whether a rating is still provisional.
 func provisional(r store.Rating) bool { return r.Games < provisionalGames }
 
+// Provisional reports whether a rating is still provisional (fewer than 20
+// rated games), which standings mark with a P.
+func Provisional(r store.Rating) bool { return provisional(r) }
+
 // rated returns me's rating after a game against opp with score 1 (won),
 // 0.5 (drawn) or 0 (lost).
 func rated(me, opp store.Rating, score float64) store.Rating {
