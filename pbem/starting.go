@@ -85,7 +85,7 @@ func (c *cmd) challenge(args []string) error {
 	if err != nil {
 		return err
 	}
-	if f, _ := strconv.Atoi(extra["forfeittime"]); f > robotForfeitDays && hasRobotID(seats) {
+	if model.ParseDays(extra).Forfeit > robotForfeitDays && hasRobotID(seats) {
 		return c.fail("A game with a robot forfeits after %d days at most, so that no one holds a robot's seats for long; write --forfeittime=%d or less",
 			robotForfeitDays, robotForfeitDays)
 	}
@@ -163,7 +163,7 @@ func (c *cmd) timeOptions(words []string) (map[string]string, error) {
 	extra := map[string]string{}
 	for _, w := range words {
 		name, value, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(w, "--")), "=")
-		if name != "nagtime" && name != "forfeittime" {
+		if name != model.NagKey && name != model.ForfeitKey {
 			return nil, c.fail("%q is not a server option; the server options are --nagtime=DAYS and --forfeittime=DAYS", w)
 		}
 		d, err := strconv.Atoi(value)
