@@ -63,8 +63,8 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 // positions not yet committed, instead of replaying the whole game.
 func (r *request) cacheAfterCommit(b *board) {
 	rec, pos := b.rec, b.pos.Clone()
-	r.uncommitted.keep(rec, pos)
-	r.after = append(r.after, func() { r.s.positions.keep(rec, pos) })
+	r.uncommitted.Keep(rec, pos)
+	r.after = append(r.after, func() { r.s.positions.Keep(rec, pos) })
 }
 
 // audience is every user who gets a board's mails: players, then subscribers.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	model "github.com/pbemd/pbemd/pbem/board"
 )
 
 // Backscatter: a mail whose From nobody vouches for (not authenticated,
@@ -124,6 +126,6 @@ func (r *request) withheldNotice(withheld []*part, why string, until time.Time) 
 	if !until.IsZero() {
 		instead += ", or send again after " + until.UTC().Format(timeFormat)
 	}
-	body := strings.Join(wrapAll([]string{what, reason, instead + "."}, lineWidth), "\n\n") + "\n"
+	body := strings.Join(model.Wrap([]string{what, reason, instead + "."}, model.LineWidth), "\n\n") + "\n"
 	return &part{to: r.sender(), subject: "pbemd: answer withheld", body: body, auto: "auto-replied"}
 }

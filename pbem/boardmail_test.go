@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	model "github.com/pbemd/pbemd/pbem/board"
 )
 
 // playFirstLegal plays n moves on tanbo board 101, each the first legal move
@@ -14,7 +16,7 @@ func playFirstLegal(t *testing.T, h *harness, n int) []reply {
 	var out []reply
 	for range n {
 		rec := h.game("tanbo", 101)
-		_, pos, err := Current(rec)
+		_, pos, err := model.Current(rec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +187,7 @@ func TestBoardMailsOfEachGame(t *testing.T) {
 			golden(t, "board-"+kind+"-start", out[:1])
 			for range 8 {
 				rec := h.game(kind, 101)
-				_, pos, err := Current(rec)
+				_, pos, err := model.Current(rec)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -203,7 +205,7 @@ func TestBoardMailsOfEachGame(t *testing.T) {
 				}
 			}
 			rec := h.game(kind, 101)
-			_, pos, _ := Current(rec)
+			_, pos, _ := model.Current(rec)
 			who := rec.Seats[pos.ToMove()]
 			out = h.send(who+"@example.org", fmt.Sprintf("%s resign 101 %s pw-%s", kind, who, who), "Good game.")
 			golden(t, "board-"+kind+"-end", out[:1])

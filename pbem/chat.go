@@ -3,6 +3,8 @@ package pbem
 import (
 	"fmt"
 	"strings"
+
+	model "github.com/pbemd/pbemd/pbem/board"
 )
 
 // <game> chat board userid password: the mail body goes to every player and
@@ -35,7 +37,7 @@ func (c *cmd) chat(args []string) error {
 	num := b.rec.Board
 	subject := fmt.Sprintf("%s chat %d %s", c.game.Name(), num, u.ID)
 	body := fmt.Sprintf("Chat at %s Board %d\n\n%s writes:\n%s\n\nTo answer everyone on the board, send:\n  %s chat %d userid password\n",
-		b.game.Title(), num, u.ID, reflow(strings.TrimRight(comment.Text, "\n")), c.game.Name(), num)
+		b.game.Title(), num, u.ID, model.Reflow(strings.TrimRight(comment.Text, "\n")), c.game.Name(), num)
 	for _, id := range union(b.audience(), []string{u.ID}) {
 		if err := c.r.mailUser(id, subject, body, b.rec.Thread); err != nil {
 			return err

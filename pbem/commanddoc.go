@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"text/template"
+
+	model "github.com/pbemd/pbemd/pbem/board"
 )
 
 // helpIndent is where the help mail writes what a form does, under it.
@@ -14,7 +16,7 @@ const helpIndent = "      "
 // helpForm is one form of a command as the help mail shows it.
 type helpForm struct {
 	Words    string // its lines, the later ones indented
-	Text     string // wrapped to lineWidth at helpIndent, ending in a newline
+	Text     string // wrapped to model.LineWidth at helpIndent, ending in a newline
 	Examples string // the examples' lines, laid out alike, or ""
 }
 
@@ -76,7 +78,7 @@ func helpSections(data any) (map[string][]helpForm, error) {
 	for name, forms := range secs {
 		for _, f := range forms {
 			var text strings.Builder
-			for _, l := range strings.Split(wrapAll([]string{f.text}, lineWidth-len(helpIndent))[0], "\n") {
+			for _, l := range strings.Split(model.Wrap([]string{f.text}, model.LineWidth-len(helpIndent))[0], "\n") {
 				text.WriteString(helpIndent + l + "\n")
 			}
 			out[name] = append(out[name], helpForm{Words: helpWords(f.words), Text: text.String(), Examples: helpExamples(f.examples)})
@@ -95,7 +97,7 @@ func helpWords(words string) string {
 	line := 2 + len(parts[0])
 	for _, p := range parts[1:] {
 		p = "[" + p
-		if line+1+len(p) > lineWidth {
+		if line+1+len(p) > model.LineWidth {
 			b.WriteString("\n" + more + p)
 			line = len(more) + len(p)
 			continue
@@ -113,7 +115,7 @@ func helpExamples(examples []string) string {
 		return ""
 	}
 	line := helpIndent + "Example: " + strings.Join(examples, ", ")
-	if len(line) <= lineWidth {
+	if len(line) <= model.LineWidth {
 		return line + "\n"
 	}
 	out := helpIndent + "Example:\n"

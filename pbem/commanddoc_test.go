@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	model "github.com/pbemd/pbemd/pbem/board"
 )
 
 // docs/commands.md is what the command table makes of it: a change to the
@@ -65,8 +67,8 @@ func TestHelpWordsFitALine(t *testing.T) {
 	for _, c := range commands {
 		for _, f := range c.forms {
 			for _, l := range strings.Split("  "+helpWords(f.words), "\n") {
-				if len(l) > lineWidth {
-					t.Errorf("the help's line %q of %q is %d columns wide, more than %d", l, f.words, len(l), lineWidth)
+				if len(l) > model.LineWidth {
+					t.Errorf("the help's line %q of %q is %d columns wide, more than %d", l, f.words, len(l), model.LineWidth)
 				}
 			}
 		}

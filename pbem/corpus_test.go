@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
 )
 
@@ -51,7 +52,7 @@ func TestCorpusMoves(t *testing.T) {
 			}
 			comment := mailmsg.Comment(in.Text)
 			body := out[1].Body
-			if comment != "" && !strings.Contains(body, "alice writes:\n"+reflow(comment)+"\n") {
+			if comment != "" && !strings.Contains(body, "alice writes:\n"+model.Reflow(comment)+"\n") {
 				t.Errorf("the comment %q is not in the board mail:\n%s", comment, body)
 			}
 			if comment == "" && strings.Contains(body, "writes:") {

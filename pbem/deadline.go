@@ -3,6 +3,7 @@ package pbem
 import (
 	"time"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -30,14 +31,15 @@ const (
 // vacation moves his boards' clocks on; the sweep finds them due, sees the
 // vacation and leaves them until his return or an hour (snoozeFor).
 func deadline(rec *store.Game) time.Time {
-	if at := inviteLapse(rec.Created, rec.Extra[pendingKey]); !rec.Over && !at.IsZero() {
+	if at := inviteLapse(rec.Created, rec.Extra[model.PendingKey]); !rec.Over && !at.IsZero() {
 		return at
 	}
 	if rec.Over || len(rec.Seats) != 2 || rec.Seats[0] == "" || rec.Seats[1] == "" {
 		return time.Time{}
 	}
-	nag, forfeit := boardDays(rec)
-	since := turnSince(rec)
+	days := model.DaysOf(rec)
+	nag, forfeit := days.Nag, days.Forfeit
+	since := model.TurnSince(rec)
 	due := since.Add(time.Duration(nag) * day)
 	if rec.Nagged.After(since) {
 		due = rec.Nagged.Add(time.Duration(nag) * day)

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
@@ -183,13 +184,13 @@ func goldenText(t *testing.T, name, text string) {
 
 func gameNames() []string { return catalog.Names() }
 
-// checkWidth fails a reply with a line wider than lineWidth, except the
+// checkWidth fails a reply with a line wider than model.LineWidth, except the
 // lines of a quoted mail ("> "), which are the sender's own.
 func checkWidth(t *testing.T, name string, r reply) {
 	t.Helper()
 	for _, l := range strings.Split(r.Body, "\n") {
-		if len(l) > lineWidth && !strings.HasPrefix(l, ">") {
-			t.Errorf("%s: a line of the mail to %s (%s) is %d columns wide, more than %d:\n%s", name, r.To, r.Subject, len(l), lineWidth, l)
+		if len(l) > model.LineWidth && !strings.HasPrefix(l, ">") {
+			t.Errorf("%s: a line of the mail to %s (%s) is %d columns wide, more than %d:\n%s", name, r.To, r.Subject, len(l), model.LineWidth, l)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
 )
@@ -71,7 +72,7 @@ func (c *cmd) commandHelp(rows []*commandRow) error {
 				return err
 			}
 			b.WriteString("  " + helpWords(f.words) + "\n")
-			for _, l := range strings.Split(wrapAll([]string{text}, lineWidth-len(helpIndent))[0], "\n") {
+			for _, l := range strings.Split(model.Wrap([]string{text}, model.LineWidth-len(helpIndent))[0], "\n") {
 				b.WriteString(helpIndent + l + "\n")
 			}
 			b.WriteString(helpExamples(f.examples))
@@ -192,7 +193,7 @@ func (c *cmd) message(args []string) error {
 	var names []string
 	for _, t := range to {
 		body := fmt.Sprintf("%s writes:\n\n%s\n\nTo answer, send a mail with this subject, your password for PASSWORD:\n  message %s PASSWORD %s\n",
-			u.ID, reflow(strings.TrimRight(c.comment, "\n")), t.ID, u.ID)
+			u.ID, model.Reflow(strings.TrimRight(c.comment, "\n")), t.ID, u.ID)
 		if err := c.r.mailUser(t.ID, "pbemd: message from "+u.ID+" **", body, ""); err != nil {
 			return err
 		}

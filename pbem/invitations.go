@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
 )
@@ -21,10 +22,6 @@ import (
 // Unaccepted invitations lapse after inviteLife. A forger can thus send a
 // bounded number of mails to each player, and start nothing.
 
-// pendingKey is the Extra key of a board's pending seats: the user ids,
-// separated by spaces, of the named players who have not accepted yet.
-const pendingKey = "pending"
-
 // robotSeatKey is the Extra key of the robot an invitation names; its
 // seat stays empty until the players accepted.
 const robotSeatKey = "robotseat"
@@ -33,14 +30,10 @@ const robotSeatKey = "robotseat"
 const inviteLife = 3 * day
 
 // pending returns the players of the board who have not accepted yet.
-func (b *board) pending() []string { return Invited(b.rec) }
-
-// Invited returns the players of a board made by an invitation who have
-// not accepted it yet; none once the game has begun.
-func Invited(rec *store.Game) []string { return strings.Fields(rec.Extra[pendingKey]) }
+func (b *board) pending() []string { return model.Invited(b.rec) }
 
 // lapses is when the board's invitation lapses; zero when none is pending.
-func (b *board) lapses() time.Time { return inviteLapse(b.rec.Created, b.rec.Extra[pendingKey]) }
+func (b *board) lapses() time.Time { return inviteLapse(b.rec.Created, b.rec.Extra[model.PendingKey]) }
 
 func inviteLapse(created time.Time, pending string) time.Time {
 	if pending == "" {
@@ -89,7 +82,7 @@ func (r *request) pendingFor(id, kind string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if contains(Invited(g), id) {
+		if contains(model.Invited(g), id) {
 			n++
 		}
 	}
@@ -204,10 +197,10 @@ func (c *cmd) acceptInvitation(b *board, id string) error {
 	}
 	b.rec.Updated = c.r.now
 	if len(left) > 0 {
-		b.rec.Extra[pendingKey] = strings.Join(left, " ")
+		b.rec.Extra[model.PendingKey] = strings.Join(left, " ")
 		return c.r.saveAndAnnounce(b, nil, fmt.Sprintf("%s accepted the challenge.", id))
 	}
-	delete(b.rec.Extra, pendingKey)
+	delete(b.rec.Extra, model.PendingKey)
 	b.rec.TurnSince = c.r.now
 	b.fresh = true
 	if err := c.r.subscribeWatchers(b.rec); err != nil {
@@ -221,6 +214,6 @@ func (r *request) lapse(b *board) error {
 	pending := b.pending()
 	b.end(r.now, rules.Drawn(fmt.Sprintf("the invitation was not accepted within %d days", inviteLife/day)))
 	b.rec.Withdrawn = pending[0]
-	delete(b.rec.Extra, pendingKey)
+	delete(b.rec.Extra, model.PendingKey)
 	return r.saveAndAnnounce(b, nil, fmt.Sprintf("%s did not accept within %d days: the board is withdrawn.", strings.Join(pending, " and "), inviteLife/day))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -30,8 +31,8 @@ func TestForgedChallengeOnlyInvites(t *testing.T) {
 		"Tanbo board 101 waits for alice and bob to accept the challenge; no move can be played until then (tanbo join 101 USERID PASSWORD).")
 	// No forged mail can accept for a player.
 	h.deliver(h.forged("alice@example.org", "tanbo join 101 alice guess", ""))
-	if g := h.game("tanbo", 101); g.Extra[pendingKey] != "alice bob" {
-		t.Fatalf("after a wrong password the pending seats are %q", g.Extra[pendingKey])
+	if g := h.game("tanbo", 101); g.Extra[model.PendingKey] != "alice bob" {
+		t.Fatalf("after a wrong password the pending seats are %q", g.Extra[model.PendingKey])
 	}
 
 	// Each accepts with his password, from any kind of mail.
@@ -41,8 +42,8 @@ func TestForgedChallengeOnlyInvites(t *testing.T) {
 	out = h.send("bob@example.org", "tanbo join 101 bob pw-bob", "")
 	r = boardMails(t, out, "New Tanbo Board 101 alice", "alice@example.org", "bob@example.org")
 	says(t, r.Body, "bob accepted the challenge. The game begins.", "It is alice's turn.")
-	if g := h.game("tanbo", 101); g.Extra[pendingKey] != "" || g.TurnSince != h.now {
-		t.Errorf("after both accepted: pending %q, turn since %v", g.Extra[pendingKey], g.TurnSince)
+	if g := h.game("tanbo", 101); g.Extra[model.PendingKey] != "" || g.TurnSince != h.now {
+		t.Errorf("after both accepted: pending %q, turn since %v", g.Extra[model.PendingKey], g.TurnSince)
 	}
 	if out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""); len(out) != 2 {
 		t.Errorf("the first move after the invitation: %v", subjects(out))
@@ -54,8 +55,8 @@ func TestAuthenticatedChallengeStartsAtOnce(t *testing.T) {
 	t.Parallel()
 	h := twoPlayers(t)
 	g := h.game("tanbo", 101)
-	if g.Extra[pendingKey] != "" || g.TurnSince.IsZero() {
-		t.Errorf("an authenticated challenge left pending seats %q", g.Extra[pendingKey])
+	if g.Extra[model.PendingKey] != "" || g.TurnSince.IsZero() {
+		t.Errorf("an authenticated challenge left pending seats %q", g.Extra[model.PendingKey])
 	}
 }
 
@@ -78,8 +79,8 @@ func TestInvitationDeclinedOrLapsed(t *testing.T) {
 	out = h.sweep()
 	r := boardMails(t, out, "Tanbo Board 102 withdrawn", "bob@example.org", "alice@example.org")
 	says(t, r.Body, "bob and alice did not accept within 3 days: the board is withdrawn.", "Game withdrawn, not rated.")
-	if g := h.game("tanbo", 102); !g.Over || g.Withdrawn == "" || g.Extra[pendingKey] != "" {
-		t.Errorf("the lapsed board: over %v, withdrawn %q, pending %q", g.Over, g.Withdrawn, g.Extra[pendingKey])
+	if g := h.game("tanbo", 102); !g.Over || g.Withdrawn == "" || g.Extra[model.PendingKey] != "" {
+		t.Errorf("the lapsed board: over %v, withdrawn %q, pending %q", g.Over, g.Withdrawn, g.Extra[model.PendingKey])
 	}
 }
 
@@ -119,7 +120,7 @@ func TestForgedRobotChallengesSeizeNothing(t *testing.T) {
 	// the invitation stays.
 	errorReply(t, h.send("alice@example.org", "ultima join 101 alice pw-alice", ""), "alice@example.org",
 		"alice already plays 3 active Ultima games against ultima-robot3, and 3 is the most one player may have with a robot: robots are shared by every player; wait until one of them ends, or challenge another robot (ultima-robot1 to ultima-robot3).")
-	if g := h.game("ultima", 101); g.Extra[pendingKey] != "alice" || g.Extra[robotSeatKey] != robot {
+	if g := h.game("ultima", 101); g.Extra[model.PendingKey] != "alice" || g.Extra[robotSeatKey] != robot {
 		t.Errorf("a refused acceptance changed the invitation: %v", g.Extra)
 	}
 	// With a place free, accepting seats the robot and begins the game.

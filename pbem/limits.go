@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/pbem/mailauth"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/store"
@@ -249,7 +250,7 @@ func (r *request) allow(reading bool) (bool, error) {
 		if other != "" {
 			text += " " + other
 		}
-		text = wrapAll([]string{text}, lineWidth)[0] + "\n"
+		text = model.Wrap([]string{text}, model.LineWidth)[0] + "\n"
 		if scope == sender {
 			text += proofHint
 		}

@@ -27,14 +27,13 @@ func (s *Service) PlayOut(tx *store.Tx, rec *store.Game, moves []string, at []ti
 	if err != nil {
 		return nil, fmt.Errorf("play out %s board %d: options: %w", g.Name(), rec.Board, err)
 	}
-	pos, err := replay(g, rec, opts, 0)
-	if err != nil {
+	b := &board{game: g, rec: rec, opts: opts}
+	if b.pos, err = b.model().Replay(0); err != nil {
 		return nil, err
 	}
 	if rec.Thread == "" {
 		rec.Thread = s.thread(g, rec.Board, rec.Created)
 	}
-	b := &board{game: g, rec: rec, opts: opts, pos: pos}
 	b.keepPosition()
 	for i, m := range moves {
 		if rec.Over {

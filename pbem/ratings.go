@@ -1,7 +1,6 @@
 package pbem
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/pbemd/pbemd/rules"
@@ -42,6 +41,10 @@ func ratingOf(u *store.User, kind string) store.Rating {
 
 // provisional reports whether a rating is still provisional.
 func provisional(r store.Rating) bool { return r.Games < provisionalGames }
+
+// Provisional reports whether a rating is still provisional (fewer than 20
+// rated games), which standings mark with a P.
+func Provisional(r store.Rating) bool { return provisional(r) }
 
 // rated returns me's rating after a game against opp with score 1 (won),
 // 0.5 (drawn) or 0 (lost).
@@ -113,21 +116,4 @@ func (r *request) rate(b *board) error {
 		b.rec.Ratings = append(b.rec.Ratings, store.RatingChange{User: u.ID, Old: old[i].Rating, New: n.Rating, Provisional: provisional(n)})
 	}
 	return nil
-}
-
-// ratingLines are the rating changes as the final board mail shows them.
-func ratingLines(b *board) []string {
-	if !b.rec.Over || len(b.rec.Ratings) == 0 {
-		return nil
-	}
-	lines := []string{"Rating changes:"}
-	for _, c := range b.rec.Ratings {
-		o, n := math.Round(c.Old), math.Round(c.New)
-		line := fmt.Sprintf("  %-16s %4.0f -> %4.0f (%+.0f)", c.User, o, n, n-o)
-		if c.Provisional {
-			line += " provisional"
-		}
-		lines = append(lines, line)
-	}
-	return lines
 }

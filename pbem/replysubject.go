@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/rules/catalog"
 )
@@ -81,7 +82,7 @@ func (c *cmd) notPlayed(b *board, line, full string) error {
 	if u == nil {
 		players := make([]string, len(b.rec.Seats))
 		for i, s := range b.rec.Seats {
-			players[i] = seatOrOpen(s)
+			players[i] = model.Name(s)
 		}
 		return c.failOn(b, "This reply was not played: its first line is %q, but %s is no address of a player of %s board %d (%s), and only a player's own reply can move. "+how,
 			line, c.r.sender(), title, num, strings.Join(players, " and "), title, num, full)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/pbem/mailauth"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/rules"
@@ -44,7 +45,7 @@ type request struct {
 
 	// uncommitted holds the positions of the boards the transaction
 	// changed, for the next mail of its batch; nil outside a batch.
-	uncommitted *positionCache
+	uncommitted *model.PositionCache
 }
 
 // A failure is a command refused: the sender gets an error reply, and nothing
@@ -197,7 +198,7 @@ func (r *request) refuse(name string, words []string, f *failure) error {
 	}
 	fill := func(diagram string) (string, error) {
 		return render("error", map[string]any{
-			"Msg":      wrapAll([]string{msg}, lineWidth)[0],
+			"Msg":      model.Wrap([]string{msg}, model.LineWidth)[0],
 			"Board":    diagram,
 			"Original": quoteOriginal(r.quoted()),
 		})
@@ -273,7 +274,7 @@ func (r *request) reply(to, subject, body, auto, ref string) {
 
 // replyText queues a plain mail to one address, its long lines wrapped.
 func (r *request) replyText(to, subject, body string) {
-	r.reply(to, subject, wrapText(body), "auto-replied", "")
+	r.reply(to, subject, model.WrapText(body), "auto-replied", "")
 }
 
 // quoteOriginal is the incoming mail as error replies quote it: its start,

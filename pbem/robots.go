@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
@@ -27,7 +28,7 @@ const robotKey = "robot"
 
 // robotForfeitDays is the longest forfeit time of a game with a robot:
 // the default's. A robot's seats are few and shared.
-const robotForfeitDays = 21
+var robotForfeitDays = model.DefaultDays.Forfeit
 
 // robotActiveGames bounds the running boards of one robot, so that its
 // thinking time is shared among a bounded number of games.

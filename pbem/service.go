@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/pbem/mailauth"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/store"
@@ -68,7 +69,7 @@ type Service struct {
 
 	hashCost  int        // bcrypt cost of new password hashes; tests lower it
 	mu        sync.Mutex // serialises Deliver and Sweep
-	positions *positionCache
+	positions *model.PositionCache
 	snoozed   snoozed   // guarded by mu
 	pruned    time.Time // when the sweep last pruned; guarded by mu
 	swept     time.Time // when Sweep last ran; guarded by mu
@@ -99,7 +100,7 @@ func New(db *store.DB, cfg Config) *Service {
 		db:        db,
 		cfg:       cfg,
 		log:       cfg.Log,
-		positions: newPositionCache(2000),
+		positions: model.NewPositionCache(2000),
 		snoozed:   snoozed{},
 		limits:    cfg.Limits.withDefaults(),
 		passwords: newPasswordCache(),
@@ -205,7 +206,7 @@ func (s *Service) HandleAll(raws [][]byte) ([][]uint64, []error) {
 	crashed := -1 // the mail whose command panicked, if one did
 	err := s.db.Update(func(tx *store.Tx) error {
 		after, played, crashed = nil, 0, -1
-		uncommitted := newPositionCache(len(mails))
+		uncommitted := model.NewPositionCache(len(mails))
 		for k, m := range mails {
 			ids[index[k]] = nil
 			done, err := tx.Processed(m.Key)

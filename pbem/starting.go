@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
 )
@@ -84,7 +85,7 @@ func (c *cmd) challenge(args []string) error {
 	if err != nil {
 		return err
 	}
-	if f, _ := strconv.Atoi(extra["forfeittime"]); f > robotForfeitDays && hasRobotID(seats) {
+	if model.ParseDays(extra).Forfeit > robotForfeitDays && hasRobotID(seats) {
 		return c.fail("A game with a robot forfeits after %d days at most, so that no one holds a robot's seats for long; write --forfeittime=%d or less",
 			robotForfeitDays, robotForfeitDays)
 	}
@@ -119,7 +120,7 @@ func (c *cmd) challenge(args []string) error {
 		if rec.Extra == nil {
 			rec.Extra = map[string]string{}
 		}
-		rec.Extra[pendingKey] = strings.Join(invited, " ")
+		rec.Extra[model.PendingKey] = strings.Join(invited, " ")
 		holdRobotSeat(rec)
 	} else if err := c.r.subscribeWatchers(rec); err != nil {
 		// An invitation is announced to the watchers of every new board
@@ -129,7 +130,7 @@ func (c *cmd) challenge(args []string) error {
 	b := &board{game: c.game, rec: rec, opts: opts, pos: pos, fresh: true}
 	b.keepPosition()
 	sides := c.game.Sides()
-	notices := []string{fmt.Sprintf("A new game: %s (%s) against %s (%s).", seatOrOpen(seats[0]), sides[0], seatOrOpen(seats[1]), sides[1])}
+	notices := []string{fmt.Sprintf("A new game: %s (%s) against %s (%s).", model.Name(seats[0]), sides[0], model.Name(seats[1]), sides[1])}
 	if len(invited) > 0 {
 		notices = append(notices, c.inviteNotice(b))
 		c.r.outcome.note(resultInvited, "nothing vouches for the sender: the players named are invited")
@@ -150,7 +151,7 @@ func (c *cmd) challenge(args []string) error {
 	// A challenger who is not a player hears that the board exists, too.
 	if u, err := c.r.tx.UserByAddress(c.r.sender()); errNotFound(err) || err == nil && b.seatOf(u.ID) < 0 {
 		c.r.replyText(c.r.sender(), fmt.Sprintf("New %s Board %d", c.game.Title(), num),
-			fmt.Sprintf("%s board %d has been created for %s and %s.\n", c.game.Title(), num, seatOrOpen(seats[0]), seatOrOpen(seats[1])))
+			fmt.Sprintf("%s board %d has been created for %s and %s.\n", c.game.Title(), num, model.Name(seats[0]), model.Name(seats[1])))
 	} else if err != nil && !errNotFound(err) {
 		return err
 	}
@@ -162,7 +163,7 @@ func (c *cmd) timeOptions(words []string) (map[string]string, error) {
 	extra := map[string]string{}
 	for _, w := range words {
 		name, value, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(w, "--")), "=")
-		if name != "nagtime" && name != "forfeittime" {
+		if name != model.NagKey && name != model.ForfeitKey {
 			return nil, c.fail("%q is not a server option; the server options are --nagtime=DAYS and --forfeittime=DAYS", w)
 		}
 		d, err := strconv.Atoi(value)
@@ -171,10 +172,8 @@ func (c *cmd) timeOptions(words []string) (map[string]string, error) {
 		}
 		extra[name] = strconv.Itoa(d)
 	}
-	nag, _ := strconv.Atoi(orDefault(extra["nagtime"], "7"))
-	forfeit, _ := strconv.Atoi(orDefault(extra["forfeittime"], "21"))
-	if forfeit <= nag {
-		return nil, c.fail("The forfeit time (%d days) must be longer than the reminder time (%d days)", forfeit, nag)
+	if d := model.ParseDays(extra); d.Forfeit <= d.Nag {
+		return nil, c.fail("The forfeit time (%d days) must be longer than the reminder time (%d days)", d.Forfeit, d.Nag)
 	}
 	if len(extra) == 0 {
 		return nil, nil

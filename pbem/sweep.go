@@ -3,9 +3,9 @@ package pbem
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
 )
@@ -18,13 +18,6 @@ const keepProcessed = 90 * 24 * time.Hour
 // pruneBatch is the most records one transaction of the sweep reads to
 // forget old ones, so that it holds the mail path for milliseconds.
 const pruneBatch = 1000
-
-// Default days without a move before a reminder and before a forfeit; a
-// board's --nagtime and --forfeittime override them.
-const (
-	defaultNagDays     = 7
-	defaultForfeitDays = 21
-)
 
 // Sweep does the periodic work due at now: reminders to players who have
 // not moved for their board's nag time, forfeits at its forfeit time, and
@@ -290,30 +283,6 @@ func (s *Service) sweepStep(now time.Time, ids *[]uint64, fn func(*store.Tx, *re
 	return n, nil
 }
 
-// boardDays are a board's nag and forfeit times.
-func boardDays(rec *store.Game) (nag, forfeit int) {
-	nag, forfeit = defaultNagDays, defaultForfeitDays
-	if d, err := strconv.Atoi(rec.Extra["nagtime"]); err == nil && d > 0 {
-		nag = d
-	}
-	if d, err := strconv.Atoi(rec.Extra["forfeittime"]); err == nil && d > 0 {
-		forfeit = d
-	}
-	return nag, forfeit
-}
-
-// turnSince is when the player to move got the turn. Boards stored before
-// the clock was kept fall back to their last move or creation.
-func turnSince(rec *store.Game) time.Time {
-	if !rec.TurnSince.IsZero() {
-		return rec.TurnSince
-	}
-	if n := len(rec.Moves); n > 0 {
-		return rec.Moves[n-1].At
-	}
-	return rec.Created
-}
-
 // A wait is how long a player has kept a board waiting, with the board's
 // reminder and forfeit times.
 type wait struct {
@@ -354,12 +323,12 @@ func (r *request) silence(b *board, id string, since time.Time) (*wait, error) {
 	if v, away := onVacation(u, r.now); away {
 		return &wait{back: v.Until}, nil
 	}
-	nagDays, forfeitDays := boardDays(b.rec)
+	days := model.DaysOf(b.rec)
 	return &wait{
 		waited:      r.now.Sub(since) - awayBetween(u, since, r.now),
-		nag:         time.Duration(nagDays) * day,
-		forfeit:     time.Duration(forfeitDays) * day,
-		forfeitDays: forfeitDays,
+		nag:         time.Duration(days.Nag) * day,
+		forfeit:     time.Duration(days.Forfeit) * day,
+		forfeitDays: days.Forfeit,
 	}, nil
 }
 
@@ -391,7 +360,7 @@ func (r *request) remindBoard(kind string, num int) (time.Time, error) {
 		return time.Time{}, err
 	}
 	id := b.toMove()
-	since := turnSince(b.rec)
+	since := model.TurnSince(b.rec)
 	w, err := r.silence(b, id, since)
 	if w == nil || err != nil {
 		return time.Time{}, err

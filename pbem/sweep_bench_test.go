@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
-	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -98,8 +98,7 @@ func replayMoves(b *testing.B, moves []string) string {
 	for _, m := range moves {
 		rec.Moves = append(rec.Moves, store.Move{Text: m})
 	}
-	g, _ := catalog.Lookup("tanbo")
-	pos, err := replay(g, rec, rules.Options{}, len(moves))
+	_, pos, err := model.Replay(rec, len(moves))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -134,7 +134,7 @@ func movesFrom(rec *store.Game, back int) string {
 
 // takeBack removes the moves from index back on and replays the rest.
 func (r *request) takeBack(b *board, back int) error {
-	pos, err := replay(b.game, b.rec, b.opts, back)
+	pos, err := b.model().Replay(back)
 	if err != nil {
 		return err
 	}

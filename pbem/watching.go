@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
 )
@@ -83,7 +84,7 @@ func (c *cmd) showBoard(word string) error {
 		past := *b.rec
 		past.Moves = b.rec.Moves[:n]
 		past.Over = false
-		pos, err := replay(b.game, b.rec, b.opts, n)
+		pos, err := b.model().Replay(n)
 		if err != nil {
 			return err
 		}
@@ -110,7 +111,7 @@ func (c *cmd) mailWholeBoard(b *board, live bool, subject string, notices ...str
 	if err != nil {
 		return err
 	}
-	v.MoveList = moveList(b.game, b.rec, 0)
+	v.MoveList = model.MoveList(b.game, b.rec, 0)
 	if live {
 		return c.r.answerBoard(b, v, subject, func(board string) (string, error) { return board, nil })
 	}
@@ -222,7 +223,7 @@ func (c *cmd) games(args []string) error {
 // gameRow is one line of a games list: board, players, moves, state. It
 // reads the record only.
 func gameRow(rec *store.GameHead) string {
-	state := "to move: " + seatOrOpen(rec.Seats[rec.ToMove])
+	state := "to move: " + model.Name(rec.Seats[rec.ToMove])
 	switch {
 	case !rec.Over && contains(rec.Seats, ""):
 		state = "open seat"
@@ -235,7 +236,7 @@ func gameRow(rec *store.GameHead) string {
 	}
 	players := make([]string, len(rec.Seats))
 	for i, s := range rec.Seats {
-		players[i] = seatOrOpen(s)
+		players[i] = model.Name(s)
 	}
 	return fmt.Sprintf("%5d  %-27s %5d  %s", rec.Board, strings.Join(players, " - "), rec.Moves, state)
 }
@@ -460,13 +461,13 @@ func (c *cmd) history(args []string) error {
 		}
 		players := make([]string, len(rec.Seats))
 		for i, s := range rec.Seats {
-			players[i] = seatOrOpen(s)
+			players[i] = model.Name(s)
 		}
 		// The reason goes on a line of its own when the row would pass
 		// 72 columns.
 		line := fmt.Sprintf("%5d  %-17s %5d  %s  %s", rec.Board, strings.Join(players, " - "),
 			len(rec.Moves), rec.Updated.UTC().Format("2006-01-02"), result)
-		if reason := " (" + rec.EndReason + ")"; len(line+reason) <= lineWidth {
+		if reason := " (" + rec.EndReason + ")"; len(line+reason) <= model.LineWidth {
 			line += reason
 		} else {
 			line += "\n" + strings.Repeat(" ", 7) + reason[1:]

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/pbem/robot"
 	"github.com/pbemd/pbemd/pbem/web"
@@ -77,7 +78,7 @@ func (s *server) board(kind string, n int) (*store.Game, rules.Position) {
 	if err != nil {
 		s.T.Fatal(err)
 	}
-	_, pos, err := pbem.Replay(rec, len(rec.Moves))
+	_, pos, err := board.Replay(rec, len(rec.Moves))
 	if err != nil {
 		s.T.Fatal(err)
 	}

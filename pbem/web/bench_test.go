@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
 	"github.com/pbemd/pbemd/store/storetest"
@@ -41,13 +41,13 @@ func bigStore(b *testing.B) *store.DB {
 		p := newPlayed(&onceTB{TB: b})
 		db := storetest.New(&onceTB{TB: b})
 		var models []*store.Game
-		for kind, board := range p.games {
+		for kind, num := range p.games {
 			big.kinds = append(big.kinds, kind)
-			rec := p.game(b, kind, board)
+			rec := p.game(b, kind, num)
 			if len(rec.Moves) > 40 {
 				rec.Moves = rec.Moves[:40]
 				rec.Over = false
-				_, pos, err := pbem.Replay(rec, len(rec.Moves))
+				_, pos, err := board.Replay(rec, len(rec.Moves))
 				if err != nil {
 					b.Fatal(err)
 				}

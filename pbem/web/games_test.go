@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
@@ -55,35 +56,35 @@ func newPlayed(t testing.TB) *played {
 		kind := g.Name()
 		for _, finish := range []bool{true, false} {
 			send("alice", strings.TrimSpace(kind+" challenge alice bob "+challenges[kind]))
-			var board int
-			db.View(func(tx *store.Tx) error { board = tx.LastBoard(kind); return nil })
+			var num int
+			db.View(func(tx *store.Tx) error { num = tx.LastBoard(kind); return nil })
 			if finish {
-				p.games[kind] = board
+				p.games[kind] = num
 			} else {
-				p.live[kind] = board
+				p.live[kind] = num
 			}
 			limit := 400
 			if !finish {
 				limit = 5
 			}
 			for i := 0; i < limit; i++ {
-				rec := p.game(t, kind, board)
+				rec := p.game(t, kind, num)
 				if rec.Over {
 					break
 				}
-				_, pos, err := pbem.Replay(rec, len(rec.Moves))
+				_, pos, err := board.Replay(rec, len(rec.Moves))
 				if err != nil {
 					t.Fatal(err)
 				}
 				m := chooseMove(pos, i)
-				send(seats[pos.ToMove()], fmt.Sprintf("%s move %d %s %s %s", kind, board, seats[pos.ToMove()], pbemtest.Password(seats[pos.ToMove()]), m))
+				send(seats[pos.ToMove()], fmt.Sprintf("%s move %d %s %s %s", kind, num, seats[pos.ToMove()], pbemtest.Password(seats[pos.ToMove()]), m))
 			}
-			if rec := p.game(t, kind, board); finish && !rec.Over {
-				_, pos, _ := pbem.Replay(rec, len(rec.Moves))
-				send(seats[pos.ToMove()], fmt.Sprintf("%s resign %d %s %s", kind, board, seats[pos.ToMove()], pbemtest.Password(seats[pos.ToMove()])))
+			if rec := p.game(t, kind, num); finish && !rec.Over {
+				_, pos, _ := board.Replay(rec, len(rec.Moves))
+				send(seats[pos.ToMove()], fmt.Sprintf("%s resign %d %s %s", kind, num, seats[pos.ToMove()], pbemtest.Password(seats[pos.ToMove()])))
 			}
-			if rec := p.game(t, kind, board); rec.Over != finish || len(rec.Moves) == 0 {
-				t.Fatalf("%s board %d: over %v after %d moves; the mails did not play as planned", kind, board, rec.Over, len(rec.Moves))
+			if rec := p.game(t, kind, num); rec.Over != finish || len(rec.Moves) == 0 {
+				t.Fatalf("%s board %d: over %v after %d moves; the mails did not play as planned", kind, num, rec.Over, len(rec.Moves))
 			}
 		}
 	}

@@ -7,8 +7,8 @@ import (
 	"html"
 	"html/template"
 	"math"
-	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
@@ -23,67 +24,14 @@ import (
 
 // How much one page shows, which bounds what it reads.
 const (
-	boardsPerPage   = 50  // boards on a game's page and a player's page
-	frontBoards     = 8   // boards in play per game on the front page
-	frontResults    = 5   // recent results per game on the front page
-	frontScan       = 40  // newest boards read per game to find them
-	standingsPage   = 100 // players per standings page
-	frontCacheFor   = 5 * time.Second
-	timeLayout      = "2006-01-02 15:04 MST"
-	defaultNagDays  = "7"
-	defaultFairDays = "21"
+	boardsPerPage = 50  // boards on a game's page and a player's page
+	frontBoards   = 8   // boards in play per game on the front page
+	frontResults  = 5   // recent results per game on the front page
+	frontScan     = 40  // newest boards read per game to find them
+	standingsPage = 100 // players per standings page
+	frontCacheFor = 5 * time.Second
+	timeLayout    = "2006-01-02 15:04 MST"
 )
-
-// route dispatches on the path: /, /style.css, /users/NAME, /GAME/,
-// /GAME/standings, /GAME/BOARD, /GAME/BOARD.svg, /GAME/BOARD.json.
-func (s *Server) route(w http.ResponseWriter, r *http.Request) {
-	path := r.URL.Path
-	if path == "/" {
-		p, err := s.frontPage()
-		s.answer(w, r, p, err)
-		return
-	}
-	if path == "/style.css" {
-		w.Header().Set("Cache-Control", "public, max-age=86400")
-		s.send(w, r, page{body: styleCSS, ctype: "text/css; charset=utf-8"})
-		return
-	}
-	if name, ok := strings.CutPrefix(path, "/users/"); ok {
-		p, err := s.userPage(name, r.URL.Query())
-		s.answer(w, r, p, err)
-		return
-	}
-	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
-	g, ok := catalog.Lookup(parts[0])
-	if !ok || len(parts) > 2 {
-		s.answer(w, r, page{}, notFound("There is no page %s here; the games are %s.", path, strings.Join(catalog.Names(), ", ")))
-		return
-	}
-	if len(parts) == 1 || parts[0] != g.Name() {
-		// "/ultima" and "/baroque/" lead to the game's own address.
-		target := "/" + g.Name() + "/" + strings.Join(parts[1:], "/")
-		if r.URL.RawQuery != "" {
-			target += "?" + r.URL.RawQuery
-		}
-		http.Redirect(w, r, target, http.StatusMovedPermanently)
-		return
-	}
-	var p page
-	var err error
-	switch rest := parts[1]; {
-	case rest == "":
-		p, err = s.gamePage(g, r.URL.Query())
-	case rest == "standings":
-		p, err = s.standingsPage(g, r.URL.Query())
-	case strings.HasSuffix(rest, ".svg"):
-		p, err = s.boardFile(g, strings.TrimSuffix(rest, ".svg"), r.URL.Query(), "svg")
-	case strings.HasSuffix(rest, ".json"):
-		p, err = s.boardFile(g, strings.TrimSuffix(rest, ".json"), r.URL.Query(), "json")
-	default:
-		p, err = s.boardPage(g, rest, r.URL.Query())
-	}
-	s.answer(w, r, p, err)
-}
 
 // chrome is what every page's frame shows.
 type chrome struct {
@@ -139,39 +87,23 @@ type boardRow struct {
 func rowOf(g rules.Game, rec *store.Game) boardRow {
 	row := boardRow{Kind: rec.Kind, Board: rec.Board, Players: rec.Seats, Sides: g.Sides(), Moves: len(rec.Moves)}
 	switch {
-	case !rec.Over && len(pbem.Invited(rec)) > 0:
-		row.State = "invited: " + strings.Join(pbem.Invited(rec), ", ")
-	case !rec.Over && contains(rec.Seats, ""):
+	case !rec.Over && len(board.Invited(rec)) > 0:
+		row.State = "invited: " + strings.Join(board.Invited(rec), ", ")
+	case !rec.Over && slices.Contains(rec.Seats, ""):
 		row.State = "open seat"
 	case !rec.Over:
-		row.State = "to move: " + seatName(rec, rec.ToMove)
+		row.State = "to move: " + board.SeatName(rec, rec.ToMove)
 	case rec.Withdrawn != "":
 		row.State = "withdrawn (" + rec.EndReason + ")"
 	case rec.Winner == rules.Draw:
 		row.State = "tie (" + rec.EndReason + ")"
 	default:
-		row.State = "won by " + seatName(rec, rec.Winner) + " (" + rec.EndReason + ")"
+		row.State = "won by " + board.SeatName(rec, rec.Winner) + " (" + rec.EndReason + ")"
 	}
 	if rec.Over {
 		row.Ended = rec.Updated.UTC().Format("2006-01-02")
 	}
 	return row
-}
-
-func seatName(rec *store.Game, seat int) string {
-	if seat < 0 || seat >= len(rec.Seats) || rec.Seats[seat] == "" {
-		return "?"
-	}
-	return rec.Seats[seat]
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // frontCache keeps the front page a few seconds: it reads the newest boards
@@ -297,7 +229,7 @@ func (s *Server) gamePage(g rules.Game, q url.Values) (page, error) {
 // parameter given twice: a page means one thing.
 func onlyParams(q url.Values, names ...string) error {
 	for k, v := range q {
-		if !contains(names, k) {
+		if !slices.Contains(names, k) {
 			if len(names) == 0 {
 				return badRequest("This page takes no parameters, not %q.", k)
 			}
@@ -357,9 +289,9 @@ func (s *Server) loadBoard(g rules.Game, text string, q url.Values) (*boardAt, e
 		b.past = b.at < len(rec.Moves)
 	}
 	if b.past {
-		_, b.pos, err = pbem.Replay(rec, b.at)
+		_, b.pos, err = board.Replay(rec, b.at)
 	} else {
-		_, b.pos, err = pbem.Current(rec)
+		_, b.pos, err = board.Current(rec)
 	}
 	if err != nil {
 		return nil, err
@@ -390,7 +322,7 @@ func (b *boardAt) lastMove() string {
 
 // open reports whether the board waits for a player to take a seat.
 func (b *boardAt) open() bool {
-	return !b.rec.Over && (contains(b.rec.Seats, "") || len(pbem.Invited(b.rec)) > 0)
+	return !b.rec.Over && (&board.Board{Rec: b.rec}).Open()
 }
 
 // status is the board's state in a sentence, as the board mails put it.
@@ -403,15 +335,15 @@ func (b *boardAt) status() string {
 	case res.Over && res.Winner == rules.Draw:
 		return "Game was a tie (" + res.Reason + ")."
 	case res.Over:
-		return fmt.Sprintf("Game won by %s, %s (%s).", seatName(b.rec, res.Winner), sides[res.Winner], res.Reason)
-	case len(pbem.Invited(b.rec)) > 0:
+		return fmt.Sprintf("Game won by %s, %s (%s).", board.SeatName(b.rec, res.Winner), sides[res.Winner], res.Reason)
+	case len(board.Invited(b.rec)) > 0:
 		return fmt.Sprintf("Waiting for %s to accept the challenge by mail: %s join %d USERID PASSWORD",
-			strings.Join(pbem.Invited(b.rec), " and "), b.game.Name(), b.rec.Board)
+			strings.Join(board.Invited(b.rec), " and "), b.game.Name(), b.rec.Board)
 	case b.open():
 		return fmt.Sprintf("Waiting for an opponent; anyone may take the open seat by mail: %s join %d userid password", b.game.Name(), b.rec.Board)
 	}
 	seat := b.pos.ToMove()
-	return fmt.Sprintf("It is %s's turn: %s plays move #%d.", seatName(b.rec, seat), sides[seat], b.at+1)
+	return fmt.Sprintf("It is %s's turn: %s plays move #%d.", board.SeatName(b.rec, seat), sides[seat], b.at+1)
 }
 
 type boardView struct {
@@ -422,7 +354,7 @@ type boardView struct {
 	Players     []playerView
 	SVG         template.HTML
 	Text        string
-	Rows        []pbem.MoveRow
+	Rows        []board.MoveRow
 	MoveRows    template.HTML // the rows of the move table
 	Legend      template.HTML // what the drawing's shapes and letters mean
 	At, Total   int
@@ -448,7 +380,7 @@ func (s *Server) boardPage(g rules.Game, text string, q url.Values) (page, error
 		chrome: s.chrome(fmt.Sprintf("%s Board %d", g.Title(), b.rec.Board)),
 		Game:   g, Rec: b.rec, Status: b.status(),
 		Text: strings.TrimRight(b.pos.Board(), "\n"),
-		Rows: pbem.MoveRows(b.rec), At: b.at, Total: len(b.rec.Moves), Past: b.past,
+		Rows: board.MoveRows(b.rec), At: b.at, Total: len(b.rec.Moves), Past: b.past,
 		Prev: b.at - 1, Next: b.at + 1,
 		Subscribers: strings.Join(b.rec.Subscribers, " "),
 	}
@@ -462,12 +394,12 @@ func (s *Server) boardPage(g rules.Game, text string, q url.Values) (page, error
 	}
 	res := b.result()
 	for i, side := range g.Sides() {
-		v.Players = append(v.Players, playerView{Side: side, User: seatName(b.rec, i),
+		v.Players = append(v.Players, playerView{Side: side, User: board.SeatName(b.rec, i),
 			ToMove: !res.Over && !b.open() && b.pos.ToMove() == i})
 	}
 	if !b.past {
 		v.Clocks = s.clocks(b.rec)
-		v.Ratings = pbem.RatingLines(b.rec)
+		v.Ratings = board.RatingChanges(b.rec)
 	}
 	return s.html("board", v)
 }
@@ -481,33 +413,11 @@ func (s *Server) clocks(rec *store.Game) []string {
 		return append(lines, "Ended: "+rec.Updated.UTC().Format(timeLayout))
 	}
 	lines = append(lines, "Last move: "+rec.Updated.UTC().Format(timeLayout))
-	if !rec.TurnSince.IsZero() && !contains(rec.Seats, "") {
-		days := int(s.opts.Now().Sub(rec.TurnSince).Hours() / 24)
-		waited := "less than a day"
-		if days > 0 {
-			waited = plural(days, "day")
-		}
+	if since := board.TurnSince(rec); !slices.Contains(rec.Seats, "") {
 		lines = append(lines, fmt.Sprintf("%s has had the move since %s (%s).",
-			seatName(rec, rec.ToMove), rec.TurnSince.UTC().Format(timeLayout), waited))
+			board.SeatName(rec, rec.ToMove), since.UTC().Format(timeLayout), board.Waited(s.opts.Now().Sub(since))))
 	}
-	nag, forfeit := rec.Extra["nagtime"], rec.Extra["forfeittime"]
-	lines = append(lines, fmt.Sprintf("Reminder after %s days, forfeit after %s days without a move.",
-		orDefault(nag, defaultNagDays), orDefault(forfeit, defaultFairDays)))
-	return lines
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return append(lines, board.DaysOf(rec).String())
 }
 
 // boardFile is the board as SVG or JSON.
@@ -679,7 +589,7 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 // the board after it, the move shown marked. It is built here rather than
 // in the template because a long game has hundreds of moves and each
 // template action costs a reflective call; every text is escaped.
-func moveRowsHTML(rows []pbem.MoveRow, at int) template.HTML {
+func moveRowsHTML(rows []board.MoveRow, at int) template.HTML {
 	var b strings.Builder
 	for _, row := range rows {
 		// Numbered as the mails number them: by "#n", each move that is

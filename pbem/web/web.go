@@ -52,6 +52,7 @@ type Server struct {
 	limiter   *limiter
 	front     frontCache
 	standings standingsCache
+	mux       *http.ServeMux // the pages by address (routes.go)
 }
 
 // New returns a Server reading db.
@@ -71,7 +72,9 @@ func New(db *store.DB, opts Options) *Server {
 	if opts.Burst <= 0 {
 		opts.Burst = 40
 	}
-	return &Server{db: db, opts: opts, limiter: newLimiter(opts.Rate, opts.Burst, maxClients, opts.Now)}
+	s := &Server{db: db, opts: opts, limiter: newLimiter(opts.Rate, opts.Burst, maxClients, opts.Now)}
+	s.mux = s.routes()
+	return s
 }
 
 // HTTPServer returns an http.Server for s with timeouts on every phase of a
@@ -119,7 +122,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusTooManyRequests, "Too many requests from your address; wait a moment and try again.")
 		return
 	}
-	s.route(w, r)
+	s.mux.ServeHTTP(w, r)
 }
 
 // clientKey is the address a request counts against: the peer's IP. A

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
@@ -329,10 +330,10 @@ func TestSVGPieces(t *testing.T) {
 	s := newTestServer(p)
 	piece := regexp.MustCompile(`class="piece" data-piece="(.)"`)
 	for _, g := range catalog.All() {
-		kind, board := g.Name(), p.games[g.Name()]
-		rec := p.game(t, kind, board)
+		kind, num := g.Name(), p.games[g.Name()]
+		rec := p.game(t, kind, num)
 		for n := 0; n <= len(rec.Moves); n += 1 + n/10 {
-			r := get(t, s, fmt.Sprintf("/%s/%d.svg?move=%d", kind, board, n))
+			r := get(t, s, fmt.Sprintf("/%s/%d.svg?move=%d", kind, num, n))
 			svg := body(t, r)
 			if !draws(g) {
 				if r.StatusCode != 404 {
@@ -348,7 +349,7 @@ func TestSVGPieces(t *testing.T) {
 				got[m[1]]++
 			}
 			var doc boardDoc
-			json.NewDecoder(get(t, s, fmt.Sprintf("/%s/%d.json?move=%d", kind, board, n)).Body).Decode(&doc)
+			json.NewDecoder(get(t, s, fmt.Sprintf("/%s/%d.json?move=%d", kind, num, n)).Body).Decode(&doc)
 			want := pieceCounts(kind, doc.Position)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("%s after move %d: the SVG draws %v, the position %q holds %v", kind, n, got, doc.Position, want)
@@ -357,7 +358,7 @@ func TestSVGPieces(t *testing.T) {
 			// names (which cells those are, the rules' tests check).
 			marks, wantMarks := strings.Count(svg, `class="last"`), 0
 			if n > 0 {
-				_, pos, err := pbem.Replay(rec, n)
+				_, pos, err := board.Replay(rec, n)
 				if err != nil {
 					t.Fatal(err)
 				}

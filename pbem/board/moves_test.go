@@ -1,4 +1,4 @@
-package pbem
+package board
 
 import (
 	"fmt"
@@ -14,7 +14,6 @@ import (
 // the two-column layout, the turn layout and the one-entry-a-line layout of
 // long moves; the turn of a Taratibu row is its place in the game.
 func TestMoveRowsAsMails(t *testing.T) {
-	t.Parallel()
 	g, _ := catalog.Lookup("taratibu")
 	for name, c := range map[string]struct {
 		seats []int
@@ -33,7 +32,7 @@ func TestMoveRowsAsMails(t *testing.T) {
 		for i, s := range c.seats {
 			rec.Moves = append(rec.Moves, store.Move{Seat: s, Text: fmt.Sprintf(c.text, 1111+i)})
 		}
-		mail := moveList(g, rec, 0)
+		mail := MoveList(g, rec, 0)
 		var got []string
 		for _, m := range regexp.MustCompile(`(\d+)\. (\S+)`).FindAllStringSubmatch(mail, -1) {
 			got = append(got, "#"+m[1]+" "+m[2])
@@ -67,35 +66,5 @@ func TestMoveRowsAsMails(t *testing.T) {
 		if strings.Join(fromRows, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%s: MoveRows\n%s\nwant\n%s", name, strings.Join(fromRows, "\n"), strings.Join(want, "\n"))
 		}
-	}
-}
-
-// Current reads the position a record keeps, which is the one a replay of
-// its moves reaches.
-func TestCurrentIsReplay(t *testing.T) {
-	t.Parallel()
-	h := twoPlayers(t)
-	for _, m := range []string{"alice pw-alice h7", "bob pw-bob b7", "alice pw-alice h6"} {
-		h.send(strings.Fields(m)[0]+"@example.org", "tanbo move 101 "+m, "")
-	}
-	var rec *store.Game
-	h.db.View(func(tx *store.Tx) (err error) { rec, err = tx.Game("tanbo", 101); return })
-	_, cur, err := Current(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rep, err := Replay(rec, len(rec.Moves))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cur.String() != rep.String() || cur.ToMove() != rep.ToMove() || cur.Board() != rep.Board() {
-		t.Errorf("Current %q, Replay %q", cur.String(), rep.String())
-	}
-	rec.Position = "garbage"
-	if _, cur, err = Current(rec); err != nil || cur.String() != rep.String() {
-		t.Errorf("with an unreadable position Current gives %v, %v; want the replay", cur, err)
-	}
-	if _, _, err := Replay(rec, len(rec.Moves)+1); err == nil {
-		t.Error("Replay beyond the last move: no error")
 	}
 }

@@ -1,22 +1,22 @@
-package pbem
+package board
 
 import "strings"
 
-// lineWidth is the widest line of prose in a reply: 72 columns leave room
+// LineWidth is the widest line of prose in a reply: 72 columns leave room
 // for the "> " of a quoting reply within the 78 that mail clients show.
 // Boards, move lists and commands are never broken.
-const lineWidth = 72
+const LineWidth = 72
 
-// reflow re-wraps the paragraphs of text a player wrote (a comment, a chat,
-// a message) to lineWidth columns. A paragraph whose lines all fit is kept
+// Reflow re-wraps the paragraphs of text a player wrote (a comment, a chat,
+// a message) to LineWidth columns. A paragraph whose lines all fit is kept
 // as written, since its line breaks may be meant; so is one that looks
 // preformatted (an indented line, or a run of three spaces inside a line,
 // as in a diagram or a table). A word longer than a line stays whole.
-func reflow(text string) string {
+func Reflow(text string) string {
 	paras := strings.Split(text, "\n\n")
 	for i, p := range paras {
 		if !preformatted(p) {
-			paras[i] = strings.Join(wrapAll([]string{p}, lineWidth), "\n")
+			paras[i] = strings.Join(Wrap([]string{p}, LineWidth), "\n")
 		}
 	}
 	return strings.Join(paras, "\n\n")
@@ -30,17 +30,17 @@ func preformatted(p string) bool {
 		if l != "" && (l[0] == ' ' || l[0] == '\t' || strings.Contains(l, "   ")) {
 			return true
 		}
-		fits = fits && len(l) <= lineWidth
+		fits = fits && len(l) <= LineWidth
 	}
 	return fits
 }
 
-// wrapAll breaks each text into lines of at most width columns at spaces,
+// Wrap breaks each text into lines of at most width columns at spaces,
 // so that long notices read well in any mail client. A command written in
 // parentheses or double quotes, "(tanbo subscribe 101 userid password)",
 // is kept on one line, so it can be copied whole; so is a line of the text
 // that starts with two spaces (a command set apart).
-func wrapAll(texts []string, width int) []string {
+func Wrap(texts []string, width int) []string {
 	out := make([]string, 0, len(texts))
 	for _, t := range texts {
 		var lines []string
@@ -99,14 +99,14 @@ func unbreakable(words []string, width int) []string {
 	return out
 }
 
-// wrapText wraps each line of a plain reply longer than lineWidth at
-// spaces, as wrapAll does, and keeps every other line as written: blank
+// WrapText wraps each line of a plain reply longer than LineWidth at
+// spaces, as Wrap does, and keeps every other line as written: blank
 // lines, and lines set apart by two leading spaces (commands, tables).
-func wrapText(text string) string {
+func WrapText(text string) string {
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
-		if len(l) > lineWidth && !strings.HasPrefix(l, "  ") {
-			lines[i] = wrapAll([]string{l}, lineWidth)[0]
+		if len(l) > LineWidth && !strings.HasPrefix(l, "  ") {
+			lines[i] = Wrap([]string{l}, LineWidth)[0]
 		}
 	}
 	return strings.Join(lines, "\n")
