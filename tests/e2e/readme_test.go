@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -281,6 +282,15 @@ func TestReadme(t *testing.T) {
 		return strings.Contains(imaptest.Header(m.Data, "Subject"), "Ultima Board 101") && bytes.Contains(m.Data, []byte("It is alice's turn."))
 	})
 	checkSigned(t, "the board mail of the daemon", board, zone)
+	checkPostfixLog(t, "to=<"+readmeServer+">, relay=[^ ]*pbemd/lmtp\\].* status=sent")
+	// Postfix refuses at once an address of the domain nobody has, and
+	// submission without the login.
+	if err := mail.sendTo("127.0.0.1:25", "alice", "nobody@"+readmeDomain, "help"); !isSMTPCode(err, 550) {
+		t.Errorf("a mail to an unknown address of the domain: %v; want 550", err)
+	}
+	if err := mail.sendTo("127.0.0.1:587", "alice", "someone@elsewhere.example", "help"); !isSMTPCode(err, 554) {
+		t.Errorf("a mail to submission without the login: %v; want 554", err)
+	}
 
 	if out := run("admin"); !regexp.MustCompile(`(?m)^users +\d+$`).MatchString(out) || !strings.Contains(out, "alice@"+readmeDomain) {
 		t.Errorf("the admin recipe:\n%s", out)
@@ -312,6 +322,7 @@ func TestReadme(t *testing.T) {
 		return strings.HasPrefix(imaptest.Header(m.Data, "Subject"), "Ultima Board 101")
 	})
 	checkSigned(t, "the board mail of pbemd deliver", shown, zone)
+	checkPostfixLog(t, "to=<"+readmeServer+">, relay=pbemd-deliver, .* status=sent")
 	checkOwner(t, "/var/lib/pbemd/pbem.db", "pbemd")
 
 	// The unit passes systemd's own check, where systemd-analyze is.
@@ -469,18 +480,43 @@ func playerMail(t *testing.T, password map[string]string) *players {
 
 func (p *players) send(name, subject string) {
 	p.t.Helper()
+	if err := p.sendTo("127.0.0.1:25", name, readmeServer, subject); err != nil {
+		p.t.Fatalf("Postfix took no mail from %s: %v", name, err)
+	}
+}
+
+// sendTo mails a command from the player to an address through the
+// SMTP server at addr, without a login.
+func (p *players) sendTo(addr, name, to, subject string) error {
 	p.n++
 	from := name + "@" + readmeDomain
-	data := mailTo(from, readmeServer, subject, fmt.Sprintf("readme%d.%d@%s", p.n, time.Now().UnixNano(), readmeDomain))
-	c, err := smtp.Dial("127.0.0.1:25")
+	data := mailTo(from, to, subject, fmt.Sprintf("readme%d.%d@%s", p.n, time.Now().UnixNano(), readmeDomain))
+	c, err := smtp.Dial(addr)
 	if err != nil {
-		p.t.Fatal(err)
+		return err
 	}
 	defer c.Close()
-	if err := c.SendMail(from, []string{readmeServer}, bytes.NewReader(data)); err != nil {
-		p.t.Fatalf("Postfix took no mail from %s: %v", from, err)
+	if err := c.SendMail(from, []string{to}, bytes.NewReader(data)); err != nil {
+		return err
 	}
-	c.Quit()
+	return c.Quit()
+}
+
+func isSMTPCode(err error, code int) bool {
+	var se *smtp.SMTPError
+	return errors.As(err, &se) && se.Code == code
+}
+
+// checkPostfixLog checks that Postfix's log has a line matching pattern.
+func checkPostfixLog(t *testing.T, pattern string) {
+	t.Helper()
+	data, err := os.ReadFile("/var/log/postfix.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(pattern).Match(data) {
+		t.Errorf("Postfix's log has no line matching %q", pattern)
+	}
 }
 
 // wait returns the first mail in name's inbox, after the last it
