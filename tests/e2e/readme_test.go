@@ -279,7 +279,7 @@ func TestReadme(t *testing.T) {
 	mail.send("alice", "ultima join 101 alice "+players["alice"])
 	mail.send("bob", "ultima join 101 bob "+players["bob"])
 	board := mail.wait("alice", "the board mail", func(m imaptest.Message) bool {
-		return strings.Contains(imaptest.Header(m.Data, "Subject"), "Ultima Board 101") && bytes.Contains(m.Data, []byte("It is alice's turn."))
+		return strings.Contains(imaptest.Header(m.Data, "Subject"), "Ultima Board 101") && bytes.Contains(m.Data, []byte("The game begins."))
 	})
 	checkSigned(t, "the board mail of the daemon", board, zone)
 	checkPostfixLog(t, "to=<"+readmeServer+">, relay=[^ ]*pbemd/lmtp\\].* status=sent")
