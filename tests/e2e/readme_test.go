@@ -9,6 +9,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -185,8 +186,10 @@ func TestReadme(t *testing.T) {
 			t.Fatalf("README.md has no recipe %q", name)
 		}
 	}
-	if len(recipes) != len(readmeOrder) {
-		t.Fatalf("README.md has %d recipes, TestReadme runs %d (%v): every recipe must run", len(recipes), len(readmeOrder), readmeOrder)
+	for name := range recipes {
+		if !slices.Contains(readmeOrder, name) {
+			t.Fatalf("README.md has a recipe %q that TestReadme does not run: add it to readmeOrder, where an operator would run it", name)
+		}
 	}
 	m := takeMachine(t)
 
@@ -282,7 +285,7 @@ func TestReadme(t *testing.T) {
 		return strings.Contains(imaptest.Header(m.Data, "Subject"), "Ultima Board 101") && bytes.Contains(m.Data, []byte("The game begins."))
 	})
 	checkSigned(t, "the board mail of the daemon", board, zone)
-	checkPostfixLog(t, "to=<"+readmeServer+">, relay=[^ ]*pbemd/lmtp\\].* status=sent")
+	waitPostfixLog(t, "to=<"+readmeServer+">, relay=[^ ]*pbemd/lmtp\\].* status=sent")
 	// Postfix refuses at once an address of the domain nobody has, and
 	// submission without the login.
 	if err := mail.sendTo("127.0.0.1:25", "alice", "nobody@"+readmeDomain, "help"); !isSMTPCode(err, 550) {
@@ -322,7 +325,7 @@ func TestReadme(t *testing.T) {
 		return strings.HasPrefix(imaptest.Header(m.Data, "Subject"), "Ultima Board 101")
 	})
 	checkSigned(t, "the board mail of pbemd deliver", shown, zone)
-	checkPostfixLog(t, "to=<"+readmeServer+">, relay=pbemd-deliver, .* status=sent")
+	waitPostfixLog(t, "to=<"+readmeServer+">, relay=pbemd-deliver, .* status=sent")
 	checkOwner(t, "/var/lib/pbemd/pbem.db", "pbemd")
 
 	// The unit passes systemd's own check, where systemd-analyze is.
@@ -507,16 +510,17 @@ func isSMTPCode(err error, code int) bool {
 	return errors.As(err, &se) && se.Code == code
 }
 
-// checkPostfixLog checks that Postfix's log has a line matching pattern.
-func checkPostfixLog(t *testing.T, pattern string) {
+// waitPostfixLog waits for a line of Postfix's log that matches pattern:
+// Postfix logs a delivery once it is done, which may be after its
+// replies arrived.
+func waitPostfixLog(t *testing.T, pattern string) {
 	t.Helper()
-	data, err := os.ReadFile("/var/log/postfix.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !regexp.MustCompile(pattern).Match(data) {
-		t.Errorf("Postfix's log has no line matching %q", pattern)
-	}
+	re := regexp.MustCompile(pattern)
+	waitUntil(t, "a line of Postfix's log matching "+pattern, 30*time.Second, func() bool {
+		time.Sleep(100 * time.Millisecond)
+		data, err := os.ReadFile("/var/log/postfix.log")
+		return err == nil && re.Match(data)
+	})
 }
 
 // wait returns the first mail in name's inbox, after the last it
