@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -13,18 +11,9 @@ import (
 	"testing"
 
 	"github.com/pbemd/pbemd/pbem/mailauth"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/tests/smtpsink"
 )
-
-// txtZone answers DKIM key lookups from the records a test publishes.
-type txtZone map[string]string
-
-func (z txtZone) LookupTXT(_ context.Context, name string) ([]string, error) {
-	if txt, ok := z[strings.TrimSuffix(name, ".")]; ok {
-		return []string{txt}, nil
-	}
-	return nil, errors.New("no such record")
-}
 
 // An operator runs "pbemd dkim", publishes the record it prints and adds
 // the lines it prints: the replies deliver sends carry a signature that
@@ -42,13 +31,14 @@ func TestDKIMSignsWhatIsSent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("pbemd dkim: %v\n%s", err, out)
 	}
-	m := regexp.MustCompile(`(?m)^    (pbemd1\._domainkey\.example\.org)\. IN TXT \( (.*) \)$`).FindSubmatch(out)
-	lines := regexp.MustCompile(`(?s)\n(    dkim:\n.*?)\n\n`).FindSubmatch(out)
-	if m == nil || lines == nil {
-		t.Fatalf("no record or configuration lines in:\n%s", out)
+	zone := pbemtest.PrintedRecord(t, out)
+	if _, ok := zone["pbemd1._domainkey.example.org"]; !ok {
+		t.Fatalf("pbemd dkim printed the record %v; want pbemd1._domainkey.example.org", zone)
 	}
-	record := strings.Join(regexp.MustCompile(`"([^"]*)"`).FindAllString(string(m[2]), -1), "")
-	record = strings.ReplaceAll(record, `"`, "")
+	lines := regexp.MustCompile(`(?s)\n(    dkim:\n.*?)\n\n`).FindSubmatch(out)
+	if lines == nil {
+		t.Fatalf("no configuration lines in:\n%s", out)
+	}
 	if info, err := os.Stat(filepath.Join(data, "dkim-pbemd1.pem")); err != nil || info.Mode().Perm() != 0o600 {
 		t.Fatalf("the key file: %v, %v; want mode 0600", info, err)
 	}
@@ -72,7 +62,7 @@ func TestDKIMSignsWhatIsSent(t *testing.T) {
 	if len(msgs) != 1 {
 		t.Fatalf("the sink got %d mails; want the welcome", len(msgs))
 	}
-	v := &mailauth.Verifier{Resolver: txtZone{string(m[1]): record}}
+	v := &mailauth.Verifier{Resolver: zone}
 	if r := v.Check(msgs[0].Data); !r.Authenticated || r.How != "dkim example.org" {
 		t.Errorf("the welcome as sent: %+v\n%s", r, msgs[0].Data)
 	}

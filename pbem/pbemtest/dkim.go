@@ -8,10 +8,13 @@ package pbemtest
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/base64"
+	"fmt"
 	"net"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -127,4 +130,31 @@ func answer(query []byte, zone map[string]string) []byte {
 		return nil
 	}
 	return resp
+}
+
+// A Zone answers TXT lookups from its records, by name with or without
+// the final dot, as a mailauth.Resolver; other names do not exist.
+type Zone map[string]string
+
+func (z Zone) LookupTXT(_ context.Context, name string) ([]string, error) {
+	if txt, ok := z[strings.ToLower(strings.TrimSuffix(name, "."))]; ok {
+		return []string{txt}, nil
+	}
+	return nil, fmt.Errorf("%s: no such record", name)
+}
+
+// PrintedRecord reads the DNS record that "pbemd dkim" prints for the
+// operator to publish, "NAME. IN TXT ( "..." "..." )", as a Zone of one
+// record: its strings joined, as DNS gives them.
+func PrintedRecord(t testing.TB, out []byte) Zone {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^    (\S+)\. IN TXT \( (.*) \)$`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("no TXT record in the output of pbemd dkim:\n%s", out)
+	}
+	var txt strings.Builder
+	for _, s := range regexp.MustCompile(`"([^"]*)"`).FindAllSubmatch(m[2], -1) {
+		txt.Write(s[1])
+	}
+	return Zone{strings.ToLower(string(m[1])): txt.String()}
 }

@@ -210,9 +210,12 @@ func mailText(from, subject, msgID string) []byte {
 
 // plainText is a player's mail as his client writes it: nothing vouches
 // for its From.
-func plainText(from, subject, msgID string) []byte {
+func plainText(from, subject, msgID string) []byte { return mailTo(from, server, subject, msgID) }
+
+// mailTo is plainText to another address than the tests' server.
+func mailTo(from, to, subject, msgID string) []byte {
 	return fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s>\r\nDate: %s\r\n\r\n",
-		from, server, subject, msgID, time.Now().Format(time.RFC1123Z))
+		from, to, subject, msgID, time.Now().Format(time.RFC1123Z))
 }
 
 // dovecotWorld is pbemd reading a Dovecot mailbox and sending through a

@@ -18,8 +18,8 @@ import (
 )
 
 // newPostfixWorld is a Dovecot world whose players mail a real Postfix,
-// which hands the server's mail to pbemd's LMTP listener by the lines the
-// README gives operators. pbemd still watches its (empty) Dovecot
+// which hands the server's mail to pbemd's LMTP listener by a transport
+// map. pbemd still watches its (empty) Dovecot
 // mailbox, as it always does; replies go to the sink. It returns the
 // world, the Postfix and the LMTP address in pbemd's config.
 func newPostfixWorld(t testing.TB) (*dovecotWorld, *postfix.Server, string) {
@@ -31,7 +31,7 @@ func newPostfixWorld(t testing.TB) (*dovecotWorld, *postfix.Server, string) {
 // lmtpAddr, a host:port or the path of a Unix socket.
 func newPostfixWorldAt(t testing.TB, lmtpAddr string) (*dovecotWorld, *postfix.Server, string) {
 	t.Helper()
-	main, maps := readmePostfix(t, lmtpAddr)
+	main, maps := lmtpPostfix(lmtpAddr)
 	mta := postfix.Start(t, postfix.Options{Domain: domainOf(server), Main: main, Maps: maps})
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -48,47 +48,19 @@ func domainOf(addr string) string {
 	return d
 }
 
-// readmePostfix returns the README's Postfix lines for LMTP, for this
-// test's domain and LMTP address (a host:port, or a socket path): the
-// main.cf lines, and the lookup tables by file name.
-func readmePostfix(t testing.TB, lmtpAddr string) (string, map[string]string) {
-	t.Helper()
-	repo, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	block := readmeRecipes(t, repo)["postfix"]
-	if block == "" {
-		t.Fatal(`README.md has no recipe "postfix"`)
-	}
+// lmtpPostfix returns the lines of main.cf and the transport map that
+// hand the server's mail to pbemd's LMTP at lmtpAddr (a host:port, or a
+// socket path), in a private Postfix whose mydestination is the test's
+// domain: the README's own Postfix recipe (a virtual domain, the machine's
+// Postfix) is run as written by TestReadme.
+func lmtpPostfix(lmtpAddr string) (string, map[string]string) {
 	target := "inet:" + lmtpAddr
 	if strings.HasPrefix(lmtpAddr, "/") {
 		target = "unix:" + lmtpAddr
 	}
-	block = strings.NewReplacer("example.org", domainOf(server), "inet:127.0.0.1:2424", target).Replace(block)
-	// Each part begins with a comment naming its file: "# /etc/postfix/NAME".
-	var main strings.Builder
-	maps := map[string]string{}
-	file := ""
-	for line := range strings.Lines(block) {
-		if name, ok := strings.CutPrefix(line, "# /etc/postfix/"); ok {
-			file, _, _ = strings.Cut(strings.TrimSpace(name), " ")
-			continue
-		}
-		switch {
-		case strings.TrimSpace(line) == "":
-		case file == "main.cf":
-			main.WriteString(line)
-		case file != "":
-			maps[file] += line
-		default:
-			t.Fatalf("README's Postfix lines: %q comes before the name of its file", line)
-		}
-	}
-	if main.Len() == 0 || len(maps) == 0 {
-		t.Fatalf("README's Postfix lines have no main.cf part or no table:\n%s", block)
-	}
-	return main.String(), maps
+	main := "transport_maps = hash:/etc/postfix/transport\n" +
+		"local_recipient_maps = proxy:unix:passwd.byname $alias_maps $transport_maps\n"
+	return main, map[string]string{"transport": server + " lmtp:" + target + "\n"}
 }
 
 // TestPostfixLMTP plays a short game by mail through Postfix: each mail
