@@ -175,7 +175,7 @@ func moveList(g rules.Game, rec *store.Game, last int) string {
 		fmt.Fprintf(&b, "Moves 1 to %d are not shown; for the whole list send:\n  %s show %d\n\n", upTo, g.Name(), rec.Board)
 		rows = rows[len(rows)-last:]
 	}
-	if len(rows) > 0 && rows[0].Turn > 0 || longRows(rows) {
+	if RunsARow(rows) {
 		fmt.Fprintf(&b, "%s, %s\n", heads[0], heads[1])
 		for _, row := range rows {
 			b.WriteString(turnLine(row, sides))

@@ -105,6 +105,14 @@ func MoveRows(rec *store.Game) []MoveRow {
 	return rows
 }
 
+// RunsARow reports whether rows are laid out a run of moves a row (a
+// Taratibu turn, or a move too long for a column), each row with the
+// moves of one seat, rather than in two columns: how the board mails lay
+// out rows, so that the web view lays them out alike.
+func RunsARow(rows []MoveRow) bool {
+	return len(rows) > 0 && rows[0].Turn > 0 || longRows(rows)
+}
+
 // A moveEntry is a run of moves by one seat: one move, or a Taratibu turn.
 type moveEntry struct {
 	seat  int

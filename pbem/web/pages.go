@@ -431,6 +431,7 @@ type boardView struct {
 	Clocks      []string
 	Ratings     []string
 	Subscribers string
+	Runs        bool // the move table has a row for each run of moves, no column for each side
 }
 
 type playerView struct {
@@ -452,7 +453,8 @@ func (s *Server) boardPage(g rules.Game, text string, q url.Values) (page, error
 		Prev: b.at - 1, Next: b.at + 1,
 		Subscribers: strings.Join(b.rec.Subscribers, " "),
 	}
-	v.MoveRows = moveRowsHTML(v.Rows, b.at)
+	v.MoveRows = moveRowsHTML(v.Rows, g.Sides(), b.at)
+	v.Runs = pbem.RunsARow(v.Rows)
 	if d, ok := drawing(b.pos, b.lastMove()); ok {
 		v.SVG = template.HTML(boardSVG(g, d, v.Text)) // every text escaped
 		v.Legend = legend(d)
@@ -679,18 +681,39 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 // the board after it, the move shown marked. It is built here rather than
 // in the template because a long game has hundreds of moves and each
 // template action costs a reflective call; every text is escaped.
-func moveRowsHTML(rows []pbem.MoveRow, at int) template.HTML {
+//
+// The rows are laid out as the mails lay them out: two columns, one per
+// side, or a row for each run of moves (a Taratibu turn) headed "Turn 3,
+// White", its moves in one cell across both columns. A move and its
+// number never part at a line's end.
+func moveRowsHTML(rows []pbem.MoveRow, sides [2]string, at int) template.HTML {
 	var b strings.Builder
+	runs := pbem.RunsARow(rows)
 	for _, row := range rows {
 		// Numbered as the mails number them: by "#n", each move that is
 		// not the row's first with its own number, and turns by turn.
-		if row.Turn > 0 {
-			fmt.Fprintf(&b, `<tr><td class="num">Turn %d</td>`, row.Turn)
-		} else {
+		cells := row.Seats[:]
+		switch {
+		case runs:
+			seat := 0
+			if row.Seats[0] == nil {
+				seat = 1
+			}
+			head := sides[seat]
+			if row.Turn > 0 {
+				head = fmt.Sprintf("Turn %d, %s", row.Turn, sides[seat])
+			}
+			b.WriteString(`<tr><th class="num" scope="row">` + html.EscapeString(head) + `</th>`)
+			cells = row.Seats[seat : seat+1]
+		default:
 			fmt.Fprintf(&b, `<tr><td class="num">%d.</td>`, row.Number)
 		}
-		for _, cell := range row.Seats {
-			b.WriteString("<td>")
+		for _, cell := range cells {
+			if runs {
+				b.WriteString(`<td colspan="2">`)
+			} else {
+				b.WriteString("<td>")
+			}
 			if cell == nil {
 				b.WriteString("…")
 			}
@@ -699,7 +722,8 @@ func moveRowsHTML(rows []pbem.MoveRow, at int) template.HTML {
 					b.WriteByte(' ')
 				}
 				n := strconv.Itoa(m.Number)
-				if row.Turn > 0 || m.Number != row.Number {
+				b.WriteString(`<span class="move">`)
+				if runs || m.Number != row.Number {
 					b.WriteString("<small>" + n + ".</small> ")
 				}
 				b.WriteString(`<a href="?move=` + n + `"`)
@@ -710,6 +734,7 @@ func moveRowsHTML(rows []pbem.MoveRow, at int) template.HTML {
 				if m.Auto {
 					b.WriteString(" <small>(Auto)</small>")
 				}
+				b.WriteString(`</span>`)
 			}
 			b.WriteString("</td>")
 		}
