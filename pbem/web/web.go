@@ -47,11 +47,10 @@ const (
 
 // Server serves the pages. It is an http.Handler.
 type Server struct {
-	db        *store.DB
-	opts      Options
-	limiter   *limiter
-	front     frontCache
-	standings standingsCache
+	db      *store.DB
+	opts    Options
+	limiter *limiter
+	front   frontCache
 }
 
 // New returns a Server reading db.
