@@ -533,14 +533,13 @@ func (s *Server) boardFile(g rules.Game, text string, q url.Values, kind string)
 // ratingView is a rating as the standings print it: rounded, with the
 // provisional mark and the games won, lost and drawn.
 type ratingView struct {
-	exact            float64
 	Rating           int
 	Provisional      bool
 	Won, Lost, Drawn int
 }
 
 func viewRating(r *store.Rating) ratingView {
-	return ratingView{exact: r.Rating, Rating: int(math.Round(r.Rating)), Provisional: pbem.Provisional(*r),
+	return ratingView{Rating: rounded(r.Rating), Provisional: pbem.Provisional(*r),
 		Won: r.Won, Lost: r.Lost, Drawn: r.Drawn}
 }
 

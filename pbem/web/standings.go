@@ -53,3 +53,7 @@ func (s *Server) standingsPage(g rules.Game, q url.Values) (page, error) {
 	}
 	return s.html("standings", v)
 }
+
+// rounded is a rating as pages print it, rounded as the standings mail
+// rounds it.
+func rounded(rating float64) int { return int(math.Round(rating)) }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"math"
 	"net/url"
 )
 
@@ -27,8 +26,7 @@ var pages = func() map[string]*template.Template {
 				Ended bool
 			}{rows, ended}
 		},
-		// round prints a rating as the standings mail does, rounded.
-		"round": func(r float64) int { return int(math.Round(r)) },
+		"round": rounded,
 	}
 	m := map[string]*template.Template{}
 	for _, name := range []string{"front", "game", "board", "standings", "user", "error"} {
