@@ -134,15 +134,6 @@ func isRobot(u *store.User) bool {
 	return ok && u.Extra[robotKey] == strconv.Itoa(level)
 }
 
-// robotMark is what standings print after a robot's line.
-func (r *request) robotMark(id string) string {
-	u, err := r.tx.User(id)
-	if err == nil && isRobot(u) {
-		return "  (robot)"
-	}
-	return ""
-}
-
 // A RobotTask is a board on which a robot has something to do, as read at
 // one moment: the worker thinks about it outside any transaction and hands
 // its answer to PlayRobot, which refuses it if the board has moved on.

@@ -33,34 +33,98 @@ func (c *cmd) standings(args []string) error {
 		return c.usage()
 	}
 	kind := c.game.Name()
-	type row struct {
-		id           string
-		r            store.Rating
-		limit        string
-		active, open int
-		last         time.Time
+	st, err := Standings(c.r.tx, kind, pg, c.r.now)
+	if err != nil {
+		return err
 	}
-	pp := page(pg, pageRows)
-	ids, more := c.r.tx.RatedUsers(kind, pp)
+	type section struct {
+		Title string
+		Rows  []string
+	}
+	var sections []section
+	for _, s := range st.Sections {
+		sec := section{Title: s.Title}
+		for _, x := range s.Rows {
+			p := " "
+			if x.Provisional {
+				p = "P"
+			}
+			mark := ""
+			if x.Robot {
+				mark = "  (robot)"
+			}
+			sec.Rows = append(sec.Rows, fmt.Sprintf("%4d  %-16s %5.0f%s %5d %5d %5d  %6s %5d",
+				x.Rank, x.User, math.Round(x.Rating), p, x.Won, x.Lost, x.Drawn, fmt.Sprintf("%d/%s", x.Active, x.Limit), x.Open)+mark)
+		}
+		sections = append(sections, sec)
+	}
+	body, err := render("standings", map[string]any{"Title": c.game.Title(), "Sections": sections,
+		"Next": nextPage(kind+" standings", pg, st.More)})
+	if err != nil {
+		return err
+	}
+	c.r.replyText(c.r.sender(), c.game.Title()+" standings", body)
+	return nil
+}
+
+// StandingsPage is one page of a game's standings: its players in
+// sections, and whether more pages follow.
+type StandingsPage struct {
+	Sections []StandingsSection
+	More     bool
+}
+
+// A StandingsSection is Established, Provisional or Inactive, with its
+// players ranked within the page.
+type StandingsSection struct {
+	Title string
+	Rows  []Standing
+}
+
+// A Standing is one player's line of the standings.
+type Standing struct {
+	Rank             int
+	User             string
+	Rating           float64
+	Won, Lost, Drawn int
+	Provisional      bool
+	Limit            string // as "GAME limit" tells it: "-" none, "0" refuses
+	Active, Open     int    // boards in play; open seat boards he waits on
+	Robot            bool
+}
+
+// Standings reads page pg (from 1) of the standings of kind, as the mail
+// command "GAME standings page N" shows them and the web view too: one
+// source, so that both list the same players. A page reads its 50
+// players from the rating index and no other; a player whose record
+// does not decode is passed over (the store logs it).
+func Standings(tx *store.Tx, kind string, pg int, now time.Time) (StandingsPage, error) {
+	type row struct {
+		Standing
+		last time.Time
+	}
+	ids, more := tx.RatedUsers(kind, page(pg, pageRows))
 	var rows []*row
 	for _, id := range ids {
-		u, err := c.r.tx.User(id)
-		if errNotFound(err) {
-			continue // an entry an older pbemd left behind
+		u, err := tx.User(id)
+		if errNotFound(err) || tx.PassOver(err) {
+			continue // an entry an older pbemd left behind, or a bad record
 		}
 		if err != nil {
-			return err
+			return StandingsPage{}, err
 		}
-		x := &row{id: u.ID, r: ratingOf(u, kind), limit: limitText(u, kind),
-			active: c.r.tx.ActiveCount(u.ID, kind)}
-		open, _ := c.r.tx.UserBoards(u.ID, kind, seatFilter("open"), false, store.Page{Size: maxLimit})
-		x.open = len(open)
-		if x.active == 0 {
+		r := ratingOf(u, kind)
+		x := &row{Standing: Standing{User: u.ID, Rating: r.Rating, Won: r.Won, Lost: r.Lost, Drawn: r.Drawn,
+			Provisional: provisional(r), Limit: limitText(u, kind),
+			Active: tx.ActiveCount(u.ID, kind), Robot: isRobot(u)}}
+		open, _ := tx.UserBoards(u.ID, kind, seatFilter("open"), false, store.Page{Size: maxLimit})
+		x.Open = len(open)
+		if x.Active == 0 {
 			// His last board decides if he is inactive.
-			last, _ := c.r.tx.UserBoards(u.ID, kind, nil, true, store.Page{Size: 1})
-			recs, err := c.r.games(last)
-			if err != nil {
-				return err
+			last, _ := tx.UserBoards(u.ID, kind, nil, true, store.Page{Size: 1})
+			recs, err := readEach(last, tx.Game)
+			if err != nil && !tx.PassOver(err) {
+				return StandingsPage{}, err
 			}
 			for _, g := range recs {
 				x.last = g.Updated
@@ -68,49 +132,30 @@ func (c *cmd) standings(args []string) error {
 		}
 		rows = append(rows, x)
 	}
-	var established, prov, inactive []*row
+	var established, prov, inactive []Standing
 	for _, x := range rows {
 		switch {
-		case x.active == 0 && c.r.now.Sub(x.last) >= inactiveAfter:
-			inactive = append(inactive, x)
-		case provisional(x.r):
-			prov = append(prov, x)
+		case x.Active == 0 && now.Sub(x.last) >= inactiveAfter:
+			inactive = append(inactive, x.Standing)
+		case x.Provisional:
+			prov = append(prov, x.Standing)
 		default:
-			established = append(established, x)
+			established = append(established, x.Standing)
 		}
 	}
-	type section struct {
-		Title string
-		Rows  []string
-	}
-	var sections []section
-	for _, s := range []struct {
-		title string
-		rows  []*row
-	}{
+	st := StandingsPage{More: more}
+	for _, s := range []StandingsSection{
 		{"Established", established},
 		{"Provisional (fewer than 20 rated games)", prov},
 		{"Inactive (no game for 90 days)", inactive},
 	} {
-		if len(s.rows) == 0 {
+		if len(s.Rows) == 0 {
 			continue
 		}
-		sec := section{Title: s.title}
-		for i, x := range s.rows {
-			p := " "
-			if provisional(x.r) {
-				p = "P"
-			}
-			sec.Rows = append(sec.Rows, fmt.Sprintf("%4d  %-16s %5.0f%s %5d %5d %5d  %6s %5d",
-				i+1, x.id, math.Round(x.r.Rating), p, x.r.Won, x.r.Lost, x.r.Drawn, fmt.Sprintf("%d/%s", x.active, x.limit), x.open)+c.r.robotMark(x.id))
+		for i := range s.Rows {
+			s.Rows[i].Rank = i + 1
 		}
-		sections = append(sections, sec)
+		st.Sections = append(st.Sections, s)
 	}
-	body, err := render("standings", map[string]any{"Title": c.game.Title(), "Sections": sections,
-		"Next": nextPage(kind+" standings", pg, more)})
-	if err != nil {
-		return err
-	}
-	c.r.replyText(c.r.sender(), c.game.Title()+" standings", body)
-	return nil
+	return st, nil
 }

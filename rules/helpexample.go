@@ -46,7 +46,7 @@ func HelpExamples(g Game, startOptions []string, examples []HelpExample) (string
 				return "", fmt.Errorf("example %q: %w", ex.Title, err)
 			}
 		}
-		before := strings.TrimRight(pos.Board(), "\n")
+		before := unkeyed(g, pos)
 		var played []string
 		for _, m := range ex.Moves {
 			steps, err := pos.Play(m)
@@ -63,10 +63,20 @@ func HelpExamples(g Game, startOptions []string, examples []HelpExample) (string
 			fmt.Fprintf(&b, "\n%s:\n\n%s\n\n  %s\n", wrap(ex.Title, 72), before, strings.Join(played, ", "))
 		}
 		if ex.After {
-			fmt.Fprintf(&b, "\nAfter it:\n\n%s\n", strings.TrimRight(pos.Board(), "\n"))
+			fmt.Fprintf(&b, "\nAfter it:\n\n%s\n", unkeyed(g, pos))
 		}
 	}
 	return b.String(), nil
+}
+
+// unkeyed is the board of pos without the key of its letters, which the
+// start board above it has already given.
+func unkeyed(g Game, pos Position) string {
+	board := pos.Board()
+	if k, ok := g.(Keyed); ok {
+		board = strings.Replace(board, k.PieceKey(), "", 1)
+	}
+	return strings.TrimRight(board, "\n")
 }
 
 // MustHelpExamples is HelpExamples for a game's Help, which has no error to

@@ -119,7 +119,7 @@ func MoveList(g rules.Game, rec *store.Game, last int) string {
 		fmt.Fprintf(&b, "Moves 1 to %d are not shown; for the whole list send:\n  %s show %d\n\n", upTo, g.Name(), rec.Board)
 		rows = rows[len(rows)-last:]
 	}
-	if len(rows) > 0 && rows[0].Turn > 0 || longRows(rows) {
+	if RunsARow(rows) {
 		fmt.Fprintf(&b, "%s, %s\n", heads[0], heads[1])
 		for _, row := range rows {
 			b.WriteString(turnLine(row, sides))
@@ -166,6 +166,14 @@ func cellText(cell []MoveRef) string {
 		}
 	}
 	return t
+}
+
+// RunsARow reports whether rows are laid out a run of moves a row (a
+// Taratibu turn, or a move too long for a column), each row with the
+// moves of one seat, rather than in two columns: how the board mails lay
+// out rows, so that the web view lays them out alike.
+func RunsARow(rows []MoveRow) bool {
+	return len(rows) > 0 && rows[0].Turn > 0 || longRows(rows)
 }
 
 // longRows reports whether a cell is too long for two columns.

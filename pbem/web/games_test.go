@@ -94,15 +94,7 @@ func newPlayed(t testing.TB) *played {
 
 func (p *played) game(t testing.TB, kind string, board int) *store.Game {
 	t.Helper()
-	var rec *store.Game
-	err := p.db.View(func(tx *store.Tx) (err error) {
-		rec, err = tx.Game(kind, board)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rec
+	return gameOf(t, p.db, kind, board)
 }
 
 // chooseMove picks a move that wins if there is one, else a capture, else

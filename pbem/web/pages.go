@@ -24,11 +24,10 @@ import (
 
 // How much one page shows, which bounds what it reads.
 const (
-	boardsPerPage = 50  // boards on a game's page and a player's page
-	frontBoards   = 8   // boards in play per game on the front page
-	frontResults  = 5   // recent results per game on the front page
-	frontScan     = 40  // newest boards read per game to find them
-	standingsPage = 100 // players per standings page
+	boardsPerPage = 50 // boards on a game's page and a player's page
+	frontBoards   = 8  // boards in play per game on the front page
+	frontResults  = 5  // recent results per game on the front page
+	frontScan     = 40 // newest boards read per game to find them
 	frontCacheFor = 5 * time.Second
 	timeLayout    = "2006-01-02 15:04 MST"
 )
@@ -363,6 +362,7 @@ type boardView struct {
 	Clocks      []string
 	Ratings     []string
 	Subscribers string
+	Runs        bool // the move table has a row for each run of moves, no column for each side
 }
 
 type playerView struct {
@@ -384,7 +384,8 @@ func (s *Server) boardPage(g rules.Game, text string, q url.Values) (page, error
 		Prev: b.at - 1, Next: b.at + 1,
 		Subscribers: strings.Join(b.rec.Subscribers, " "),
 	}
-	v.MoveRows = moveRowsHTML(v.Rows, b.at)
+	v.MoveRows = moveRowsHTML(v.Rows, g.Sides(), b.at)
+	v.Runs = board.RunsARow(v.Rows)
 	if d, ok := drawing(b.pos, b.lastMove()); ok {
 		v.SVG = template.HTML(boardSVG(g, d, v.Text)) // every text escaped
 		v.Legend = legend(d)
@@ -439,63 +440,17 @@ func (s *Server) boardFile(g rules.Game, text string, q url.Values, kind string)
 	return page{body: buf.Bytes(), ctype: "application/json", buf: buf}, nil
 }
 
-type standingsView struct {
-	chrome
-	Game       rules.Game
-	Rows       []standingRow
-	Page       int
-	Prev, Next int // 0 when none
-}
-
-type standingRow struct {
-	Rank int
-	User string
-	ratingView
-}
-
 // ratingView is a rating as the standings print it: rounded, with the
 // provisional mark and the games won, lost and drawn.
 type ratingView struct {
-	exact            float64
 	Rating           int
 	Provisional      bool
 	Won, Lost, Drawn int
 }
 
 func viewRating(r *store.Rating) ratingView {
-	return ratingView{exact: r.Rating, Rating: int(math.Round(r.Rating)), Provisional: pbem.Provisional(*r),
+	return ratingView{Rating: rounded(r.Rating), Provisional: pbem.Provisional(*r),
 		Won: r.Won, Lost: r.Lost, Drawn: r.Drawn}
-}
-
-// standingsPage ranks the rated players of a game, a hundred a page.
-func (s *Server) standingsPage(g rules.Game, q url.Values) (page, error) {
-	if err := onlyParams(q, "page"); err != nil {
-		return page{}, err
-	}
-	v := standingsView{chrome: s.chrome(g.Title() + " standings"), Game: g, Page: 1}
-	if q.Has("page") {
-		n, err := number(q.Get("page"), "page", 1, math.MaxInt32)
-		if err != nil {
-			return page{}, err
-		}
-		v.Page = n
-	}
-	rows, err := s.standings.get(s, g.Name())
-	if err != nil {
-		return page{}, err
-	}
-	from := (v.Page - 1) * standingsPage
-	if from > 0 && from >= len(rows) {
-		return page{}, notFound("The %s standings have %d pages; there is no page %d.", g.Title(), (len(rows)+standingsPage-1)/standingsPage, v.Page)
-	}
-	v.Rows = rows[from:min(len(rows), from+standingsPage)]
-	if v.Page > 1 {
-		v.Prev = v.Page - 1
-	}
-	if from+standingsPage < len(rows) {
-		v.Next = v.Page + 1
-	}
-	return s.html("standings", v)
 }
 
 type userView struct {
@@ -589,18 +544,39 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 // the board after it, the move shown marked. It is built here rather than
 // in the template because a long game has hundreds of moves and each
 // template action costs a reflective call; every text is escaped.
-func moveRowsHTML(rows []board.MoveRow, at int) template.HTML {
+//
+// The rows are laid out as the mails lay them out: two columns, one per
+// side, or a row for each run of moves (a Taratibu turn) headed "Turn 3,
+// White", its moves in one cell across both columns. A move and its
+// number never part at a line's end.
+func moveRowsHTML(rows []board.MoveRow, sides [2]string, at int) template.HTML {
 	var b strings.Builder
+	runs := board.RunsARow(rows)
 	for _, row := range rows {
 		// Numbered as the mails number them: by "#n", each move that is
 		// not the row's first with its own number, and turns by turn.
-		if row.Turn > 0 {
-			fmt.Fprintf(&b, `<tr><td class="num">Turn %d</td>`, row.Turn)
-		} else {
+		cells := row.Seats[:]
+		switch {
+		case runs:
+			seat := 0
+			if row.Seats[0] == nil {
+				seat = 1
+			}
+			head := sides[seat]
+			if row.Turn > 0 {
+				head = fmt.Sprintf("Turn %d, %s", row.Turn, sides[seat])
+			}
+			b.WriteString(`<tr><th class="num" scope="row">` + html.EscapeString(head) + `</th>`)
+			cells = row.Seats[seat : seat+1]
+		default:
 			fmt.Fprintf(&b, `<tr><td class="num">%d.</td>`, row.Number)
 		}
-		for _, cell := range row.Seats {
-			b.WriteString("<td>")
+		for _, cell := range cells {
+			if runs {
+				b.WriteString(`<td colspan="2">`)
+			} else {
+				b.WriteString("<td>")
+			}
 			if cell == nil {
 				b.WriteString("…")
 			}
@@ -609,7 +585,8 @@ func moveRowsHTML(rows []board.MoveRow, at int) template.HTML {
 					b.WriteByte(' ')
 				}
 				n := strconv.Itoa(m.Number)
-				if row.Turn > 0 || m.Number != row.Number {
+				b.WriteString(`<span class="move">`)
+				if runs || m.Number != row.Number {
 					b.WriteString("<small>" + n + ".</small> ")
 				}
 				b.WriteString(`<a href="?move=` + n + `"`)
@@ -620,56 +597,11 @@ func moveRowsHTML(rows []board.MoveRow, at int) template.HTML {
 				if m.Auto {
 					b.WriteString(" <small>(Auto)</small>")
 				}
+				b.WriteString(`</span>`)
 			}
 			b.WriteString("</td>")
 		}
 		b.WriteString("</tr>\n")
 	}
 	return template.HTML(b.String())
-}
-
-// standingsCache keeps each game's ranking a while: making it reads every
-// account, as the mail command does, since the store keeps no index by
-// rating; so it is made at most once in standingsCacheFor per game, however
-// many ask.
-type standingsCache struct {
-	mu    sync.Mutex
-	kinds map[string]rankedAt
-}
-
-type rankedAt struct {
-	at   time.Time
-	rows []standingRow
-}
-
-const standingsCacheFor = 30 * time.Second
-
-func (c *standingsCache) get(s *Server, kind string) ([]standingRow, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := s.opts.Now()
-	if r, ok := c.kinds[kind]; ok && now.Sub(r.at) < standingsCacheFor && !now.Before(r.at) {
-		return r.rows, nil
-	}
-	var rows []standingRow
-	err := s.db.View(func(tx *store.Tx) error {
-		return tx.Users(func(u *store.User) error {
-			if r, ok := u.Ratings[kind]; ok && r != nil && r.Games > 0 {
-				rows = append(rows, standingRow{User: u.ID, ratingView: viewRating(r)})
-			}
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, err
-	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].exact > rows[j].exact })
-	for i := range rows {
-		rows[i].Rank = i + 1
-	}
-	if c.kinds == nil {
-		c.kinds = map[string]rankedAt{}
-	}
-	c.kinds[kind] = rankedAt{now, rows}
-	return rows, nil
 }

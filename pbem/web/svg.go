@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"html/template"
+	"math"
 	"strconv"
 	"strings"
 
@@ -233,10 +234,15 @@ func (g geometry) numbers(c *canvas, d rules.Drawing) {
 	} else {
 		c.s(`<g font-size="11" fill="` + labelColor + `" opacity="0.85">`)
 	}
+	// Beside a point the name stands up and to the right, its nearest
+	// corner clear of a piece's disc and outline (the radius and some 2
+	// pixels), the baseline a few pixels lower than the box's bottom
+	// for the font's descent.
+	clear := int(math.Ceil((g.radius+3)/math.Sqrt2)) + 1
 	for _, l := range d.Numbers {
 		x, y := g.at(l.At)
 		if g.onPoints {
-			x, y = x+11, y-11
+			x, y = x+clear, y-clear-3
 		} else {
 			x, y = x-g.step/2+3, y-g.step/2+11
 		}

@@ -26,6 +26,7 @@ var pages = func() map[string]*template.Template {
 				Ended bool
 			}{rows, ended}
 		},
+		"round": rounded,
 	}
 	m := map[string]*template.Template{}
 	for _, name := range []string{"front", "game", "board", "standings", "user", "error"} {

@@ -47,12 +47,11 @@ const (
 
 // Server serves the pages. It is an http.Handler.
 type Server struct {
-	db        *store.DB
-	opts      Options
-	limiter   *limiter
-	front     frontCache
-	standings standingsCache
-	mux       *http.ServeMux // the pages by address (routes.go)
+	db      *store.DB
+	opts    Options
+	limiter *limiter
+	front   frontCache
+	mux     *http.ServeMux // the pages by address (routes.go)
 }
 
 // New returns a Server reading db.

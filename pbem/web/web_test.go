@@ -20,7 +20,6 @@ import (
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/rules/rulestool"
-	"github.com/pbemd/pbemd/store"
 	"github.com/pbemd/pbemd/store/storetest"
 )
 
@@ -424,37 +423,6 @@ func TestHeadAndRatings(t *testing.T) {
 		if !want.MatchString(page) {
 			t.Errorf("the board page lacks the rating change of %s (%v)", c.User, want)
 		}
-	}
-}
-
-// The standings are made at most every 30 seconds, however many ask, and
-// show a new rating once that time has passed.
-func TestStandingsCache(t *testing.T) {
-	t.Parallel()
-	db := storetest.New(t)
-	rate := func(id string, rating float64) {
-		err := db.Update(func(tx *store.Tx) error {
-			return tx.PutUser(&store.User{ID: id, Ratings: map[string]*store.Rating{"tobit": {Rating: rating, Games: 1, Won: 1}}})
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	now := testStart
-	s := New(db, Options{Now: func() time.Time { return now }, Rate: 1e6, Burst: 1e6})
-	rate("carol", 1700)
-	if b := body(t, get(t, s, "/tobit/standings")); !strings.Contains(b, "carol") {
-		t.Fatalf("standings without carol:\n%s", b)
-	}
-	rate("dave", 1800)
-	now = now.Add(29 * time.Second)
-	if b := body(t, get(t, s, "/tobit/standings")); strings.Contains(b, "dave") {
-		t.Errorf("the standings were made again within 30 seconds")
-	}
-	now = now.Add(2 * time.Second)
-	b := body(t, get(t, s, "/tobit/standings"))
-	if d, c := strings.Index(b, "dave"), strings.Index(b, "carol"); d < 0 || c < d {
-		t.Errorf("after 31 seconds dave (1800) should rank above carol (1700):\n%s", b)
 	}
 }
 

@@ -3,6 +3,8 @@ package taratibu
 import (
 	"fmt"
 	"strings"
+
+	"github.com/pbemd/pbemd/rules"
 )
 
 const (
@@ -10,9 +12,15 @@ const (
 	rankLine  = "  +---+---+---+---+---+---+---+\n"
 )
 
+// pieceKey names the letters under the board.
+var pieceKey = rules.PieceKey(letters, kindNames[:], rules.CaseNote)
+
+func (game) PieceKey() string { return pieceKey }
+
 // Board is the diagram of the seed: rank 7 on top, file numbers above and
-// below, rank numbers either side; then the turn, the moves left in it, the
-// pieces that may not move again, and the pieces each side has lost.
+// below, rank numbers either side; then the key of the letters, the turn,
+// the moves left in it, the pieces that may not move again, and the
+// pieces each side has lost.
 func (p *position) Board() string {
 	s := &p.s
 	var b strings.Builder
@@ -27,6 +35,7 @@ func (p *position) Board() string {
 		b.WriteString(rankLine)
 	}
 	b.WriteString(fileRuler)
+	b.WriteString(pieceKey)
 	side := sideNames[s.side]
 	switch {
 	case s.over && s.winner == noWinner:

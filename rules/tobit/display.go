@@ -3,6 +3,8 @@ package tobit
 import (
 	"fmt"
 	"strings"
+
+	"github.com/pbemd/pbemd/rules"
 )
 
 // diagram is the drawing of docs/games.md with one '@' for each point, in the
@@ -71,8 +73,14 @@ func (p *position) Board() string {
 		out.WriteString(strings.TrimRight(string(b), " "))
 		out.WriteByte('\n')
 	}
+	out.WriteString(pieceKey)
 	return out.String()
 }
+
+// pieceKey names the letters under the board.
+var pieceKey = rules.PieceKey("wWbB", []string{"White hul", "White tobit", "Black hul", "Black tobit"}, "")
+
+func (game) PieceKey() string { return pieceKey }
 
 // keyLine prints the point numbers of one row, three columns each.
 func keyLine(row [7]int) string {

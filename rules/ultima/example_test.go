@@ -51,4 +51,6 @@ func Example_leap() {
 	//  1 | . . . . . . . K | 1
 	//    +-----------------+
 	//      a b c d e f g h
+	// K king  P pawn  W withdrawer  L long leaper  C coordinator
+	// I immobilizer  X chameleon  (White upper case, Black lower case)
 }

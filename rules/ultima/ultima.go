@@ -250,8 +250,14 @@ func (p *Position) Board() string {
 	}
 	sb.WriteString(rule)
 	sb.WriteString(files)
+	sb.WriteString(pieceKey)
 	return sb.String()
 }
+
+// pieceKey names the letters under the board.
+var pieceKey = rules.PieceKey(letters[1:], kindNames[1:], rules.CaseNote)
+
+func (game) PieceKey() string { return pieceKey }
 
 func (p *Position) Play(text string) ([]rules.Step, error) {
 	if r := p.Result(); r.Over {
