@@ -225,7 +225,9 @@ func (b *Bounce) readText(body string) {
 // "550 5.1.1" or "550-5.1.1" or "550 User unknown".
 var smtp5xxRE = regexp.MustCompile(`(?m)\b5[0-5]\d[ -](5\.\d{1,3}\.\d{1,3}|[A-Za-z])`)
 
-func startsIndented(line string) bool { return strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") }
+func startsIndented(line string) bool {
+	return strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")
+}
 
 // plausibleAddress reports whether s looks like one address: a local
 // part, an "@" and a domain, no spaces, not too long.
