@@ -277,6 +277,9 @@ func (c *cmd) subscription(args []string, on bool) error {
 	}
 	if on {
 		b.rec.Subscribers = append(b.rec.Subscribers, u.ID)
+		if err := c.r.unmute(u.Addresses, b); err != nil {
+			return err
+		}
 	} else {
 		var keep []string
 		for _, s := range b.rec.Subscribers {
