@@ -16,7 +16,7 @@ import (
 // sends it: its envelope sender and its header with the stamped fields.
 type stampedCopy struct {
 	to, from string // envelope recipient and sender
-	mail         *mailmsg.Incoming
+	mail     *mailmsg.Incoming
 }
 
 // watchHarness is a harness whose mail leaves with a tokened return path
