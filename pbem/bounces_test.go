@@ -54,6 +54,12 @@ func (h *harness) sendStamped(raw []byte) []stampedCopy {
 	if err := h.svc.Deliver(raw); err != nil {
 		h.t.Fatal(err)
 	}
+	return h.stamped()
+}
+
+// stamped takes the outbox's mails as the outbox sends them.
+func (h *harness) stamped() []stampedCopy {
+	h.t.Helper()
 	pending, err := h.db.Pending(h.now.Add(time.Hour), 0, 1000)
 	if err != nil {
 		h.t.Fatal(err)
