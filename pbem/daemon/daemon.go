@@ -150,7 +150,7 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer stopControl()
-	webURL, stopWeb, err := startWeb(webAddr(opts, cfg), db, cfg, log)
+	webURL, stopWeb, err := startWeb(webAddr(opts, cfg), db, cfg, svc.Unsubscribe, log)
 	if err != nil {
 		return err
 	}
