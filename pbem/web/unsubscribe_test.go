@@ -62,7 +62,7 @@ func watched(t *testing.T) (db *store.DB, srv *httptest.Server, link string) {
 	if !strings.HasPrefix(link, "https://pbem.example.org/unsubscribe/") {
 		t.Fatalf("carol's copy of the chat has no unsubscribe link: %q", link)
 	}
-	srv = httptest.NewServer(New(db, Options{Log: slog.New(slog.DiscardHandler), Rate: 0.001, Burst: 8}).WithUnsubscribe(svc.Unsubscribe))
+	srv = httptest.NewServer(New(db, Options{Log: slog.New(slog.DiscardHandler), Now: func() time.Time { return testStart }, Rate: 0.001, Burst: 8}).WithUnsubscribe(svc.Unsubscribe))
 	t.Cleanup(srv.Close)
 	return db, srv, strings.Replace(link, "https://pbem.example.org", srv.URL, 1)
 }
@@ -134,5 +134,28 @@ func TestOneClickPost(t *testing.T) {
 	}
 	if code != http.StatusTooManyRequests {
 		t.Fatalf("the client's POSTs beyond its burst: %d, want 429", code)
+	}
+}
+
+// A player whose address is paused after its bounces is told so on his
+// page, which never shows the address; another player's page says nothing.
+func TestUserPageTellsPaused(t *testing.T) {
+	db, srv, _ := watched(t)
+	// The record pbem's bounces.go keeps of a paused address.
+	if err := db.Update(func(tx *store.Tx) error {
+		return tx.PutCounter("paused:carol@example.org", store.Counter{Start: testStart, Count: 1, Expires: testStart.Add(24 * time.Hour)})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for user, want := range map[string]bool{"carol": true, "alice": false} {
+		r, err := http.Get(srv.URL + "/users/" + user)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		if got := strings.Contains(string(b), "is paused: it came back undelivered"); got != want || strings.Contains(string(b), "@example.org") {
+			t.Errorf("/users/%s tells paused %v, want %v, and no address:\n%s", user, got, want, b)
+		}
 	}
 }
