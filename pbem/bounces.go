@@ -40,7 +40,7 @@ type Bounces struct {
 	// counted.
 	ReturnPath string
 	// PauseAfter is on how many days a hard bounce must come for an
-	// address to be paused; 0 means 3.
+	// address to be paused; 0 means DefaultPauseAfter.
 	PauseAfter int
 }
 
@@ -51,10 +51,12 @@ const (
 	// bounceWindow is how long the hard bounces of an address are
 	// counted together; pauseLife how long a pause lasts without a mail
 	// from the address (its record then lapses, so none is kept for ever).
-	bounceWindow      = 30 * day
-	pauseLife         = 365 * day
-	defaultPauseAfter = 3
+	bounceWindow = 30 * day
+	pauseLife    = 365 * day
 )
+
+// DefaultPauseAfter is Bounces.PauseAfter's default.
+const DefaultPauseAfter = 3
 
 func bouncesKey(addr string) string { return "bounces:" + strings.ToLower(addr) }
 func pausedKey(addr string) string  { return "paused:" + strings.ToLower(addr) }
@@ -157,7 +159,7 @@ func (r *request) countBounce(addr string, d int64) (string, error) {
 	}
 	most := r.s.cfg.Bounces.PauseAfter
 	if most <= 0 {
-		most = defaultPauseAfter
+		most = DefaultPauseAfter
 	}
 	if c.Count < most || r.paused(addr) {
 		return fmt.Sprintf("a hard bounce for %s, %d of %d", addr, c.Count, most), nil

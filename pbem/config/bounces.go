@@ -1,6 +1,10 @@
 package config
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/pbemd/pbemd/pbem"
+)
 
 // Bounces is the return path of the server's mail and what its bounces do
 // (docs/bounces.md).
@@ -13,7 +17,8 @@ type Bounces struct {
 	// are never answered but not counted.
 	ReturnPath string `yaml:"return_path"`
 	// PauseAfter is on how many days a hard bounce must come back for an
-	// address before board mail to it pauses; default 3.
+	// address before board mail to it pauses; default
+	// pbem.DefaultPauseAfter, 3.
 	PauseAfter int `yaml:"pause_after"`
 }
 
@@ -27,7 +32,7 @@ func (c *Config) validateBounces() error {
 		return err
 	}
 	if n := c.Bounces.PauseAfter; n < 0 || n > maxPauseAfter {
-		return fmt.Errorf("bounces.pause_after is %d; it counts days with a hard bounce within 30 days: 1 to %d, or 0 for the default 3", n, maxPauseAfter)
+		return fmt.Errorf("bounces.pause_after is %d; it counts days with a hard bounce within 30 days: 1 to %d, or 0 for the default %d", n, maxPauseAfter, pbem.DefaultPauseAfter)
 	}
 	return nil
 }

@@ -340,6 +340,7 @@ func Default() *Config {
 		LMTP:          LMTP{SocketMode: 0o660, Connections: 64, IdleTimeout: 2 * time.Minute},
 		VerifyDKIM:    true,
 		DKIMTimeout:   5 * time.Second,
+		Bounces:       Bounces{PauseAfter: pbem.DefaultPauseAfter},
 	}
 }
 
