@@ -374,6 +374,9 @@ func (c *cmd) notify(args []string) error {
 			}
 			if on {
 				b.rec.Notify = append(b.rec.Notify, u.ID)
+				if err := c.r.unmute(u.Addresses, b); err != nil {
+					return err
+				}
 			} else {
 				b.rec.Notify = remove(b.rec.Notify, u.ID)
 			}
