@@ -231,7 +231,7 @@ func (r *request) resume() error {
 		if err != nil && !errNotFound(err) {
 			return err
 		}
-		proved = containsFold(addrs, addr)
+		proved = contains(addrs, addr)
 	}
 	if !proved {
 		return nil
@@ -245,16 +245,6 @@ func (r *request) resume() error {
 		"Board mail to %s was paused on %s, as mail to it came back undelivered. Your mail shows the address works again: board mail goes to it from now on.\n",
 		addr, since.UTC().Format(timeFormat)))
 	return nil
-}
-
-// containsFold reports whether list holds s, whatever the case.
-func containsFold(list []string, s string) bool {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // bounceAndCompose handles a mail to the return path and composes the

@@ -60,14 +60,10 @@ func (h *harness) sendStamped(raw []byte) []stampedCopy {
 // stamped takes the outbox's mails as the outbox sends them.
 func (h *harness) stamped() []stampedCopy {
 	h.t.Helper()
-	pending, err := h.db.Pending(h.now.Add(time.Hour), 0, 1000)
-	if err != nil {
-		h.t.Fatal(err)
-	}
 	var out []stampedCopy
-	for _, p := range pending {
+	for _, p := range h.take() {
 		for _, to := range p.To {
-			data := p.Data
+			data, err := p.Data, error(nil)
 			if p.ToAt > 0 {
 				if data, err = mailmsg.Copy(p.Data, p.ToAt, to); err != nil {
 					h.t.Fatal(err)
@@ -82,9 +78,6 @@ func (h *harness) stamped() []stampedCopy {
 				h.t.Fatal(err)
 			}
 			out = append(out, stampedCopy{to, from, m})
-		}
-		if err := h.db.Sent(p.ID); err != nil {
-			h.t.Fatal(err)
 		}
 	}
 	return out

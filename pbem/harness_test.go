@@ -87,18 +87,26 @@ func (h *harness) deliver(raw []byte) []reply {
 // outbox takes every mail out of the outbox, in order.
 func (h *harness) outbox() []reply {
 	h.t.Helper()
+	var out []reply
+	for _, p := range h.take() {
+		out = append(out, h.copies(p)...)
+	}
+	return out
+}
+
+// take takes every mail out of the outbox as it is stored, in order.
+func (h *harness) take() []store.Outgoing {
+	h.t.Helper()
 	pending, err := h.db.Pending(h.now.Add(time.Hour), 0, 1000)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	var out []reply
 	for _, p := range pending {
-		out = append(out, h.copies(p)...)
 		if err := h.db.Sent(p.ID); err != nil {
 			h.t.Fatal(err)
 		}
 	}
-	return out
+	return pending
 }
 
 // copies reads an outbox mail as its recipients get it: a mail in copies
