@@ -50,27 +50,35 @@ func NewTokens(db *store.DB, cfg Config) *Tokens {
 
 // secret returns the HMAC key: from tx when given (a request's own
 // transaction: no other may be opened in it), else from a transaction of
-// its own, made on first use.
+// its own, made on first use. Only a key read from a committed
+// transaction is kept: one made in a request's transaction that then
+// rolls back is no key. The lock is not held while the store is read:
+// the outbox's first stamp may wait for the write transaction of a
+// request that is itself asking for the key.
 func (t *Tokens) secret(tx *store.Tx) ([]byte, error) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.key != nil {
-		return t.key, nil
+	key := t.key
+	t.mu.Unlock()
+	if key != nil {
+		return key, nil
 	}
-	var key []byte
 	var err error
 	if tx != nil {
-		key, err = tx.Secret(tokenSecret)
-	} else {
-		err = t.db.Update(func(tx *store.Tx) error {
-			key, err = tx.Secret(tokenSecret)
-			return err
-		})
+		if key, err = tx.Secret(tokenSecret); err != nil {
+			return nil, fmt.Errorf("the key of the mail tokens: %w", err)
+		}
+		return key, nil
 	}
+	err = t.db.Update(func(tx *store.Tx) error {
+		key, err = tx.Secret(tokenSecret)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("the key of the mail tokens: %w", err)
 	}
+	t.mu.Lock()
 	t.key = key
+	t.mu.Unlock()
 	return key, nil
 }
 
