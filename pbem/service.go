@@ -209,11 +209,16 @@ func (s *Service) HandleAll(raws [][]byte) ([][]uint64, []error) {
 	if len(mails) == 0 {
 		return ids, errs
 	}
-	vouched := make([]bool, len(mails))
+	// bcrypt before the lock, not under it; of commands, not bounces.
+	var commands []*mailmsg.Incoming
+	var vouched []bool
 	for k, i := range index {
-		vouched[k] = auths[i].Authenticated
+		if returned[k] == "" {
+			commands = append(commands, mails[k])
+			vouched = append(vouched, auths[i].Authenticated)
+		}
 	}
-	s.preverify(s.db, mails, vouched) // bcrypt before the lock, not under it
+	s.preverify(s.db, commands, vouched)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.cfg.Now()

@@ -3,11 +3,15 @@ package outbox
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-msgauth/dkim"
+	"github.com/pbemd/pbemd/pbem/mailauth"
 	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/store"
 	"github.com/pbemd/pbemd/tests/smtpsink"
@@ -49,5 +53,43 @@ func TestStampSetsEnvelopeSender(t *testing.T) {
 		Stamp: func(*store.Outgoing, string) (string, []string, error) { return "", nil, errors.New("no key") }})
 	if n := s.Drain(context.Background()); n != 0 || len(sink.Messages()) != 3 || outboxLen(t, db) != 1 {
 		t.Fatalf("with a failing stamp: sent %d, sink holds %d, outbox %d; want the mail kept", n, len(sink.Messages()), outboxLen(t, db))
+	}
+}
+
+// A signing transport signs the copy as stamped: the DKIM signature covers
+// List-Unsubscribe and List-Unsubscribe-Post, as RFC 8058 asks for the
+// one click to be offered, and verifies.
+func TestStampedCopySigned(t *testing.T) {
+	db := openStore(t)
+	sink := startSink(t, smtpsink.Options{})
+	enqueueCopies(t, db, "a@localhost")
+	_, key, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer := &mailauth.Signer{Domain: "localhost", Selector: "s1", Key: key}
+	record, err := signer.Record()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamp := func(m *store.Outgoing, to string) (string, []string, error) {
+		return "pbem+b.x@localhost", []string{"List-Unsubscribe", "<https://pbem.example.org/unsubscribe/t>",
+			"List-Unsubscribe-Post", "List-Unsubscribe=One-Click"}, nil
+	}
+	tr := Signed{Transport: &SMTP{Addr: sink.Addr, Security: mailconn.Plain}, Sign: signer.Sign}
+	if n := New(db, tr, Options{Logger: quiet, Stamp: stamp}).Drain(context.Background()); n != 1 {
+		t.Fatalf("Drain sent %d; want 1", n)
+	}
+	msg := sink.Messages()[0]
+	verifications, err := dkim.VerifyWithOptions(bytes.NewReader(msg.Data), &dkim.VerifyOptions{
+		LookupTXT: func(string) ([]string, error) { return []string{record}, nil }})
+	if err != nil || len(verifications) != 1 || verifications[0].Err != nil {
+		t.Fatalf("verifying the copy: %v %+v\n%s", err, verifications, msg.Data)
+	}
+	signed := strings.ToLower(strings.Join(verifications[0].HeaderKeys, ":"))
+	for _, f := range []string{"list-unsubscribe", "list-unsubscribe-post"} {
+		if !strings.Contains(":"+signed+":", ":"+f+":") {
+			t.Errorf("the signature covers %s, not %s", signed, f)
+		}
 	}
 }
