@@ -304,7 +304,14 @@ func (c *cmd) subscription(args []string, on bool) error {
 	if err != nil {
 		return err
 	}
-	return c.r.mailUser(u.ID, c.r.boardSubject(b, false, false), body, b.rec.Thread)
+	n := len(c.r.parts)
+	if err := c.r.mailUser(u.ID, c.r.boardSubject(b, false, false), body, b.rec.Thread); err != nil {
+		return err
+	}
+	if on {
+		c.r.listed(b, n) // the first of a subscriber's mails
+	}
+	return nil
 }
 
 // <game> notify userid password [off] [board ...]: the final mail of the
