@@ -40,6 +40,12 @@ func muteKey(addr, kind string, num int) string {
 	return fmt.Sprintf("unsubscribed:%s:%s:%d", strings.ToLower(addr), kind, num)
 }
 
+// unsubscribeMAC is the MAC of an unsubscribe link of the address and
+// the board.
+func unsubscribeMAC(key []byte, addr, kind, num string) string {
+	return mac(key, "unsubscribe", strings.ToLower(addr), kind, num)
+}
+
 // listOf is the List of a board's mails (store.Outgoing.List).
 func listOf(b *board) string { return b.game.Name() + " " + strconv.Itoa(b.rec.Board) }
 
@@ -48,7 +54,7 @@ func listOf(b *board) string { return b.game.Name() + " " + strconv.Itoa(b.rec.B
 // neither a web view nor a tokened address is configured.
 func (c *Config) listUnsubscribe(key []byte, list, to string) (string, bool) {
 	kind, num, _ := strings.Cut(list, " ")
-	sum := mac(key, "unsubscribe", strings.ToLower(to), kind, num)
+	sum := unsubscribeMAC(key, to, kind, num)
 	var uris []string
 	if c.PublicURL != "" {
 		uris = append(uris, "<"+strings.TrimRight(c.PublicURL, "/")+"/unsubscribe/"+
@@ -99,7 +105,7 @@ func (r *request) unsubscribe(addr, kind string, num int, sum string) (string, e
 		return "", err
 	}
 	addr = strings.ToLower(addr)
-	if !ok || !hmac.Equal([]byte(sum), []byte(mac(key, "unsubscribe", addr, g.Name(), strconv.Itoa(num)))) {
+	if !ok || !hmac.Equal([]byte(sum), []byte(unsubscribeMAC(key, addr, g.Name(), strconv.Itoa(num)))) {
 		return "", fail("This unsubscribe link or address is not one pbemd made for your address and a board; to stop a board's mail, send \"GAME unsubscribe BOARD USERID PASSWORD\"")
 	}
 	b, err := r.loadBoard(g.Name(), num)
@@ -184,6 +190,15 @@ func (s *Service) Unsubscribe(token string) (text string, ok bool, err error) {
 	}
 	if len(parts) != 4 || len(token) > maxUnsubToken || err != nil {
 		return "This is no unsubscribe link of pbemd: it is cut short or changed. Copy the whole link from the mail, or send \"GAME unsubscribe BOARD USERID PASSWORD\".", false, nil
+	}
+	// A link that is no one's is refused before the mail's lock is taken:
+	// a flood of made-up links costs an HMAC each.
+	key, err := s.tokens.secret(nil)
+	if err != nil {
+		return "", false, err
+	}
+	if !hmac.Equal([]byte(parts[2]), []byte(unsubscribeMAC(key, string(addr), parts[0], parts[1]))) {
+		return "This unsubscribe link is not one pbemd made for an address and a board: it is changed or made up. Copy the whole link from the mail, or send \"GAME unsubscribe BOARD USERID PASSWORD\".", false, nil
 	}
 	_, err = s.adminRun(func(r *request) error {
 		text, err = r.unsubscribe(string(addr), parts[0], num, parts[2])
