@@ -106,7 +106,7 @@ func (r *request) unsubscribe(addr, kind string, num int, sum string) (string, e
 	}
 	addr = strings.ToLower(addr)
 	if !ok || !hmac.Equal([]byte(sum), []byte(unsubscribeMAC(key, addr, g.Name(), strconv.Itoa(num)))) {
-		return "", fail("This unsubscribe link or address is not one pbemd made for your address and a board; to stop a board's mail, send \"GAME unsubscribe BOARD USERID PASSWORD\"")
+		return "", fail("%s", linkNotOurs)
 	}
 	b, err := r.loadBoard(g.Name(), num)
 	if err != nil {
@@ -153,26 +153,30 @@ func (s *Service) unsubToken(m *mailmsg.Incoming) string {
 func (r *request) unsubscribeByMail(tok string) error {
 	r.outcome.command = "unsubscribe"
 	parts := strings.Split(strings.TrimPrefix(tok, unsubTokenPrefix), ".")
-	num := 0
-	var err error = fail("This unsubscribe address is cut short or changed; send \"GAME unsubscribe BOARD USERID PASSWORD\"")
+	num, err := 0, errors.New("not three parts")
 	if len(parts) == 3 {
-		if num, err = strconv.Atoi(parts[1]); err == nil {
-			var text string
-			if text, err = r.unsubscribe(r.sender(), parts[0], num, parts[2]); err == nil {
-				r.replyText(r.sender(), fmt.Sprintf("pbemd: unsubscribed from %s board %d", parts[0], num), text+"\n")
-				return nil
-			}
-		}
+		num, err = strconv.Atoi(parts[1])
 	}
+	if err != nil {
+		return r.refuse("unsubscribe", nil, fail("%s", linkCutShort))
+	}
+	text, err := r.unsubscribe(r.sender(), parts[0], num, parts[2])
 	var f *failure
 	if errors.As(err, &f) {
 		return r.refuse("unsubscribe", nil, f)
 	}
-	if _, bad := err.(*strconv.NumError); bad {
-		return r.refuse("unsubscribe", nil, fail("This unsubscribe address is cut short or changed; send \"GAME unsubscribe BOARD USERID PASSWORD\""))
+	if err != nil {
+		return err
 	}
-	return err
+	r.replyText(r.sender(), fmt.Sprintf("pbemd: unsubscribed from %s board %d", parts[0], num), text+"\n")
+	return nil
 }
+
+// What a refused unsubscribe link is told.
+const (
+	linkCutShort = "This unsubscribe link is cut short or changed; copy it whole from the mail, or send \"GAME unsubscribe BOARD USERID PASSWORD\""
+	linkNotOurs  = "This unsubscribe link is not one pbemd made for your address and a board; to stop a board's mail, send \"GAME unsubscribe BOARD USERID PASSWORD\""
+)
 
 // Unsubscribe acts on the token of a one-click unsubscribe link
 // ("KIND.BOARD.MAC.ADDRESS", the last part of its path): it stops that
@@ -189,7 +193,7 @@ func (s *Service) Unsubscribe(token string) (text string, ok bool, err error) {
 		}
 	}
 	if len(parts) != 4 || len(token) > maxUnsubToken || err != nil {
-		return "This is no unsubscribe link of pbemd: it is cut short or changed. Copy the whole link from the mail, or send \"GAME unsubscribe BOARD USERID PASSWORD\".", false, nil
+		return linkCutShort + ".", false, nil
 	}
 	// A link that is no one's is refused before the mail's lock is taken:
 	// a flood of made-up links costs an HMAC each.
@@ -198,7 +202,7 @@ func (s *Service) Unsubscribe(token string) (text string, ok bool, err error) {
 		return "", false, err
 	}
 	if !hmac.Equal([]byte(parts[2]), []byte(unsubscribeMAC(key, string(addr), parts[0], parts[1]))) {
-		return "This unsubscribe link is not one pbemd made for an address and a board: it is changed or made up. Copy the whole link from the mail, or send \"GAME unsubscribe BOARD USERID PASSWORD\".", false, nil
+		return linkNotOurs + ".", false, nil
 	}
 	_, err = s.adminRun(func(r *request) error {
 		text, err = r.unsubscribe(string(addr), parts[0], num, parts[2])
