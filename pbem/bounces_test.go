@@ -222,3 +222,34 @@ func recipients(out []stampedCopy) []string {
 	}
 	return to
 }
+
+// pause pauses the address as three days of hard bounces do.
+func (h *harness) pause(addr string) {
+	h.t.Helper()
+	for day := range 3 {
+		rp := copyTo(h.chat(fmt.Sprint("day ", day)), addr).from
+		h.sendStamped(report(h.t, "postfix.eml", rp, fmt.Sprint("p", day)))
+		h.now = h.now.Add(25 * time.Hour)
+	}
+	if !pausedNow(h, addr) {
+		h.t.Fatalf("%s not paused after three days of bounces", addr)
+	}
+}
+
+// A mail that names the paused address in its From resumes it only when
+// it proves it comes from there: a wrong password, or another account's
+// right one, does not; the account's own password does.
+func TestResumeNeedsProof(t *testing.T) {
+	h := watchHarness(t)
+	h.pause("dead@example.net")
+	for _, subject := range []string{"tanbo limit dead wrong-pw", "tanbo limit alice pw-alice", "help"} {
+		h.sendStamped(h.forged("dead@example.net", subject, ""))
+		if !pausedNow(h, "dead@example.net") {
+			t.Fatalf("%q from a forged From resumed the address", subject)
+		}
+	}
+	out := h.sendStamped(h.forged("dead@example.net", "tanbo limit dead pw-dead", ""))
+	if pausedNow(h, "dead@example.net") || len(out) != 1 || !strings.Contains(out[0].mail.Text, "board mail goes to it from now on") {
+		t.Fatalf("the account's password did not resume the address: %d answers", len(out))
+	}
+}
