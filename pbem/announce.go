@@ -103,9 +103,13 @@ func (r *request) recipient(id string) (*store.User, error) {
 	return u, err
 }
 
-// mailAddresses sends one copy of a mail to each of a user's addresses.
+// mailAddresses sends one copy of a mail to each of a user's addresses,
+// but those paused after their bounces (bounces.go).
 func (r *request) mailAddresses(addrs []string, subject, body, thread string) {
 	for _, a := range addrs {
+		if r.paused(a) {
+			continue
+		}
 		r.parts = append(r.parts, &part{to: a, subject: subject, body: body, auto: r.autoKind(), ref: thread, board: true})
 	}
 }

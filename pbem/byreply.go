@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/mail"
 	"strings"
 
 	"github.com/pbemd/pbemd/pbem/mailmsg"
@@ -59,7 +58,10 @@ var tokenLen = tokenEncoding.EncodedLen(store.TokenBytes)
 // token of his own in each mail; everyone else gets body.
 func (r *request) mailBoard(b *board, v *boardView, id, subject, body string) error {
 	if b.rec.Over || b.open() || b.seatOf(id) < 0 {
-		return r.mailUser(id, subject, body, b.rec.Thread)
+		n := len(r.parts)
+		err := r.mailUser(id, subject, body, b.rec.Thread)
+		r.listed(b, n) // a watcher's mail, or the end of his game
+		return err
 	}
 	u, err := r.recipient(id)
 	if u == nil || err != nil {
@@ -216,27 +218,14 @@ func (s *Service) replyToken(m *mailmsg.Incoming) (tok []byte, answers bool) {
 // addressToken returns the token of the first recipient address that is
 // the configured ReplyAddress with a token, or nil.
 func (s *Service) addressToken(m *mailmsg.Incoming) []byte {
-	before, after, ok := strings.Cut(strings.ToLower(s.cfg.ReplyAddress), ReplyTokenPlace)
-	if !ok {
-		return nil
-	}
-	for _, f := range []string{"Delivered-To", "X-Original-To", "To", "Cc"} {
-		for _, v := range m.Header[f] {
-			list, err := mail.ParseAddressList(v)
-			if err != nil {
-				continue
-			}
-			for _, a := range list {
-				addr := strings.ToLower(a.Address)
-				if len(addr) == len(before)+tokenLen+len(after) && strings.HasPrefix(addr, before) && strings.HasSuffix(addr, after) {
-					if tok := decodeToken(addr[len(before) : len(before)+tokenLen]); tok != nil {
-						return tok
-					}
-				}
-			}
+	var tok []byte
+	recipientToken(m, s.cfg.ReplyAddress, func(t string) bool {
+		if len(t) == tokenLen {
+			tok = decodeToken(t)
 		}
-	}
-	return nil
+		return tok != nil
+	})
+	return tok
 }
 
 // idToken returns the token of a Message-ID the server made for a board

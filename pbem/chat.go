@@ -39,8 +39,12 @@ func (c *cmd) chat(args []string) error {
 	body := fmt.Sprintf("Chat at %s Board %d\n\n%s writes:\n%s\n\nTo answer everyone on the board, send:\n  %s chat %d userid password\n",
 		b.game.Title(), num, u.ID, model.Reflow(strings.TrimRight(comment.Text, "\n")), c.game.Name(), num)
 	for _, id := range union(b.audience(), []string{u.ID}) {
+		n := len(c.r.parts)
 		if err := c.r.mailUser(id, subject, body, b.rec.Thread); err != nil {
 			return err
+		}
+		if b.seatOf(id) < 0 {
+			c.r.listed(b, n) // a subscriber's
 		}
 	}
 	return nil

@@ -36,6 +36,7 @@ type part struct {
 	messageID         string // a board mail's own id, with its reply token (byreply.go)
 	replyTo           string // a board mail's Reply-To, with its reply token
 	replyLine         string // the body's line on answering it by reply, true only with its token
+	list              string // the board of a watcher's mail, for List-Unsubscribe (unsubscribe.go)
 }
 
 // compose turns the request's parts into outgoing mails in r.out, in the
@@ -118,7 +119,7 @@ const copiesPerMail = 100
 
 // A sharedText is what a mail in copies is the same for: every header but To,
 // and the body.
-type sharedText struct{ subject, body, auto, ref string }
+type sharedText struct{ subject, body, auto, ref, list string }
 
 // text returns what p would share with a mail in copies, and false when p
 // must go on its own: an answer, or a board mail with a reply token.
@@ -126,7 +127,7 @@ func (p *part) text() (sharedText, bool) {
 	if !p.board || p.messageID != "" || p.replyTo != "" {
 		return sharedText{}, false
 	}
-	return sharedText{p.subject, p.body, p.auto, p.ref}, true
+	return sharedText{p.subject, p.body, p.auto, p.ref, p.list}, true
 }
 
 // merge makes one mail of parts to one address. One part is sent as it is.
@@ -172,6 +173,7 @@ func (r *request) enqueue(p *part) {
 		To:     []string{p.to},
 		Data:   data,
 		Queued: r.now,
+		List:   p.list,
 	})
 }
 
@@ -199,6 +201,7 @@ func (r *request) enqueueCopies(ps []*part) {
 		Data:   data,
 		ToAt:   toAt,
 		Queued: r.now,
+		List:   ps[0].list,
 	})
 }
 

@@ -91,6 +91,21 @@ func (h *harness) outbox() []reply {
 	return out
 }
 
+// take takes every mail out of the outbox as it is stored, in order.
+func (h *harness) take() []store.Outgoing {
+	h.t.Helper()
+	pending, err := h.db.Pending(h.now.Add(time.Hour), 0, 1000)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for _, p := range pending {
+		if err := h.db.Sent(p.ID); err != nil {
+			h.t.Fatal(err)
+		}
+	}
+	return pending
+}
+
 // signup makes an account for each id whose mail goes to id@example.org,
 // its password pbemtest.Password(id).
 func (h *harness) signup(ids ...string) {

@@ -287,4 +287,4 @@ func mailCommands(m *mailmsg.Incoming, most int) [][]string {
 // SetStore points the service at db, keeping its caches: "pbemd deliver"
 // checks the passwords on a read-only handle, closes it, and only then
 // waits for the write lock.
-func (s *Service) SetStore(db *store.DB) { s.db = db }
+func (s *Service) SetStore(db *store.DB) { s.db, s.tokens.db = db, db }

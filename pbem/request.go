@@ -85,6 +85,9 @@ func (r *request) run() (err error) {
 	if err := r.runCommands(); err != nil {
 		return err
 	}
+	if err := r.resume(); err != nil {
+		return err
+	}
 	if err := r.quietRepeat(); err != nil {
 		return err
 	}
@@ -92,6 +95,9 @@ func (r *request) run() (err error) {
 }
 
 func (r *request) runCommands() error {
+	if tok := r.s.unsubToken(r.mail); tok != "" {
+		return r.unsubscribeByMail(tok)
+	}
 	if done, err := r.byReply(); done || err != nil {
 		return err
 	}

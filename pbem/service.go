@@ -55,6 +55,10 @@ type Config struct {
 	// RobotJoin lets a player waiting on an open seat ask a robot to take
 	// it ("<game> join board ROBOT password"); off by default.
 	RobotJoin bool
+
+	// Bounces is the return path of the server's mail and what its
+	// bounces do (bounces.go).
+	Bounces Bounces
 }
 
 // Service runs commands from mail. Its methods are safe for concurrent use;
@@ -77,6 +81,7 @@ type Service struct {
 	passwords *passwordCache
 	strangers chan struct{} // strangerCPU's one place
 	robots    robotHooks
+	tokens    *Tokens // of the return path and List-Unsubscribe
 }
 
 // New returns a service on db.
@@ -108,6 +113,7 @@ func New(db *store.DB, cfg Config) *Service {
 		hashCost:  bcrypt.DefaultCost,
 	}
 	s.NewID = func() string { return mailmsg.NewMessageID(s.cfg.Domain) }
+	s.tokens = NewTokens(db, s.cfg)
 	if db == nil {
 		return s // a service without a store (deliver's quarantine answer)
 	}
@@ -175,11 +181,21 @@ func (s *Service) HandleAll(raws [][]byte) ([][]uint64, []error) {
 	var index []int // index[k] is the position in raws of mails[k]
 	// tooLarge[k] says why mails[k] was not read, or is nil.
 	var tooLarge []*mailmsg.TooLargeError
+	// returned[k] is the return path's token mails[k] came to: a bounce
+	// (bounces.go), never a command.
+	var returned []string
 	for i, m := range read {
 		err := readErrs[i]
 		var big *mailmsg.TooLargeError
 		if err != nil && !errors.As(err, &big) {
 			errs[i] = permanent(fmt.Errorf("reading mail: %w", err))
+			continue
+		}
+		if tok := s.returnToken(m); tok != "" {
+			mails = append(mails, m)
+			index = append(index, i)
+			tooLarge = append(tooLarge, nil)
+			returned = append(returned, tok)
 			continue
 		}
 		if why := m.Ignore(s.own()); why != "" {
@@ -189,15 +205,21 @@ func (s *Service) HandleAll(raws [][]byte) ([][]uint64, []error) {
 		mails = append(mails, m)
 		index = append(index, i)
 		tooLarge = append(tooLarge, big)
+		returned = append(returned, "")
 	}
 	if len(mails) == 0 {
 		return ids, errs
 	}
-	vouched := make([]bool, len(mails))
+	// bcrypt before the lock, not under it; of commands, not bounces.
+	var commands []*mailmsg.Incoming
+	var vouched []bool
 	for k, i := range index {
-		vouched[k] = auths[i].Authenticated
+		if returned[k] == "" {
+			commands = append(commands, mails[k])
+			vouched = append(vouched, auths[i].Authenticated)
+		}
 	}
-	s.preverify(s.db, mails, vouched) // bcrypt before the lock, not under it
+	s.preverify(s.db, commands, vouched)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.cfg.Now()
@@ -218,7 +240,11 @@ func (s *Service) HandleAll(raws [][]byte) ([][]uint64, []error) {
 				continue
 			}
 			r := &request{s: s, tx: tx, mail: m, now: now, uncommitted: uncommitted, vouched: auths[index[k]]}
-			if err := safely(func() error { return r.runOrRefuse(tooLarge[k]) }); err != nil {
+			run := func() error { return r.runOrRefuse(tooLarge[k]) }
+			if tok := returned[k]; tok != "" {
+				run = func() error { return r.bounceAndCompose(tok, raws[index[k]]) }
+			}
+			if err := safely(run); err != nil {
 				if p, ok := err.(*errPanic); ok {
 					crashed = k
 					s.log.Error("command crashed", "from", m.From, "id", m.MessageID, "panic", p.value, "stack", string(p.stack))

@@ -389,7 +389,7 @@ func (r *request) remindBoard(kind string, num int) (time.Time, error) {
 		}
 		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d for %d days. Without a move by %s, %s. Away? Send \"vacation %s PASSWORD DAYS\".",
 			id, b.game.Title(), b.rec.Board, int(waited/day), deadline.UTC().Format(timeFormat), then, id)
-		return time.Time{}, r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
+		return time.Time{}, r.nag(b, id, notice)
 	}
 	return earliest(vote, w.wake(r.now, b.rec.Nagged)), nil
 }

@@ -228,7 +228,7 @@ func (r *request) remindVote(b *board) (time.Time, error) {
 		deadline := r.now.Add(forfeit - waited)
 		notice := fmt.Sprintf("Reminder: %s proposed %s on %s board %d %d days ago, and %s has not answered. Without an answer by %s it lapses as declined. Answer with: %s move %d %s PASSWORD accept (or reject).",
 			v.User, voteWhat(v), b.game.Title(), b.rec.Board, int(waited/day), id, deadline.UTC().Format(timeFormat), b.game.Name(), b.rec.Board, id)
-		return time.Time{}, r.privateBoard(b, id, fmt.Sprintf("Nag: %s Board %d %s", b.game.Title(), b.rec.Board, id), notice)
+		return time.Time{}, r.nag(b, id, notice)
 	}
 	return w.wake(r.now, v.Nagged), nil
 }

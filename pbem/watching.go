@@ -278,6 +278,9 @@ func (c *cmd) subscription(args []string, on bool) error {
 	}
 	if on {
 		b.rec.Subscribers = append(b.rec.Subscribers, u.ID)
+		if err := c.r.unmute(u.Addresses, b); err != nil {
+			return err
+		}
 	} else {
 		var keep []string
 		for _, s := range b.rec.Subscribers {
@@ -302,7 +305,14 @@ func (c *cmd) subscription(args []string, on bool) error {
 	if err != nil {
 		return err
 	}
-	return c.r.mailUser(u.ID, c.r.boardSubject(b, false, false), body, b.rec.Thread)
+	n := len(c.r.parts)
+	if err := c.r.mailUser(u.ID, c.r.boardSubject(b, false, false), body, b.rec.Thread); err != nil {
+		return err
+	}
+	if on {
+		c.r.listed(b, n) // the first of a subscriber's mails
+	}
+	return nil
 }
 
 // <game> notify userid password [off] [board ...]: the final mail of the
@@ -372,6 +382,9 @@ func (c *cmd) notify(args []string) error {
 			}
 			if on {
 				b.rec.Notify = append(b.rec.Notify, u.ID)
+				if err := c.r.unmute(u.Addresses, b); err != nil {
+					return err
+				}
 			} else {
 				b.rec.Notify = remove(b.rec.Notify, u.ID)
 			}

@@ -101,6 +101,10 @@ type Outgoing struct {
 	FirstFailure time.Time `json:",omitzero"` // the first failed attempt
 	LastError    string    `json:",omitempty"`
 	GaveUp       time.Time `json:",omitzero"` // set in the failed mail only
+	// List, when set, names the board ("ultima 101") a watcher's mail
+	// is of: each copy gets, as it leaves, the List-Unsubscribe fields
+	// that stop that board's mail for its recipient.
+	List string `json:",omitempty"`
 }
 
 // Outbox keys: the ID as 8 big-endian bytes, so the oldest mail comes first.
@@ -143,6 +147,7 @@ func encodeOutgoing(m *Outgoing) ([]byte, error) {
 	w.time(9, m.FirstFailure)
 	w.string(10, m.LastError)
 	w.time(11, m.GaveUp)
+	w.string(12, m.List)
 	return w.b, w.err
 }
 
@@ -179,6 +184,8 @@ func decodeOutgoing(v []byte) (*Outgoing, error) {
 					m.LastError = r.string(kind)
 				case 11:
 					m.GaveUp = r.time(kind)
+				case 12:
+					m.List = r.string(kind)
 				default:
 					r.skip(kind)
 				}

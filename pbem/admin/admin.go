@@ -157,7 +157,7 @@ func user(env Env, args []string, w io.Writer) error {
 		fmt.Fprintf(w, "user       %s (%s)\ncreated    %s\nlast mail  %s\nbanned     %s\n",
 			u.ID, u.Name, when(u.Created), when(pbem.LastMail(tx, u.ID)), yes(pbem.IsBanned(tx, u.ID)))
 		for _, a := range u.Addresses {
-			fmt.Fprintf(w, "address    %s%s\n", a, banMark(tx, a))
+			fmt.Fprintf(w, "address    %s%s%s\n", a, banMark(tx, a), pausedMark(tx, a, env.Now()))
 		}
 		for _, a := range u.Unconfirmed {
 			fmt.Fprintf(w, "address    %s (not confirmed; code sent %s)\n", a.Address, when(a.Sent))

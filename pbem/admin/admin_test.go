@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/store"
 	"github.com/pbemd/pbemd/store/storetest"
 )
@@ -19,21 +20,17 @@ import (
 // his board that does not read instead of failing.
 func TestCorruptRecordsPassedOver(t *testing.T) {
 	t.Parallel()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	db := storetest.Open(t, store.PathIn(t.TempDir()), &store.Options{NoSync: true, Log: quiet})
-	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Now: func() time.Time { return now }, Log: quiet})
+	var mails [][]byte
 	for i, subject := range []string{"signup alice secret", "signup bob secret", "signup carol secret",
 		"tanbo challenge alice bob", "tanbo challenge alice carol"} {
 		from := strings.Fields(subject)[1]
 		if subject[0] == 't' {
 			from = "alice"
 		}
-		raw := fmt.Sprintf("From: %s@example.org\r\nSubject: %s\r\nMessage-ID: <m%d@client.example>\r\n\r\n\r\n", from, subject, i)
-		if err := svc.Deliver([]byte(raw)); err != nil {
-			t.Fatal(err)
-		}
+		mails = append(mails, fmt.Appendf(nil, "From: %s@example.org\r\nSubject: %s\r\nMessage-ID: <m%d@client.example>\r\n\r\n\r\n", from, subject, i))
 	}
+	env, _ := testEnv(t, mails...)
+	db := env.DB
 	err := db.Update(func(tx *store.Tx) error {
 		for _, err := range []error{tx.CorruptUser("bob"), tx.CorruptGame("tanbo", 101), tx.CorruptOutgoing(1)} {
 			if err != nil {
@@ -45,7 +42,6 @@ func TestCorruptRecordsPassedOver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := Env{Service: svc, DB: db, Log: quiet, Now: func() time.Time { return now }}
 	for _, c := range []struct {
 		args []string
 		want []string
@@ -68,4 +64,21 @@ func TestCorruptRecordsPassedOver(t *testing.T) {
 	if err := Run(env, []string{"user", "bob"}, io.Discard); err == nil || !strings.Contains(err.Error(), "does not decode") {
 		t.Errorf("user bob: %v; want the error that his record does not decode", err)
 	}
+}
+
+// testEnv is an Env on a fresh store, its clock stopped at the time it
+// returns, whose service (trusting pbemtest's mail server) has handled
+// the mails.
+func testEnv(t *testing.T, mails ...[]byte) (Env, time.Time) {
+	t.Helper()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	db := storetest.Open(t, store.PathIn(t.TempDir()), &store.Options{NoSync: true, Log: quiet})
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Now: func() time.Time { return now }, Log: quiet, Auth: pbemtest.Auth()})
+	for _, raw := range mails {
+		if err := svc.Deliver(raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return Env{Service: svc, DB: db, Log: quiet, Now: func() time.Time { return now }}, now
 }

@@ -21,7 +21,8 @@ func (c *Config) Service(log *slog.Logger) pbem.Config {
 	return pbem.Config{Address: c.Address, Name: c.Name, Log: log,
 		PublicURL: c.PublicURL, ReplyAddress: c.ReplyAddress,
 		Limits: c.Limits.Service(), Mail: c.Limits.Mail(),
-		RobotJoin: c.Robots.Join, Auth: c.Verifier()}
+		RobotJoin: c.Robots.Join, Auth: c.Verifier(),
+		Bounces: pbem.Bounces{ReturnPath: c.Bounces.ReturnPath, PauseAfter: c.Bounces.PauseAfter}}
 }
 
 // Verifier returns what tells the service which mails their From domain

@@ -249,6 +249,10 @@ type Config struct {
 	// DKIMResolver is the host:port of the DNS server asked for DKIM
 	// keys; empty means the system's resolver.
 	DKIMResolver string `yaml:"dkim_resolver"`
+
+	// Bounces is the return path of the server's mail and what its
+	// bounces do (see Bounces).
+	Bounces Bounces `yaml:"bounces"`
 }
 
 // LMTP is the listener an MTA hands mail to. In the file it is either
@@ -336,6 +340,7 @@ func Default() *Config {
 		LMTP:          LMTP{SocketMode: 0o660, Connections: 64, IdleTimeout: 2 * time.Minute},
 		VerifyDKIM:    true,
 		DKIMTimeout:   5 * time.Second,
+		Bounces:       Bounces{PauseAfter: pbem.DefaultPauseAfter},
 	}
 }
 
@@ -445,6 +450,7 @@ func (c *Config) validateFor(uses Uses) error {
 		c.validateReply,
 		c.validateAuth,
 		c.Log.validate,
+		c.validateBounces,
 	} {
 		if err := check(); err != nil {
 			return err

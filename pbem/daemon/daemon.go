@@ -150,7 +150,7 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer stopControl()
-	webURL, stopWeb, err := startWeb(webAddr(opts, cfg), db, cfg, log)
+	webURL, stopWeb, err := startWeb(webAddr(opts, cfg), db, cfg, svc.Unsubscribe, log)
 	if err != nil {
 		return err
 	}
@@ -217,7 +217,7 @@ func watchMemory(ctx context.Context, db *store.DB, log *slog.Logger) (stop func
 // newSender sends the outbox over conns, counting what it sends and
 // gives up.
 func newSender(db *store.DB, conns []outbox.Transport, cfg *config.Config, log *slog.Logger) *outbox.Sender {
-	so := senderOptions(cfg)
+	so := senderOptions(cfg, db)
 	so.Logger = log.With("part", "outbox")
 	so.OnSent = func() { repliesSent.Add(1) }
 	so.OnFailure = func() { errorsCount.Add(1) }
@@ -412,12 +412,14 @@ func watchConfig(cfg *config.Config) (mailbox.Config, error) {
 	}, nil
 }
 
-// senderOptions are the retry settings of a configuration's outbox.
-func senderOptions(cfg *config.Config) outbox.Options {
+// senderOptions are the retry settings of a configuration's outbox, and
+// the return path and List-Unsubscribe each copy gets as it leaves.
+func senderOptions(cfg *config.Config, db *store.DB) outbox.Options {
 	return outbox.Options{
 		RetryMin:    cfg.SMTP.RetryMin,
 		RetryMax:    cfg.SMTP.RetryMax,
 		GiveUpAfter: cfg.SMTP.GiveUpAfter,
+		Stamp:       pbem.NewTokens(db, cfg.Service(nil)).Stamp,
 	}
 }
 
@@ -437,7 +439,7 @@ func SendQueued(ctx context.Context, db *store.DB, cfg *config.Config) error {
 	if due, err := db.Pending(time.Now(), 0, sendQueuedAlone+1); err == nil && copies(due) <= sendQueuedAlone {
 		conns = conns[:1]
 	}
-	outbox.NewConns(db, conns, senderOptions(cfg)).Drain(ctx)
+	outbox.NewConns(db, conns, senderOptions(cfg, db)).Drain(ctx)
 	return nil
 }
 

@@ -19,7 +19,7 @@ import (
 // it, so that a second pbemd on one machine still starts; an address the
 // operator chose must be free. It returns the view's URL ("" when off) and
 // a function that stops it.
-func startWeb(addr string, db *store.DB, cfg *config.Config, log *slog.Logger) (string, func(), error) {
+func startWeb(addr string, db *store.DB, cfg *config.Config, unsub web.Unsubscriber, log *slog.Logger) (string, func(), error) {
 	if addr == "off" {
 		return "", func() {}, nil
 	}
@@ -30,7 +30,7 @@ func startWeb(addr string, db *store.DB, cfg *config.Config, log *slog.Logger) (
 	if err != nil {
 		return "", nil, fmt.Errorf("web view: %w (choose another address with -http or the http setting, or turn it off with -http off)", err)
 	}
-	srv := web.New(db, web.Options{Name: cfg.Name, Mail: cfg.Address, Log: log.With("part", "web")}).HTTPServer()
+	srv := web.New(db, web.Options{Name: cfg.Name, Mail: cfg.Address, Log: log.With("part", "web")}).WithUnsubscribe(unsub).HTTPServer()
 	go srv.Serve(ln)
 	stop := func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -93,7 +93,7 @@ func TestWebAddressTaken(t *testing.T) {
 	if held, err := net.Listen("tcp", config.DefaultHTTP); err == nil {
 		defer held.Close()
 	} // else another program holds it already, which is the case tested
-	url, stop, err := startWeb(config.DefaultHTTP, db, cfg, log)
+	url, stop, err := startWeb(config.DefaultHTTP, db, cfg, nil, log)
 	if err != nil {
 		t.Fatalf("the default address taken: %v", err)
 	}
@@ -106,7 +106,7 @@ func TestWebAddressTaken(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer held.Close()
-	if _, _, err := startWeb(held.Addr().String(), db, cfg, log); err == nil || !strings.Contains(err.Error(), "-http off") {
+	if _, _, err := startWeb(held.Addr().String(), db, cfg, nil, log); err == nil || !strings.Contains(err.Error(), "-http off") {
 		t.Errorf("a chosen address taken: %v; want an error that says how to choose", err)
 	}
 }

@@ -408,3 +408,14 @@ func NewMessageID(domain string) string {
 	rand.Read(r[:]) // never fails (crypto/rand, Go 1.24+)
 	return idEncoding.EncodeToString(r[:]) + "@" + domain
 }
+
+// WithFields returns the mail data with the header fields (name, value
+// pairs) put on top, folded as every field the package writes: what one
+// recipient's copy gets as it leaves (a return path's List-Unsubscribe).
+func WithFields(data []byte, fields ...string) []byte {
+	var head strings.Builder
+	for i := 0; i+1 < len(fields); i += 2 {
+		head.WriteString(headerField(fields[i], fields[i+1]))
+	}
+	return append([]byte(head.String()), data...)
+}

@@ -121,6 +121,14 @@ type Options struct {
 	// accepted, OnFailure for each failed attempt or lost connection,
 	// OnGiveUp for each mail given up.
 	OnSent, OnFailure, OnGiveUp func()
+
+	// Stamp, when set, gives each recipient's copy of a mail, as it
+	// leaves, its envelope sender (a return path with a token of his,
+	// SMTP's MAIL FROM) and header fields to put on top (his
+	// List-Unsubscribe), as name, value pairs; pbem.Tokens.Stamp. An
+	// error is a temporary failure of the mail. Nil: the envelope sender
+	// is the mail's From, and nothing is added.
+	Stamp func(m *store.Outgoing, to string) (from string, fields []string, err error)
 }
 
 // DefaultGiveUpAfter is how long a reply may keep failing temporarily.

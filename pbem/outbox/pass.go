@@ -267,7 +267,10 @@ func (p *pass) sendAll(t Transport, items []item) (left []item, worked bool, err
 // written.
 func (p *pass) send(t Transport, m *store.Outgoing) error {
 	s := p.s
-	err := t.Send(p.ctx, m.From, m.To, m.Data)
+	from, data, err := s.stamp(m, m.To, m.Data)
+	if err == nil {
+		err = t.Send(p.ctx, from, m.To, data)
+	}
 	if err == nil {
 		p.failure(nil)
 		s.log.Debug("reply sent", "id", m.ID, "to", m.To)
@@ -307,7 +310,10 @@ func (p *pass) sendCopy(t Transport, m *store.Outgoing, to string) error {
 	if err != nil {
 		err = &RejectedError{Err: err} // no copy for him can be written, now or later
 	} else {
-		err = t.Send(p.ctx, m.From, []string{to}, data)
+		var from string
+		if from, data, err = s.stamp(m, []string{to}, data); err == nil {
+			err = t.Send(p.ctx, from, []string{to}, data)
+		}
 	}
 	if err == nil {
 		p.failure(nil)
@@ -490,4 +496,17 @@ func (s *Sender) failure(err error) (refused bool, ce *ConnectionError) {
 	s.connected()
 	var rej *RejectedError
 	return errors.As(err, &rej), nil
+}
+
+// stamp returns the envelope sender and the data of the copy of m to the
+// recipients: Options.Stamp's, for a copy to one recipient.
+func (s *Sender) stamp(m *store.Outgoing, to []string, data []byte) (string, []byte, error) {
+	if s.opts.Stamp == nil || len(to) != 1 {
+		return m.From, data, nil
+	}
+	from, fields, err := s.opts.Stamp(m, to[0])
+	if err != nil {
+		return "", nil, err
+	}
+	return from, mailmsg.WithFields(data, fields...), nil
 }

@@ -462,6 +462,9 @@ type userView struct {
 	Prev    int
 	Next    int
 	Total   int
+	// Paused counts his addresses whose board mail is paused after
+	// their bounces (pbem's bounces.go): he is told, never which.
+	Paused int
 }
 
 type userRating struct {
@@ -495,6 +498,11 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 			return err
 		}
 		v.User = u.ID
+		for _, a := range u.Addresses {
+			if _, ok := pbem.PausedSince(tx, a, s.opts.Now()); ok {
+				v.Paused++
+			}
+		}
 		for _, g := range catalog.All() {
 			if r, ok := u.Ratings[g.Name()]; ok && r != nil && r.Games > 0 {
 				v.Ratings = append(v.Ratings, userRating{Game: g, ratingView: viewRating(r)})

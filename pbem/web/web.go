@@ -52,6 +52,7 @@ type Server struct {
 	limiter *limiter
 	front   frontCache
 	mux     *http.ServeMux // the pages by address (routes.go)
+	unsub   Unsubscriber   // the one-click unsubscribe links' (unsubscribe.go); nil: none
 }
 
 // New returns a Server reading db.
@@ -107,6 +108,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	for k, v := range securityHeaders {
 		h.Set(k, v)
+	}
+	if s.unsubscribe(w, r) {
+		return
 	}
 	switch {
 	case r.Method != http.MethodGet && r.Method != http.MethodHead:
