@@ -223,8 +223,9 @@ type Config struct {
 	LMTP LMTP `yaml:"lmtp"`
 	Log  Log  `yaml:"log"`
 	// HTTP is the host:port of the read-only web view of the games, or
-	// "off". The default, DefaultHTTP, falls back to a free port when
-	// another program holds it.
+	// "off". Left out, the view listens on DefaultHTTP, or on a free
+	// loopback port when another program holds that; an address written
+	// here must be free, even DefaultHTTP itself.
 	HTTP string `yaml:"http"`
 	// PublicURL is where players reach the web view, e.g.
 	// https://pbem.example.org; when set, board mails link to their board.
@@ -331,7 +332,6 @@ func Default() *Config {
 		Limits:        defaultLimits(),
 		SweepInterval: 20 * time.Second,
 		Log:           Log{Level: "info", Format: "text"},
-		HTTP:          DefaultHTTP,
 		Robots:        Robots{MoveTime: 2 * time.Second},
 		LMTP:          LMTP{SocketMode: 0o660, Connections: 64, IdleTimeout: 2 * time.Minute},
 		VerifyDKIM:    true,

@@ -194,8 +194,11 @@ func TestWebSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.HTTP != DefaultHTTP || c.PublicURL != "" {
-		t.Errorf("defaults: http %q public_url %q; want %q and none", c.HTTP, c.PublicURL, DefaultHTTP)
+	if c.HTTP != "" || c.PublicURL != "" {
+		t.Errorf("defaults: http %q public_url %q; want both unset (the daemon's default address)", c.HTTP, c.PublicURL)
+	}
+	if c, err := Parse([]byte(base+"http: "+DefaultHTTP+"\n"), env(nil)); err != nil || c.HTTP != DefaultHTTP {
+		t.Errorf("http written as the default address: %q, %v; want it kept as chosen", c.HTTP, err)
 	}
 	for _, ok := range []string{"http: off", "http: 0.0.0.0:80", "http: '[::1]:8080'", "public_url: https://pbem.example.org/games"} {
 		if _, err := Parse([]byte(base+ok+"\n"), env(nil)); err != nil {
