@@ -81,6 +81,14 @@ var commands = []command{
 		examples: []string{"pbemd dkim -config /etc/pbemd/pbemd.yaml -domain example.org -selector pbemd1"}},
 	{name: "version", args: "", summary: "print the version and the source revision", run: runVersion,
 		examples: []string{"pbemd version"}},
+	{name: "restore", args: "[-config FILE] [-data DIR] FILE",
+		summary: "put a backup copy in place of the database (daemon stopped)", run: runRestore,
+		help: "Checks that FILE is a whole pbemd database (a copy \"pbemd backup\" wrote), then puts\n" +
+			"it in place of DIR/" + store.FileName + ", owned by the owner of DIR (a restore run as root\n" +
+			"stays writable by the daemon's own user) with the mode of the file it replaces.\n" +
+			"A foreign, cut short or damaged FILE is refused and nothing changes. The\n" +
+			"replaced database is kept as DIR/" + store.FileName + ".before-restore until the next restore.",
+		examples: []string{"pbemd restore -config /etc/pbemd/pbemd.yaml /var/backups/pbemd.db   (after systemctl stop pbemd)"}},
 }
 
 // usageTail follows the list of subcommands in pbemd's usage.
