@@ -79,8 +79,11 @@ var commands = []command{
 			"an existing one, and prints the DNS TXT record that publishes it and the lines of\n" +
 			"configuration that have the daemon sign every mail it sends with it (DKIM).",
 		examples: []string{"pbemd dkim -config /etc/pbemd/pbemd.yaml -domain example.org -selector pbemd1"}},
-	{name: "version", args: "", summary: "print the version and the source revision", run: runVersion,
-		examples: []string{"pbemd version"}},
+	{name: "version", args: "[-config FILE] [-data DIR]", summary: "print the version and the source revision, and the running daemon's", run: runVersion,
+		help: "The first line is this binary's; the second, \"running:\", the daemon's on the data\n" +
+			"directory, asked over its control socket: after an upgrade they differ until\n" +
+			"the daemon is restarted.",
+		examples: []string{"pbemd version", "pbemd version -config /etc/pbemd/pbemd.yaml"}},
 	{name: "restore", args: "[-config FILE] [-data DIR] FILE",
 		summary: "put a backup copy in place of the database (daemon stopped)", run: runRestore,
 		help: "Checks that FILE is a whole pbemd database (a copy \"pbemd backup\" wrote), then puts\n" +
