@@ -32,7 +32,7 @@ type RestoreStats struct {
 // restore. A store in use fails with ErrLocked.
 func Restore(src, path string, lockTimeout time.Duration) (RestoreStats, error) {
 	st := RestoreStats{UID: -1, GID: -1, Mode: 0o600}
-	if err := checkCopy(src); err != nil {
+	if err := Check(src); err != nil {
 		return st, err
 	}
 	// A data file that is a link is restored where it lies, and the link kept.
@@ -69,7 +69,7 @@ func Restore(src, path string, lockTimeout time.Duration) (RestoreStats, error) 
 		err = giveOwner(tmp, dir, st.Mode, &st)
 	}
 	if err == nil {
-		err = checkCopy(tmp) // what was written is what was checked
+		err = Check(tmp) // what was written is what was checked
 	}
 	if err == nil && old != nil {
 		kept := path + ".before-restore"
@@ -92,9 +92,11 @@ func Restore(src, path string, lockTimeout time.Duration) (RestoreStats, error) 
 	return st, nil
 }
 
-// checkCopy opens the file at path as a store, read-only, and checks that
-// its pages hold together: every page reachable once, every key in order.
-func checkCopy(path string) error {
+// Check opens the file at path as a store, read-only, and checks that it
+// is a pbemd store of a schema this code reads and that its pages hold
+// together: every page reachable once, every key in order. It reads every
+// page; a store a daemon holds is ErrLocked.
+func Check(path string) error {
 	db, err := Open(path, &Options{ReadOnly: true, LockTimeout: time.Second})
 	if err != nil {
 		return err

@@ -92,6 +92,16 @@ var commands = []command{
 			"A foreign, cut short or damaged FILE is refused and nothing changes. The\n" +
 			"replaced database is kept as DIR/" + store.FileName + ".before-restore until the next restore.",
 		examples: []string{"pbemd restore -config /etc/pbemd/pbemd.yaml /var/backups/pbemd.db   (after systemctl stop pbemd)"}},
+	{name: "doctor", args: "[-config FILE] [-data DIR] [-resolver ADDR] [-timeout D]",
+		summary: "check what the daemon needs: data, store, mail servers, DNS", run: runDoctor,
+		help: "One line per check, \"ok\", \"--\" (not checked), \"WARN\" or \"FAIL\": the configuration; the\n" +
+			"data directory's owner and mode and its files' owners; the store (its pages, when\n" +
+			"the daemon is stopped); free disk; IMAP and SMTP reachable, their certificates\n" +
+			"trusted and not running out within 14 days, the login; the LMTP socket's mode\n" +
+			"and group, and its greeting; the DKIM key file against its DNS record, SPF and\n" +
+			"DMARC. DNS goes through the system's resolver (or -resolver, or dkim_resolver);\n" +
+			"a DNS server that does not answer is a warning. Exit status 1 when a check failed.",
+		examples: []string{"pbemd doctor -config /etc/pbemd/pbemd.yaml"}},
 }
 
 // usageTail follows the list of subcommands in pbemd's usage.

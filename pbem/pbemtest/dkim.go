@@ -67,7 +67,18 @@ func ServeDNS(t testing.TB, signers ...*Signer) string {
 	zone := map[string]string{}
 	for _, s := range signers {
 		name, txt := s.Record()
-		zone[strings.ToLower(name)] = txt
+		zone[name] = txt
+	}
+	return ServeZone(t, zone)
+}
+
+// ServeZone is ServeDNS for any TXT records: zone maps a name (with or
+// without its final dot) to its one TXT record.
+func ServeZone(t testing.TB, records map[string]string) string {
+	t.Helper()
+	zone := map[string]string{}
+	for name, txt := range records {
+		zone[strings.ToLower(strings.TrimSuffix(name, "."))+"."] = txt
 	}
 	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {

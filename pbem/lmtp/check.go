@@ -1,0 +1,36 @@
+package lmtp
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// CheckSocket checks that the Unix socket at path is one the MTA can
+// connect to as Listen makes it: a socket, of the mode and group the
+// options say (group as Options.SocketGroup: empty means "postfix" where
+// that group exists). It does not connect.
+func CheckSocket(path string, mode os.FileMode, group string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if fi.Mode().Type() != os.ModeSocket {
+		return fmt.Errorf("%s is not a socket; want the daemon's LMTP socket (lmtp.listen)", path)
+	}
+	var faults []error
+	if fi.Mode().Perm() != mode.Perm() {
+		faults = append(faults, fmt.Errorf("its mode is %04o, want %04o (lmtp.socket_mode): the MTA may not connect", fi.Mode().Perm(), mode.Perm()))
+	}
+	gid, err := socketGroup(group)
+	if err != nil {
+		return err
+	}
+	if g, ok := fileGroup(fi); ok && g != gid {
+		faults = append(faults, fmt.Errorf("its group is %d, want %d (lmtp.socket_group)", g, gid))
+	}
+	if err := errors.Join(faults...); err != nil {
+		return fmt.Errorf("socket %s: %w", path, err)
+	}
+	return nil
+}
