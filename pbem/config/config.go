@@ -215,8 +215,9 @@ type Config struct {
 	Limits Limits `yaml:"limits"`
 	// SweepInterval is how often reminders and forfeits are checked.
 	SweepInterval time.Duration `yaml:"sweep_interval"`
-	// Metrics is a loopback host:port serving the counters (expvar) at
-	// /debug/vars; empty means off.
+	// Metrics is the host:port serving the daemon's metrics (pbem/metrics)
+	// in Prometheus's text format at /metrics, apart from the web view;
+	// ":port" is on the loopback interface; empty means off.
 	Metrics string `yaml:"metrics"`
 	// LMTP is where and how an MTA hands mail to the daemon over LMTP,
 	// beside the IMAP mailbox.
@@ -571,17 +572,19 @@ func (c *Config) validateCounts() error {
 	return nil
 }
 
-// validateMetrics checks that the counters are served only on loopback.
+// validateMetrics checks the metrics' address and makes a port alone
+// (":9125") one of the loopback interface: a listener anyone may reach
+// must be asked for by a host.
 func (c *Config) validateMetrics() error {
 	if c.Metrics == "" {
 		return nil
 	}
-	host, _, err := net.SplitHostPort(c.Metrics)
+	host, port, err := net.SplitHostPort(c.Metrics)
 	if err != nil {
-		return fmt.Errorf("metrics %q is not host:port, e.g. 127.0.0.1:8025", c.Metrics)
+		return fmt.Errorf("metrics %q is not host:port or :port, e.g. 127.0.0.1:9125", c.Metrics)
 	}
-	if !mailconn.IsLoopback(host) {
-		return fmt.Errorf("metrics %q is not a loopback address; the counters are served only locally, e.g. 127.0.0.1:8025", c.Metrics)
+	if host == "" {
+		c.Metrics = net.JoinHostPort("127.0.0.1", port)
 	}
 	return nil
 }

@@ -87,7 +87,7 @@ func TestRefused(t *testing.T) {
 		{"env missing", minimal, "PBEMD_IMAP_PASSWORD, but that environment variable is not set", map[string]string{}},
 		{"both passwords", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  password: x", 1), "both password and password_env", nil},
 		{"smtp user without password", minimal + "  username: bob\n", "set both username and a password", nil},
-		{"metrics not local", minimal + "metrics: 0.0.0.0:8025\n", "not a loopback address", nil},
+		{"metrics no port", minimal + "metrics: 127.0.0.1\n", "not host:port or :port", nil},
 		{"tiny duration", minimal + "sweep_interval: 5ms\n", "sweep_interval is 5ms; want at least 1s", nil},
 		{"done is inbox", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  done_folder: inbox", 1), "is the watched mailbox", nil},
 		{"two documents", minimal + "---\naddress: x@y\n", "more than one YAML document", nil},
@@ -237,5 +237,16 @@ func TestLMTPSettings(t *testing.T) {
 	want = LMTP{Listen: "/run/pbemd/lmtp", SocketMode: 0o620, SocketGroup: "mail", Connections: 10, ConnectionsPerPeer: 4, IdleTimeout: time.Minute}
 	if c.LMTP != want {
 		t.Errorf("lmtp as a mapping: %+v; want %+v", c.LMTP, want)
+	}
+}
+
+// A metrics port alone listens on the loopback interface; a host written
+// is kept.
+func TestMetricsAddress(t *testing.T) {
+	for in, want := range map[string]string{":9125": "127.0.0.1:9125", "0.0.0.0:9125": "0.0.0.0:9125", "[::1]:9125": "[::1]:9125"} {
+		c, err := Parse([]byte(minimal+"metrics: \""+in+"\"\n"), secrets)
+		if err != nil || c.Metrics != want {
+			t.Errorf("metrics %s: %q, %v; want %s", in, c.Metrics, err, want)
+		}
 	}
 }
