@@ -79,15 +79,11 @@ func Restore(src, path string, lockTimeout time.Duration) (RestoreStats, error) 
 		}
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = putInPlace(tmp, path)
 	}
 	if err != nil {
 		os.Remove(tmp)
 		return st, fmt.Errorf("store: restore %s (left as it was): %w", path, err)
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return st, nil
 }

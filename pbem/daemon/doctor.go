@@ -422,40 +422,37 @@ func records(txts []string, version string) []string {
 }
 
 func (d *doctor) spf(ctx context.Context) Finding {
-	dom := d.dnsDomain()
-	if dom == "" {
-		return Finding{Skip, "spf", "no public domain in the address"}
-	}
-	txts, err := d.lookupTXT(ctx, dom)
-	if err != nil {
-		return offline("spf", dom, err)
-	}
-	spf := records(txts, "v=spf1")
-	switch len(spf) {
-	case 0:
-		return Finding{Warn, "spf", dom + " has no SPF record (TXT \"v=spf1 ...\"): receivers cannot tell the SMTP server may send its mail"}
-	case 1:
-		return Finding{OK, "spf", fmt.Sprintf("%s: %s", dom, spf[0])}
-	}
-	return Finding{Fail, "spf", fmt.Sprintf("%s has %d SPF records, which RFC 7208 (4.5) makes an error for every receiver; merge them into one", dom, len(spf))}
+	return d.policy(ctx, "spf", "", "v=spf1",
+		"has no SPF record (TXT \"v=spf1 ...\"): receivers cannot tell the SMTP server may send its mail",
+		"which RFC 7208 (4.5) makes an error for every receiver; merge them into one")
 }
 
 func (d *doctor) dmarc(ctx context.Context) Finding {
+	return d.policy(ctx, "dmarc", "_dmarc.", "v=DMARC1",
+		"has no DMARC record (TXT \"v=DMARC1; p=none\" at least): large receivers ask for one",
+		"which receivers ignore all (RFC 7489 6.6.3): keep one")
+}
+
+// policy checks the one record of a sending policy (SPF, DMARC) that the
+// address's domain publishes at prefix+domain, beginning with version:
+// none is a warning (missing says why it matters), several a failure
+// (several says what receivers make of them).
+func (d *doctor) policy(ctx context.Context, check, prefix, version, missing, several string) Finding {
 	dom := d.dnsDomain()
 	if dom == "" {
-		return Finding{Skip, "dmarc", "no public domain in the address"}
+		return Finding{Skip, check, "no public domain in the address"}
 	}
-	name := "_dmarc." + dom
+	name := prefix + dom
 	txts, err := d.lookupTXT(ctx, name)
 	if err != nil {
-		return offline("dmarc", name, err)
+		return offline(check, name, err)
 	}
-	dmarc := records(txts, "v=DMARC1")
-	switch len(dmarc) {
+	found := records(txts, version)
+	switch len(found) {
 	case 0:
-		return Finding{Warn, "dmarc", name + " has no DMARC record (TXT \"v=DMARC1; p=none\" at least): large receivers ask for one"}
+		return Finding{Warn, check, name + " " + missing}
 	case 1:
-		return Finding{OK, "dmarc", fmt.Sprintf("%s: %s", name, dmarc[0])}
+		return Finding{OK, check, fmt.Sprintf("%s: %s", name, found[0])}
 	}
-	return Finding{Fail, "dmarc", fmt.Sprintf("%s has %d DMARC records; receivers ignore them all (RFC 7489 6.6.3): keep one", name, len(dmarc))}
+	return Finding{Fail, check, fmt.Sprintf("%s has %d %s records, %s", name, len(found), strings.ToUpper(check), several)}
 }

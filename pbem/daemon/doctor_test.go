@@ -204,7 +204,7 @@ func TestDoctorCertificate(t *testing.T) {
 }
 
 // Planted: DNS lacks the DKIM record, or publishes another key; lacks SPF
-// and DMARC; has two SPF records.
+// and DMARC.
 func TestDoctorDNS(t *testing.T) {
 	c := newClinic(t, time.Now().Add(90*24*time.Hour))
 	signer, _ := c.cfg.Signer()
