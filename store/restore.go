@@ -41,7 +41,7 @@ func Restore(src, path string, lockTimeout time.Duration) (RestoreStats, error) 
 	}
 	dir, err := os.Stat(filepath.Dir(path))
 	if err != nil {
-		return st, fmt.Errorf("store: restore: the data directory: %w", err)
+		return st, fmt.Errorf("store: restore: the data directory: %w; make it, owned by the daemon's user, or start pbemd serve once", err)
 	}
 	old, err := os.Stat(path)
 	switch {

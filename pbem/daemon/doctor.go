@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"os"
@@ -130,7 +131,7 @@ func (d *doctor) owners(context.Context) Finding {
 	}
 	entries, err := f.ReadDir(maxDataEntries)
 	f.Close()
-	if err != nil && len(entries) == 0 {
+	if err != nil && !errors.Is(err, io.EOF) { // EOF: an empty directory
 		return Finding{Fail, "owners", fmt.Sprintf("%s cannot be listed: %v", dir, err)}
 	}
 	var wrong []string

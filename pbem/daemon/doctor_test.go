@@ -172,6 +172,21 @@ func TestDoctorWrongOwner(t *testing.T) {
 	}
 }
 
+// An empty data directory, as systemd makes it before the first start,
+// and no store yet: warned of, not failed.
+func TestDoctorEmptyDataDir(t *testing.T) {
+	cfg := config.Default()
+	cfg.Data = t.TempDir()
+	found := map[string]Finding{}
+	failed := Doctor(context.Background(), cfg, DoctorOptions{}, func(f Finding) { found[f.Check] = f })
+	expect(t, found, "owners", OK, "the 0 files")
+	expect(t, found, "store", Warn, "no database at")
+	expect(t, found, "imap", Skip, "no configuration file")
+	if failed {
+		t.Errorf("an empty data directory failed: %v", found)
+	}
+}
+
 // Planted: a world-writable data directory.
 func TestDoctorDataMode(t *testing.T) {
 	c := newClinic(t, time.Now().Add(90*24*time.Hour))
