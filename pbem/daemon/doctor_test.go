@@ -26,7 +26,7 @@ import (
 // the key, SPF and DMARC. Each test plants one fault in it.
 type clinic struct {
 	cfg  *config.Config
-	zone map[string]string
+	zone map[string][]string
 }
 
 func newClinic(t *testing.T, certUntil time.Time) *clinic {
@@ -76,10 +76,10 @@ func newClinic(t *testing.T, certUntil time.Time) *clinic {
 		t.Fatal(err)
 	}
 	rec, _ := signer.Record()
-	return &clinic{cfg: cfg, zone: map[string]string{
-		signer.RecordName():  rec,
-		"example.org":        "v=spf1 ip4:192.0.2.1 -all",
-		"_dmarc.example.org": "v=DMARC1; p=none",
+	return &clinic{cfg: cfg, zone: map[string][]string{
+		signer.RecordName():  {rec},
+		"example.org":        {"google-site-verification=abc", "v=spf1 ip4:192.0.2.1 -all"},
+		"_dmarc.example.org": {"v=DMARC1; p=none"},
 	}}
 }
 
@@ -219,13 +219,13 @@ func TestDoctorCertificate(t *testing.T) {
 }
 
 // Planted: DNS lacks the DKIM record, or publishes another key; lacks SPF
-// and DMARC.
+// and DMARC; has two SPF records.
 func TestDoctorDNS(t *testing.T) {
 	c := newClinic(t, time.Now().Add(90*24*time.Hour))
 	signer, _ := c.cfg.Signer()
 	delete(c.zone, signer.RecordName())
 	delete(c.zone, "_dmarc.example.org")
-	c.zone["example.org"] = "google-site-verification=abc"
+	c.zone["example.org"] = []string{"google-site-verification=abc"}
 	found, failed := c.examine(t)
 	expect(t, found, "dkim", Fail, "s1._domainkey.example.org has no TXT record")
 	expect(t, found, "spf", Warn, "example.org has no SPF record")
@@ -233,6 +233,10 @@ func TestDoctorDNS(t *testing.T) {
 	if !failed {
 		t.Error("a missing DKIM record passed")
 	}
+
+	c.zone["example.org"] = []string{"v=spf1 mx -all", "v=spf1 ip4:192.0.2.1 -all"}
+	found, _ = c.examine(t)
+	expect(t, found, "spf", Fail, "example.org has 2 SPF records")
 
 	other := newClinic(t, time.Now().Add(90*24*time.Hour))
 	os.Remove(other.cfg.DKIMKeyFile("s1"))
