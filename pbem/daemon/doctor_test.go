@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -266,8 +267,8 @@ func TestDoctorOffline(t *testing.T) {
 	}
 }
 
-// Planted: the LMTP socket is the daemon user's alone, so the MTA cannot
-// connect; then a file that is no socket.
+// Planted: the LMTP socket is the daemon user's alone, or not of the MTA's
+// group, so the MTA cannot connect; then a file that is no socket.
 func TestDoctorLMTPSocket(t *testing.T) {
 	c := newClinic(t, time.Now().Add(90*24*time.Hour))
 	os.Chmod(c.cfg.LMTP.Listen, 0o600)
@@ -276,6 +277,11 @@ func TestDoctorLMTPSocket(t *testing.T) {
 	if !failed {
 		t.Error("a socket the MTA cannot use passed")
 	}
+
+	os.Chmod(c.cfg.LMTP.Listen, 0o660)
+	c.cfg.LMTP.SocketGroup = strconv.Itoa(os.Getgid() + 1) // the MTA's, which the socket lacks
+	found, _ = c.examine(t)
+	expect(t, found, "lmtp", Fail, fmt.Sprintf("its group is %d, want %d", os.Getgid(), os.Getgid()+1))
 
 	c.cfg.LMTP.Listen = filepath.Join(t.TempDir(), "not-a-socket")
 	os.WriteFile(c.cfg.LMTP.Listen, nil, 0o660)
