@@ -2,7 +2,9 @@ package daemon
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"runtime/debug"
 	"strings"
@@ -49,6 +51,9 @@ func Version() string {
 // Version; the error is ErrNoDaemon when none answers.
 func RunningVersion(dir string) (string, error) {
 	conn, err := net.DialTimeout("unix", ControlPath(dir), 5*time.Second)
+	if errors.Is(err, fs.ErrPermission) {
+		return "", fmt.Errorf("%s is the daemon user's alone (%v); ask as that user or root", ControlPath(dir), err)
+	}
 	if err != nil {
 		return "", fmt.Errorf("%w on %s: %v", ErrNoDaemon, ControlPath(dir), err)
 	}
