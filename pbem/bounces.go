@@ -122,6 +122,9 @@ func (r *request) bounce(tok string, raw []byte) error {
 		r.outcome.why = "mail to the return path that reports no failure"
 		return nil
 	}
+	if r.s.cfg.OnBounce != nil {
+		r.after = append(r.after, r.s.cfg.OnBounce)
+	}
 	key, err := r.s.tokens.secret(r.tx)
 	if err != nil {
 		return err

@@ -117,6 +117,8 @@ func report(t *testing.T, file, returnPath, id string) []byte {
 // mail stops going there, and a mail that proves the address resumes it.
 func TestBouncePausesDeadAddress(t *testing.T) {
 	h := watchHarness(t)
+	var counted int
+	h.svc.cfg.OnBounce = func() { counted++ }
 	reports := []string{"postfix.eml", "gmail.eml", "exchange.eml"}
 	for day, file := range reports {
 		out := h.chat(fmt.Sprintf("day %d", day))
@@ -146,6 +148,9 @@ func TestBouncePausesDeadAddress(t *testing.T) {
 			t.Fatalf("after day %d: paused %v", day, paused)
 		}
 		h.now = h.now.Add(25 * time.Hour)
+	}
+	if counted != len(reports)+1 {
+		t.Errorf("OnBounce told of %d reports; want %d", counted, len(reports)+1)
 	}
 	out := h.chat("while paused")
 	if copyTo(out, "dead@example.net") != nil || copyTo(out, "alive@example.org") == nil {

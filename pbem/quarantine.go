@@ -80,22 +80,24 @@ func readMailSafely(lim mailmsg.Limits, raw []byte) (m *mailmsg.Incoming, err er
 //
 // It returns the outbox ids of the answer, for "pbemd deliver -print".
 func (s *Service) Quarantine(raw []byte, why string, keep bool) ([]uint64, error) {
-	var stored []byte
+	var stored *store.Quarantined
 	if keep {
-		stored = raw
+		stored = &store.Quarantined{Data: raw}
 	}
 	return s.answerOnce(headerOf(raw), contentKey(raw), "pbemd: mail not handled", "quarantined", map[string]any{"Why": "the server failed on it"}, why, stored)
 }
 
 // TooLarge answers, once, a mail of size bytes that is larger than limit,
 // the largest mail the server reads: header is its header alone (or the
-// mail's first bytes; the body is ignored). It returns the outbox ids of the
-// answer.
+// mail's first bytes; the body is ignored). The header is kept in the
+// store's quarantine, so that pbemd admin lists the mail with the others.
+// It returns the outbox ids of the answer.
 func (s *Service) TooLarge(header []byte, size, limit int64) ([]uint64, error) {
 	h := headerOf(header)
 	why := fmt.Sprintf("the mail has %d bytes, more than the %d read", size, limit)
 	key := contentKey(append(h, fmt.Sprintf("\x00%d", size)...))
-	return s.answerOnce(h, key, "pbemd: mail too large", "toolarge", map[string]any{"Size": size, "Limit": limit}, why, nil)
+	return s.answerOnce(h, key, "pbemd: mail too large", "toolarge", map[string]any{"Size": size, "Limit": limit}, why,
+		&store.Quarantined{Data: h, Kind: store.TooLarge, Size: size})
 }
 
 // headerOf is the header of raw with an empty body, at most 256 KiB of
@@ -125,8 +127,9 @@ func contentKey(raw []byte) string {
 // answerOnce replies with the template to the sender of the mail whose
 // header is given, unless the mail was handled before or is one never to
 // answer, and marks the mail handled. key is used when the header has no
-// Message-ID. With keep not nil, the mail is also stored in quarantine.
-func (s *Service) answerOnce(header []byte, key, subject, template string, data map[string]any, why string, keep []byte) ([]uint64, error) {
+// Message-ID. With keep not nil, the mail (keep.Data) is also stored in
+// quarantine.
+func (s *Service) answerOnce(header []byte, key, subject, template string, data map[string]any, why string, keep *store.Quarantined) ([]uint64, error) {
 	m, err := readMailSafely(s.cfg.Mail, header)
 	if err != nil {
 		m = nil // no sender to answer: only mark it, and keep it
@@ -154,12 +157,12 @@ func (s *Service) answerOnce(header []byte, key, subject, template string, data 
 			return err
 		}
 		if keep != nil {
-			keep = s.maskStored(tx, keep)
-			rec := &store.Quarantined{Key: key, At: now, Why: why, Data: keep}
+			rec := *keep
+			rec.Key, rec.At, rec.Why, rec.Data = key, now, why, s.maskStored(tx, keep.Data)
 			if m != nil {
 				rec.From = m.From
 			}
-			if err := tx.Quarantine(rec); err != nil {
+			if err := tx.Quarantine(&rec); err != nil {
 				return err
 			}
 			if _, err := s.pruneQuarantine(tx, now); err != nil {

@@ -128,6 +128,36 @@ func TestTooLargeAnswer(t *testing.T) {
 	}
 }
 
+// A mail too large to read is listed in the quarantine with the others,
+// by its header and its size, but it cannot be handled again (issue 28).
+func TestTooLargeKept(t *testing.T) {
+	h := newHarness(t)
+	h.signup("alice")
+	head := []byte("From: alice@example.org\r\nSubject: ultima move 101 alice pw-alice e2e4\r\nMessage-ID: <big@client.example>\r\n\r\n")
+	for range 2 {
+		if _, err := h.svc.TooLarge(head, 50<<20, 10<<20); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, err := h.db.Quarantined()
+	if err != nil || len(list) != 1 {
+		t.Fatalf("quarantine: %d mails, %v; want the too large one once", len(list), err)
+	}
+	q := list[0]
+	if q.Kind != store.TooLarge || q.Size != 50<<20 || q.From != "alice@example.org" || !strings.Contains(string(q.Data), "Message-ID: <big@client.example>") {
+		t.Errorf("kept %+v; want kind %q, size %d, the header", q, store.TooLarge, 50<<20)
+	}
+	if strings.Contains(string(q.Data), "pw-alice") {
+		t.Errorf("the kept header shows the password:\n%s", q.Data)
+	}
+	if _, err := h.svc.Release(q.ID); err == nil || !strings.Contains(err.Error(), "only its header was kept") {
+		t.Errorf("release of a header: %v; want a refusal", err)
+	}
+	if list, _ := h.db.Quarantined(); len(list) != 1 {
+		t.Errorf("after the refused release %d mails in quarantine; want it kept", len(list))
+	}
+}
+
 // A store that cannot be written fails the mail temporarily.
 func TestStoreFailureIsTemporary(t *testing.T) {
 	t.Parallel()

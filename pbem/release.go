@@ -17,6 +17,9 @@ func (s *Service) Release(id uint64) ([]uint64, error) {
 		if q, err = tx.Unquarantine(id); err != nil {
 			return err
 		}
+		if q.Kind == store.TooLarge {
+			return fmt.Errorf("quarantined mail %d had %d bytes, more than the largest read, and only its header was kept; it cannot be handled again: drop it", id, q.Size)
+		}
 		if len(q.Data) == 0 {
 			return fmt.Errorf("quarantined mail %d was kept without its text; it cannot be handled again", id)
 		}

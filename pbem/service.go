@@ -39,6 +39,9 @@ type Config struct {
 	// OnMoves, when set, is told after each commit how many game moves it
 	// stored (a Taratibu turn counts its single moves); for counters.
 	OnMoves func(n int)
+	// OnBounce, when set, is told after each commit of a delivery report
+	// read at a return path (bounces.go); for counters.
+	OnBounce func()
 
 	// Limits bound the cost of mails, senders and accounts; see Limits
 	// for the defaults of its zero fields.

@@ -85,15 +85,11 @@ func Compact(path string, lockTimeout time.Duration) (CompactStats, error) {
 		err = keepOwner(tmp, fi)
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = putInPlace(tmp, path)
 	}
 	if err != nil {
 		os.Remove(tmp)
 		return st, fmt.Errorf("store: compact %s (left as it was): %w", path, err)
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	if fi, err := os.Stat(path); err == nil {
 		st.After = fi.Size()

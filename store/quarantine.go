@@ -26,9 +26,20 @@ type Quarantined struct {
 	Why  string // for the administrator: the error, which may name files
 	// Data is the whole mail, the only copy once deliver has exited 0:
 	// as it arrived, or as read and decoded, with the passwords its
-	// commands name masked (pbem's Quarantine).
+	// commands name masked (pbem's Quarantine); for a mail TooLarge, its
+	// header alone.
 	Data []byte
+	// Kind is what kept it: "" for a mail not handled (unreadable,
+	// crashed, failed too often; every record before Kind), TooLarge for
+	// a mail over the largest read.
+	Kind string `json:",omitempty"`
+	// Size is the size of the whole mail when Data holds its header only.
+	Size int64 `json:",omitempty"`
 }
+
+// TooLarge is the Kind of a quarantined mail over the largest read: only
+// its header is kept, so it cannot be handled again.
+const TooLarge = "too large"
 
 // keyQuarantineBytes in the meta bucket holds the bytes the quarantine's
 // records take together, as a decimal number, so that bounding them reads

@@ -480,14 +480,22 @@ func writeFile(path string, write func(io.Writer) error) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = putInPlace(tmp, path)
 	}
 	if err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("store: backup to %s: %w", path, err)
 	}
-	// Make the rename itself durable. Not every system can sync a
-	// directory; the copy is complete either way.
+	return nil
+}
+
+// putInPlace renames the whole file tmp to path and makes the rename
+// itself durable. Not every system can sync a directory; the file is
+// complete either way.
+func putInPlace(tmp, path string) error {
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
 	if d, err := os.Open(filepath.Dir(path)); err == nil {
 		d.Sync()
 		d.Close()

@@ -79,8 +79,29 @@ var commands = []command{
 			"an existing one, and prints the DNS TXT record that publishes it and the lines of\n" +
 			"configuration that have the daemon sign every mail it sends with it (DKIM).",
 		examples: []string{"pbemd dkim -config /etc/pbemd/pbemd.yaml -domain example.org -selector pbemd1"}},
-	{name: "version", args: "", summary: "print the version and the source revision", run: runVersion,
-		examples: []string{"pbemd version"}},
+	{name: "version", args: "[-config FILE] [-data DIR]", summary: "print the version and the source revision, and the running daemon's", run: runVersion,
+		help: "The first line is this binary's; the second, \"running:\", the daemon's on the data\n" +
+			"directory, asked over its control socket: after an upgrade they differ until\n" +
+			"the daemon is restarted.",
+		examples: []string{"pbemd version", "pbemd version -config /etc/pbemd/pbemd.yaml"}},
+	{name: "restore", args: "[-config FILE] [-data DIR] FILE",
+		summary: "put a backup copy in place of the database (daemon stopped)", run: runRestore,
+		help: "Checks that FILE is a whole pbemd database (a copy \"pbemd backup\" wrote), then puts\n" +
+			"it in place of DIR/" + store.FileName + ", owned by the owner of DIR (a restore run as root\n" +
+			"stays writable by the daemon's own user) with the mode of the file it replaces.\n" +
+			"A foreign, cut short or damaged FILE is refused and nothing changes. The\n" +
+			"replaced database is kept as DIR/" + store.FileName + ".before-restore until the next restore.",
+		examples: []string{"pbemd restore -config /etc/pbemd/pbemd.yaml /var/backups/pbemd.db   (after systemctl stop pbemd)"}},
+	{name: "doctor", args: "[-config FILE] [-data DIR] [-resolver ADDR] [-timeout D]",
+		summary: "check what the daemon needs: data, store, mail servers, DNS", run: runDoctor,
+		help: "One line per check, \"ok\", \"--\" (not checked), \"WARN\" or \"FAIL\": the configuration; the\n" +
+			"data directory's owner and mode and its files' owners; the store (its pages, when\n" +
+			"the daemon is stopped); free disk; IMAP and SMTP reachable, their certificates\n" +
+			"trusted and not running out within 14 days, the login; the LMTP socket's mode\n" +
+			"and group, and its greeting; the DKIM key file against its DNS record, SPF and\n" +
+			"DMARC. DNS goes through the system's resolver (or -resolver, or dkim_resolver);\n" +
+			"a DNS server that does not answer is a warning. Exit status 1 when a check failed.",
+		examples: []string{"pbemd doctor -config /etc/pbemd/pbemd.yaml"}},
 }
 
 // usageTail follows the list of subcommands in pbemd's usage.

@@ -33,7 +33,8 @@ const Usage = `actions:
   outbox retry ID                send a waiting or given-up reply now
   outbox drop ID                 remove a reply unsent
   quarantine [list]              mails the daemon or pbemd deliver could not
-                                 handle (the daemon's also stay in the IMAP
+                                 handle, and the headers of those too large
+                                 to read (the daemon's also stay in the IMAP
                                  quarantine folder)
   quarantine release ID          handle one again, once what failed is mended
   quarantine drop ID             remove one unhandled
@@ -375,9 +376,16 @@ func quarantine(env Env, args []string, w io.Writer) error {
 			return err
 		}
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tAT\tFROM\tBYTES\tWHY")
+		fmt.Fprintln(tw, "ID\tAT\tFROM\tKIND\tBYTES\tWHY")
 		for _, q := range list {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\n", q.ID, when(q.At), q.From, len(q.Data), oneLine(q.Why))
+			kind, size := q.Kind, int64(len(q.Data))
+			if kind == "" {
+				kind = "not handled"
+			}
+			if q.Size > 0 {
+				size = q.Size // only the header is kept
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\n", q.ID, when(q.At), q.From, kind, size, oneLine(q.Why))
 		}
 		return tw.Flush()
 	}

@@ -30,18 +30,23 @@ func (c *Config) Service(log *slog.Logger) pbem.Config {
 // verify_dkim the signatures checked here.
 func (c *Config) Verifier() *mailauth.Verifier {
 	v := &mailauth.Verifier{TrustedIDs: c.TrustedAuthservIDs, Timeout: c.DKIMTimeout}
-	switch {
-	case !c.VerifyDKIM:
-	case c.DKIMResolver == "":
-		v.Resolver = net.DefaultResolver
-	default:
-		addr := c.DKIMResolver
-		v.Resolver = &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, network, addr)
-		}}
+	if c.VerifyDKIM {
+		v.Resolver = c.Resolver()
 	}
 	return v
+}
+
+// Resolver is the DNS resolver of DKIM keys (and of "pbemd doctor"'s
+// records): the server dkim_resolver names, else the system's.
+func (c *Config) Resolver() *net.Resolver {
+	if c.DKIMResolver == "" {
+		return net.DefaultResolver
+	}
+	addr := c.DKIMResolver
+	return &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, network, addr)
+	}}
 }
 
 // DKIM is the key that signs the server's outgoing mail.

@@ -215,16 +215,18 @@ type Config struct {
 	Limits Limits `yaml:"limits"`
 	// SweepInterval is how often reminders and forfeits are checked.
 	SweepInterval time.Duration `yaml:"sweep_interval"`
-	// Metrics is a loopback host:port serving the counters (expvar) at
-	// /debug/vars; empty means off.
+	// Metrics is the host:port serving the daemon's metrics (pbem/metrics)
+	// in Prometheus's text format at /metrics, apart from the web view;
+	// ":port" is on the loopback interface; empty means off.
 	Metrics string `yaml:"metrics"`
 	// LMTP is where and how an MTA hands mail to the daemon over LMTP,
 	// beside the IMAP mailbox.
 	LMTP LMTP `yaml:"lmtp"`
 	Log  Log  `yaml:"log"`
 	// HTTP is the host:port of the read-only web view of the games, or
-	// "off". The default, DefaultHTTP, falls back to a free port when
-	// another program holds it.
+	// "off". Left out, the view listens on DefaultHTTP, or on a free
+	// loopback port when another program holds that; an address written
+	// here must be free, even DefaultHTTP itself.
 	HTTP string `yaml:"http"`
 	// PublicURL is where players reach the web view, e.g.
 	// https://pbem.example.org; when set, board mails link to their board.
@@ -335,7 +337,6 @@ func Default() *Config {
 		Limits:        defaultLimits(),
 		SweepInterval: 20 * time.Second,
 		Log:           Log{Level: "info", Format: "text"},
-		HTTP:          DefaultHTTP,
 		Robots:        Robots{MoveTime: 2 * time.Second},
 		LMTP:          LMTP{SocketMode: 0o660, Connections: 64, IdleTimeout: 2 * time.Minute},
 		VerifyDKIM:    true,
@@ -577,17 +578,19 @@ func (c *Config) validateCounts() error {
 	return nil
 }
 
-// validateMetrics checks that the counters are served only on loopback.
+// validateMetrics checks the metrics' address and makes a port alone
+// (":9125") one of the loopback interface: a listener anyone may reach
+// must be asked for by a host.
 func (c *Config) validateMetrics() error {
 	if c.Metrics == "" {
 		return nil
 	}
-	host, _, err := net.SplitHostPort(c.Metrics)
+	host, port, err := net.SplitHostPort(c.Metrics)
 	if err != nil {
-		return fmt.Errorf("metrics %q is not host:port, e.g. 127.0.0.1:8025", c.Metrics)
+		return fmt.Errorf("metrics %q is not host:port or :port, e.g. 127.0.0.1:9125", c.Metrics)
 	}
-	if !mailconn.IsLoopback(host) {
-		return fmt.Errorf("metrics %q is not a loopback address; the counters are served only locally, e.g. 127.0.0.1:8025", c.Metrics)
+	if host == "" {
+		c.Metrics = net.JoinHostPort("127.0.0.1", port)
 	}
 	return nil
 }

@@ -90,7 +90,7 @@ func TestRefused(t *testing.T) {
 		{"env missing", minimal, "PBEMD_IMAP_PASSWORD, but that environment variable is not set", map[string]string{}},
 		{"both passwords", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  password: x", 1), "both password and password_env", nil},
 		{"smtp user without password", minimal + "  username: bob\n", "set both username and a password", nil},
-		{"metrics not local", minimal + "metrics: 0.0.0.0:8025\n", "not a loopback address", nil},
+		{"metrics no port", minimal + "metrics: 127.0.0.1\n", "not host:port or :port", nil},
 		{"tiny duration", minimal + "sweep_interval: 5ms\n", "sweep_interval is 5ms; want at least 1s", nil},
 		{"done is inbox", strings.Replace(minimal, "  username: pbem", "  username: pbem\n  done_folder: inbox", 1), "is the watched mailbox", nil},
 		{"two documents", minimal + "---\naddress: x@y\n", "more than one YAML document", nil},
@@ -201,8 +201,11 @@ func TestWebSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.HTTP != DefaultHTTP || c.PublicURL != "" {
-		t.Errorf("defaults: http %q public_url %q; want %q and none", c.HTTP, c.PublicURL, DefaultHTTP)
+	if c.HTTP != "" || c.PublicURL != "" {
+		t.Errorf("defaults: http %q public_url %q; want both unset (the daemon's default address)", c.HTTP, c.PublicURL)
+	}
+	if c, err := Parse([]byte(base+"http: "+DefaultHTTP+"\n"), env(nil)); err != nil || c.HTTP != DefaultHTTP {
+		t.Errorf("http written as the default address: %q, %v; want it kept as chosen", c.HTTP, err)
 	}
 	for _, ok := range []string{"http: off", "http: 0.0.0.0:80", "http: '[::1]:8080'", "public_url: https://pbem.example.org/games"} {
 		if _, err := Parse([]byte(base+ok+"\n"), env(nil)); err != nil {
@@ -242,5 +245,16 @@ func TestLMTPSettings(t *testing.T) {
 	want = LMTP{Listen: "/run/pbemd/lmtp", SocketMode: 0o620, SocketGroup: "mail", Connections: 10, ConnectionsPerPeer: 4, IdleTimeout: time.Minute}
 	if c.LMTP != want {
 		t.Errorf("lmtp as a mapping: %+v; want %+v", c.LMTP, want)
+	}
+}
+
+// A metrics port alone listens on the loopback interface; a host written
+// is kept.
+func TestMetricsAddress(t *testing.T) {
+	for in, want := range map[string]string{":9125": "127.0.0.1:9125", "0.0.0.0:9125": "0.0.0.0:9125", "[::1]:9125": "[::1]:9125"} {
+		c, err := Parse([]byte(minimal+"metrics: \""+in+"\"\n"), secrets)
+		if err != nil || c.Metrics != want {
+			t.Errorf("metrics %s: %q, %v; want %s", in, c.Metrics, err, want)
+		}
 	}
 }

@@ -9,8 +9,10 @@ import (
 // validateWeb checks the web view's settings: an address to listen on (or
 // "off"), and a public URL that is an absolute http or https address.
 func (c *Config) validateWeb() error {
-	if err := CheckHTTP(c.HTTP); err != nil {
-		return err
+	if c.HTTP != "" {
+		if err := CheckHTTP(c.HTTP); err != nil {
+			return err
+		}
 	}
 	if c.PublicURL == "" {
 		return nil

@@ -22,7 +22,8 @@ import (
 // client sends one line, "backup", and gets "OK <size>" and a consistent
 // copy of that many bytes, or "ERR <reason>"; or "admin" and the action's
 // words, each after a tab, and gets "OK", "ERR <reason>" or
-// "USAGE <reason>", a newline, and the action's answer (see runAdmin).
+// "USAGE <reason>", a newline, and the action's answer (see runAdmin); or
+// "version", and gets "OK " and the daemon's Version.
 const controlName = "pbemd.sock"
 
 // ControlPath is the control socket of the data directory dir.
@@ -67,6 +68,8 @@ func answerControl(conn net.Conn, db *store.DB, log *slog.Logger, admin adminFun
 		return
 	}
 	switch req {
+	case "version":
+		fmt.Fprintf(conn, "OK %s\n", Version())
 	case "backup":
 		n, err := db.BackupSized(conn, func(size int64) error {
 			_, err := fmt.Fprintf(conn, "OK %d\n", size)
@@ -78,7 +81,7 @@ func answerControl(conn net.Conn, db *store.DB, log *slog.Logger, admin adminFun
 		}
 		log.Info("backup sent over the control socket", "bytes", n)
 	default:
-		fmt.Fprintf(conn, "ERR unknown request %q; the requests are backup and admin\n", req)
+		fmt.Fprintf(conn, "ERR unknown request %q; the requests are backup, admin and version\n", req)
 	}
 }
 

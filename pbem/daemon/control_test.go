@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -95,4 +96,18 @@ func controlled(t *testing.T) (dir string, db *store.DB, stop func()) {
 		t.Fatal(err)
 	}
 	return dir, db, stop
+}
+
+// The control socket tells the daemon's own version.
+func TestVersionOverControlSocket(t *testing.T) {
+	dir, _, stop := controlled(t)
+	defer stop()
+	v, err := RunningVersion(dir)
+	if err != nil || v != Version() {
+		t.Errorf("RunningVersion = %q, %v; want %q", v, err, Version())
+	}
+	stop()
+	if _, err := RunningVersion(dir); !errors.Is(err, ErrNoDaemon) {
+		t.Errorf("no daemon: %v; want ErrNoDaemon", err)
+	}
 }

@@ -34,7 +34,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"expvar"
 	"fmt"
 	"io"
 	"log/slog"
@@ -53,7 +52,9 @@ import (
 	"github.com/pbemd/pbemd/pbem/lmtp"
 	"github.com/pbemd/pbemd/pbem/mailbox"
 	"github.com/pbemd/pbemd/pbem/mailconn"
+	"github.com/pbemd/pbemd/pbem/metrics"
 	"github.com/pbemd/pbemd/pbem/outbox"
+	"github.com/pbemd/pbemd/pbem/robot"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -78,41 +79,6 @@ type Options struct {
 	Logger *slog.Logger // default: as Config.Log says, on standard error
 }
 
-// The counters, published with expvar as "pbemd" (one set per process).
-var (
-	counters      = expvar.NewMap("pbemd")
-	mailsIn       = new(expvar.Int) // mails handled by the service
-	moves         = new(expvar.Int) // game moves played (stored)
-	errorsCount   = new(expvar.Int) // failures of any kind
-	repliesSent   = new(expvar.Int) // replies accepted by the SMTP server
-	repliesFailed = new(expvar.Int) // replies given up (kept in the store's failed mail)
-	reconnects    = new(expvar.Int) // IMAP connections back after a lost one
-	currentDB     atomic.Pointer[store.DB]
-)
-
-func init() {
-	counters.Set("mails_in", mailsIn)
-	counters.Set("moves", moves)
-	counters.Set("errors", errorsCount)
-	counters.Set("replies_sent", repliesSent)
-	counters.Set("replies_failed", repliesFailed)
-	counters.Set("reconnects", reconnects)
-	counters.Set("outbox_length", storeCount((*store.DB).OutboxLen))
-	counters.Set("failed_length", storeCount((*store.DB).FailedLen))
-}
-
-// storeCount publishes a count read from the running daemon's store.
-func storeCount(count func(*store.DB) (int, error)) expvar.Func {
-	return func() any {
-		db := currentDB.Load()
-		if db == nil {
-			return 0
-		}
-		n, _ := count(db)
-		return n
-	}
-}
-
 // sweeper is the core's reminder and forfeit sweep, when it has one.
 type sweeper interface {
 	Sweep(now time.Time) error
@@ -134,11 +100,12 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	defer db.Close()
 	defer watchMemory(ctx, db, log)()
-	currentDB.Store(db)
-	defer currentDB.CompareAndSwap(db, nil)
+	var robots atomic.Pointer[robot.Worker] // set below, for its gauge
+	m := newMetrics(db, &robots)
 
 	sc := cfg.Service(log)
-	sc.OnMoves = func(n int) { moves.Add(int64(n)) }
+	sc.OnMoves = func(n int) { m.Moves.Add(float64(n)) }
+	sc.OnBounce = m.Bounces.Inc
 	svc := pbem.New(db, sc)
 	var running atomic.Pointer[outbox.Sender] // set below; admin actions before that only queue
 	stopControl, err := serveControl(cfg.Data, db, log, adminOn(svc, db, log, func() {
@@ -161,26 +128,27 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer closeMail()
-	metrics, err := serveMetrics(cfg.Metrics, log)
+	metrics, err := serveMetrics(cfg.Metrics, m, log)
 	if err != nil {
 		return err
 	}
 
-	sender := newSender(db, conns, cfg, log)
+	sender := newSender(db, conns, cfg, m, log)
 	running.Store(sender)
-	robots, err := startRobots(svc, cfg, sender, log)
+	worker, err := startRobots(svc, cfg, sender, log)
 	if err != nil {
 		return err
 	}
-	in := newIntake(svc, cfg, watch, sender, log)
-	watcher := newWatcher(watch, in, log)
+	robots.Store(worker)
+	in := newIntake(svc, cfg, watch, sender, m, log)
+	watcher := newWatcher(watch, in.Via("imap"), m, log)
 	if smtpT, ok := smtpOf(conns[0]); ok && !embedded {
 		if err := checkServers(ctx, cfg, watcher, smtpT, log); err != nil {
 			return err
 		}
 	}
 	if cfg.LMTP.Listen != "" {
-		lm, err := listenLMTP(cfg, in, log)
+		lm, err := listenLMTP(cfg, in.Via("lmtp"), log)
 		if err != nil {
 			return err
 		}
@@ -190,9 +158,9 @@ func Run(ctx context.Context, opts Options) error {
 	var wg sync.WaitGroup
 	wg.Go(func() { sender.Run(ctx) })
 	wg.Go(func() { watcher.Run(ctx) })
-	wg.Go(func() { robots.Run(ctx) })
+	wg.Go(func() { worker.Run(ctx) })
 	if sw, ok := any(svc).(sweeper); ok {
-		wg.Go(func() { sweepLoop(ctx, sw, cfg.SweepInterval, sender, log) })
+		wg.Go(func() { sweepLoop(ctx, sw, cfg.SweepInterval, sender, m, log) })
 	}
 	sender.Kick() // replies left over from the last run
 	<-ctx.Done()
@@ -214,33 +182,56 @@ func watchMemory(ctx context.Context, db *store.DB, log *slog.Logger) (stop func
 	return func() { cancel(); <-done }
 }
 
+// newMetrics makes the daemon's metrics, their gauges read from its store
+// and its robots (once they run).
+func newMetrics(db *store.DB, robots *atomic.Pointer[robot.Worker]) *metrics.Metrics {
+	return metrics.New(Version(), metrics.Read{
+		Waiting: db.OutboxWaiting,
+		Failed:  db.FailedLen,
+		StoreBytes: func() (int64, error) {
+			fi, err := os.Stat(db.Path())
+			if err != nil {
+				return 0, err
+			}
+			return fi.Size(), nil
+		},
+		RobotTurns: func() int {
+			if w := robots.Load(); w != nil {
+				return w.Waiting()
+			}
+			return 0
+		},
+	})
+}
+
 // newSender sends the outbox over conns, counting what it sends and
 // gives up.
-func newSender(db *store.DB, conns []outbox.Transport, cfg *config.Config, log *slog.Logger) *outbox.Sender {
+func newSender(db *store.DB, conns []outbox.Transport, cfg *config.Config, m *metrics.Metrics, log *slog.Logger) *outbox.Sender {
 	so := senderOptions(cfg, db)
 	so.Logger = log.With("part", "outbox")
-	so.OnSent = func() { repliesSent.Add(1) }
-	so.OnFailure = func() { errorsCount.Add(1) }
-	so.OnGiveUp = func() { errorsCount.Add(1); repliesFailed.Add(1) }
+	so.OnSent = m.RepliesSent.Inc
+	so.OnFailure = m.Errors.Inc
+	so.OnGiveUp = func() { m.Errors.Inc(); m.RepliesFailed.Inc() }
 	return outbox.NewConns(db, conns, so)
 }
 
-// newIntake is the one intake every way in ends in: it counts the mails,
-// wakes the sender after each commit, and waits out a failing mail with
-// the watcher's backoff.
-func newIntake(svc *pbem.Service, cfg *config.Config, watch mailbox.Config, sender *outbox.Sender, log *slog.Logger) *intake.Intake {
+// newIntake is the one intake every way in ends in: it counts the mails
+// by way and verdict, wakes the sender after each commit, and waits out
+// a failing mail with the watcher's backoff.
+func newIntake(svc *pbem.Service, cfg *config.Config, watch mailbox.Config, sender *outbox.Sender, m *metrics.Metrics, log *slog.Logger) *intake.Intake {
 	return intake.New(svc, intake.Options{Largest: cfg.Limits.LargestMail,
 		RetryMin: watch.BackoffMin, RetryMax: watch.BackoffMax, Logger: log.With("part", "intake"),
-		OnCommit: func(n int) { mailsIn.Add(int64(n)); sender.Kick() },
-		OnError:  func() { errorsCount.Add(1) }})
+		OnCommit:  func(int) { sender.Kick() },
+		OnError:   m.Errors.Inc,
+		OnVerdict: func(way string, k intake.Kind) { m.MailIn(way, k.String()) }})
 }
 
 // newWatcher reads the IMAP mailbox into the intake, counting its errors
 // and reconnections.
-func newWatcher(watch mailbox.Config, in *intake.Intake, log *slog.Logger) *mailbox.Watcher {
+func newWatcher(watch mailbox.Config, in *intake.Intake, m *metrics.Metrics, log *slog.Logger) *mailbox.Watcher {
 	watch.Logger = log.With("part", "mailbox")
-	watch.OnError = func() { errorsCount.Add(1) }
-	watch.OnReconnect = func() { reconnects.Add(1) }
+	watch.OnError = m.Errors.Inc
+	watch.OnReconnect = m.Reconnects.Inc
 	return mailbox.New(watch, in)
 }
 
@@ -308,22 +299,23 @@ func mailServers(opts Options, cfg *config.Config, embedded bool, webURL string)
 	return watch, []outbox.Transport{dm.Transport()}, func() { dm.Close() }, nil
 }
 
-// serveMetrics serves the counters on addr, when it is set; the caller
-// closes the server it returns.
-func serveMetrics(addr string, log *slog.Logger) (*http.Server, error) {
+// serveMetrics serves m at /metrics on addr, a listener of its own apart
+// from the web view, when addr is set; the caller closes the server it
+// returns.
+func serveMetrics(addr string, m *metrics.Metrics, log *slog.Logger) (*http.Server, error) {
 	if addr == "" {
 		return nil, nil
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("metrics: %w", err)
+		return nil, fmt.Errorf("metrics: %w (choose another address with the metrics setting)", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/debug/vars", expvar.Handler())
-	metrics := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go metrics.Serve(ln)
-	log.Info("counters served", "url", "http://"+ln.Addr().String()+"/debug/vars")
-	return metrics, nil
+	mux.Handle("/metrics", m.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	log.Info("metrics served", "url", "http://"+ln.Addr().String()+"/metrics")
+	return srv, nil
 }
 
 // listenLMTP takes mail from the MTA over LMTP, as the configuration
@@ -361,14 +353,17 @@ func domainOf(addr string) string {
 // sweepLoop runs the sweep at start and then every interval. A sweep
 // that keeps failing (a full disk) is logged when it starts failing, then
 // once an hour, and when it works again.
-func sweepLoop(ctx context.Context, sw sweeper, interval time.Duration, sender *outbox.Sender, log *slog.Logger) {
+func sweepLoop(ctx context.Context, sw sweeper, interval time.Duration, sender *outbox.Sender, m *metrics.Metrics, log *slog.Logger) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	var failing time.Time // when the failures last logged began, or zero
 	failed := 0
 	for {
-		if err := sw.Sweep(time.Now()); err != nil {
-			errorsCount.Add(1)
+		began := time.Now()
+		err := sw.Sweep(began)
+		m.Swept(time.Since(began))
+		if err != nil {
+			m.Errors.Inc()
 			failed++
 			if failing.IsZero() || time.Since(failing) >= time.Hour {
 				log.Error("sweep failed", "err", err, "times", failed)

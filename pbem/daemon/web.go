@@ -14,17 +14,23 @@ import (
 	"github.com/pbemd/pbemd/store"
 )
 
-// startWeb serves the web view on addr, unless addr is "off". The default
-// address falls back to a free loopback port when another program holds
-// it, so that a second pbemd on one machine still starts; an address the
-// operator chose must be free. It returns the view's URL ("" when off) and
-// a function that stops it.
+// startWeb serves the web view on addr, unless addr is "off"; addr ""
+// is the default address, which falls back to a free loopback port when
+// another program holds it, so that a second pbemd on one machine still
+// starts. An address the operator chose (by flag or in the file, even
+// DefaultHTTP itself) must be free: a view that silently moved would not be
+// where the operator's proxy points. It returns the view's URL ("" when
+// off) and a function that stops it.
 func startWeb(addr string, db *store.DB, cfg *config.Config, unsub web.Unsubscriber, log *slog.Logger) (string, func(), error) {
 	if addr == "off" {
 		return "", func() {}, nil
 	}
+	chosen := addr != ""
+	if !chosen {
+		addr = config.DefaultHTTP
+	}
 	ln, err := net.Listen("tcp", addr)
-	if err != nil && addr == config.DefaultHTTP && errors.Is(err, syscall.EADDRINUSE) {
+	if err != nil && !chosen && errors.Is(err, syscall.EADDRINUSE) {
 		ln, err = net.Listen("tcp", "127.0.0.1:0")
 	}
 	if err != nil {
@@ -43,13 +49,10 @@ func startWeb(addr string, db *store.DB, cfg *config.Config, unsub web.Unsubscri
 }
 
 // webAddr is where the web view listens: the -http flag, else the
-// configuration's http setting.
+// configuration's http setting, else "" for the default.
 func webAddr(opts Options, cfg *config.Config) string {
 	if opts.HTTPAddr != "" {
 		return opts.HTTPAddr
-	}
-	if cfg.HTTP == "" {
-		return config.DefaultHTTP
 	}
 	return cfg.HTTP
 }

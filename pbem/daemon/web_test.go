@@ -85,7 +85,7 @@ func TestServeWebOff(t *testing.T) {
 }
 
 // The default address gives way to a free port when taken; an address the
-// operator chose does not.
+// operator chose does not, even when it is the default's (issue 28).
 func TestWebAddressTaken(t *testing.T) {
 	db := storetest.New(t)
 	cfg := config.Default()
@@ -93,7 +93,7 @@ func TestWebAddressTaken(t *testing.T) {
 	if held, err := net.Listen("tcp", config.DefaultHTTP); err == nil {
 		defer held.Close()
 	} // else another program holds it already, which is the case tested
-	url, stop, err := startWeb(config.DefaultHTTP, db, cfg, nil, log)
+	url, stop, err := startWeb("", db, cfg, nil, log)
 	if err != nil {
 		t.Fatalf("the default address taken: %v", err)
 	}
@@ -108,5 +108,9 @@ func TestWebAddressTaken(t *testing.T) {
 	defer held.Close()
 	if _, _, err := startWeb(held.Addr().String(), db, cfg, nil, log); err == nil || !strings.Contains(err.Error(), "-http off") {
 		t.Errorf("a chosen address taken: %v; want an error that says how to choose", err)
+	}
+	cfg.HTTP = config.DefaultHTTP // written in the file
+	if _, _, err := startWeb(webAddr(Options{}, cfg), db, cfg, nil, log); err == nil || !strings.Contains(err.Error(), "8025") {
+		t.Errorf("http: %s in the file and taken: %v; want an error naming it, not another port", config.DefaultHTTP, err)
 	}
 }

@@ -128,6 +128,9 @@ type Options struct {
 	// OnError, when set, is told of each failure: a batch that failed,
 	// and each mail not handled at once.
 	OnError func()
+	// OnVerdict, when set, is told the verdict of each mail, with the
+	// name of the way it came in (see Via): to count the mails in.
+	OnVerdict func(way string, k Kind)
 }
 
 // DefaultLargest is the largest mail read unless configured otherwise.
@@ -135,6 +138,12 @@ const DefaultLargest = 10 << 20
 
 // An Intake takes mails for the service; it is safe for concurrent use.
 type Intake struct {
+	*shared
+	way string // the way in whose mails it takes (Via); "" for any
+}
+
+// shared is what every way into one intake shares.
+type shared struct {
 	svc  Service
 	opts Options
 	log  *slog.Logger
@@ -142,6 +151,10 @@ type Intake struct {
 	mu      sync.Mutex
 	outages int // failures in a row while the store took no write
 }
+
+// Via is the same intake for the way in named (imap, lmtp): its mails'
+// verdicts are told to Options.OnVerdict under that name.
+func (in *Intake) Via(way string) *Intake { return &Intake{shared: in.shared, way: way} }
 
 // New returns an Intake handing mails to svc.
 func New(svc Service, opts Options) *Intake {
@@ -160,7 +173,7 @@ func New(svc Service, opts Options) *Intake {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Intake{svc: svc, opts: opts, log: opts.Logger}
+	return &Intake{shared: &shared{svc: svc, opts: opts, log: opts.Logger}}
 }
 
 // Largest is the largest mail read, in bytes: a transport need read no
@@ -311,10 +324,14 @@ func (in *Intake) working() {
 	in.mu.Unlock()
 }
 
-// after tells OnCommit of what the Take stored.
+// after tells OnVerdict of each verdict and OnCommit of what the Take
+// stored.
 func (in *Intake) after(vs []Verdict) {
 	handled, stored := 0, 0
 	for _, v := range vs {
+		if in.opts.OnVerdict != nil {
+			in.opts.OnVerdict(in.way, v.Kind)
+		}
 		switch v.Kind {
 		case Done:
 			handled++

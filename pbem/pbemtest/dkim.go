@@ -67,10 +67,21 @@ func (s *Signer) Sign(t testing.TB, raw []byte) []byte {
 // pbemd's dkim_resolver. Other names do not exist.
 func ServeDNS(t testing.TB, signers ...*Signer) string {
 	t.Helper()
-	zone := map[string]string{}
+	zone := map[string][]string{}
 	for _, s := range signers {
 		name, txt := s.Record()
-		zone[strings.ToLower(name)] = txt
+		zone[name] = []string{txt}
+	}
+	return ServeZone(t, zone)
+}
+
+// ServeZone is ServeDNS for any TXT records: zone maps a name (with or
+// without its final dot) to its TXT records.
+func ServeZone(t testing.TB, records map[string][]string) string {
+	t.Helper()
+	zone := map[string][]string{}
+	for name, txt := range records {
+		zone[strings.ToLower(strings.TrimSuffix(name, "."))+"."] = txt
 	}
 	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
@@ -93,7 +104,7 @@ func ServeDNS(t testing.TB, signers ...*Signer) string {
 }
 
 // answer is the response to one query, or nil for what is not a query.
-func answer(query []byte, zone map[string]string) []byte {
+func answer(query []byte, zone map[string][]string) []byte {
 	var p dnsmessage.Parser
 	h, err := p.Start(query)
 	if err != nil || h.Response {
@@ -103,7 +114,7 @@ func answer(query []byte, zone map[string]string) []byte {
 	if err != nil {
 		return nil
 	}
-	txt, found := zone[strings.ToLower(q.Name.String())]
+	txts, found := zone[strings.ToLower(q.Name.String())]
 	rh := dnsmessage.Header{ID: h.ID, Response: true, Authoritative: true, RecursionDesired: h.RecursionDesired, RecursionAvailable: true}
 	if !found {
 		rh.RCode = dnsmessage.RCodeNameError
@@ -113,7 +124,10 @@ func answer(query []byte, zone map[string]string) []byte {
 	if b.StartQuestions() != nil || b.Question(q) != nil || b.StartAnswers() != nil {
 		return nil
 	}
-	if found && q.Type == dnsmessage.TypeTXT {
+	for _, txt := range txts {
+		if q.Type != dnsmessage.TypeTXT {
+			break
+		}
 		// A TXT string holds at most 255 bytes.
 		var parts []string
 		for len(txt) > 255 {

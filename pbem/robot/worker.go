@@ -87,6 +87,13 @@ func (w *Worker) next() (pbem.RobotTurn, bool) {
 	return w.queue.take()
 }
 
+// Waiting is the number of robot boards queued to be played.
+func (w *Worker) Waiting() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.queue.len()
+}
+
 // Run plays robot turns until ctx ends. A search under way when it ends is
 // dropped, not played: the turn is found again at the next start.
 func (w *Worker) Run(ctx context.Context) {

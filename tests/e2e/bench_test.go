@@ -1,10 +1,8 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -173,14 +171,9 @@ func latency(b *testing.B, w *dovecotWorld, deliver func(from string, data []byt
 
 // tryCounters reads the counters, or returns nil while pbemd is starting.
 func tryCounters(metrics string) map[string]int {
-	resp, err := http.Get("http://" + metrics + "/debug/vars")
+	c, err := readCounters(metrics)
 	if err != nil {
 		return nil
 	}
-	defer resp.Body.Close()
-	var vars struct{ Pbemd map[string]int }
-	if json.NewDecoder(resp.Body).Decode(&vars) != nil {
-		return nil
-	}
-	return vars.Pbemd
+	return c
 }

@@ -7,7 +7,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -18,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -158,19 +158,52 @@ func (p *proc) wait() error {
 	return p.status
 }
 
-// counters reads the expvar counters of a daemon.
+// counters reads the metrics of a daemon (see tryCounters).
 func counters(t testing.TB, metrics string) map[string]int {
 	t.Helper()
-	resp, err := http.Get("http://" + metrics + "/debug/vars")
+	c, err := readCounters(metrics)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var vars struct{ Pbemd map[string]int }
-	if err := json.NewDecoder(resp.Body).Decode(&vars); err != nil {
-		t.Fatal(err)
+	return c
+}
+
+// counterNames are the daemon's metrics the tests read, by short name:
+// mails_in counts the mails handled (done), whichever way they came.
+var counterNames = map[string]string{
+	"pbemd_mails_in_total": "mails_in", "pbemd_moves_total": "moves", "pbemd_errors_total": "errors",
+	"pbemd_replies_sent_total": "replies_sent", "pbemd_replies_failed_total": "replies_failed",
+	"pbemd_imap_reconnects_total": "reconnects", "pbemd_replies_waiting": "outbox_length",
+	"pbemd_failed_replies": "failed_length",
+}
+
+// readCounters reads the metrics a daemon serves at /metrics (Prometheus's
+// text format), by the short names of counterNames.
+func readCounters(metrics string) (map[string]int, error) {
+	resp, err := http.Get("http://" + metrics + "/metrics")
+	if err != nil {
+		return nil, err
 	}
-	return vars.Pbemd
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("/metrics: %s", resp.Status)
+	}
+	c := map[string]int{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		sample, value, ok := strings.Cut(sc.Text(), " ")
+		name, labels, _ := strings.Cut(sample, "{")
+		short, known := counterNames[name]
+		if !ok || !known || short == "mails_in" && !strings.Contains(labels, `result="done"`) {
+			continue
+		}
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			return nil, fmt.Errorf("/metrics: %q: %v", sc.Text(), err)
+		}
+		c[short] += int(v)
+	}
+	return c, sc.Err()
 }
 
 // A reply is one mail from pbemd as a player receives it.

@@ -29,7 +29,15 @@ type Pair struct {
 
 // New makes a certificate valid for an hour. With dir not empty it also
 // writes the certificate as PEM into dir and sets CAFile.
-func New(dir string) (*Pair, error) {
+func New(dir string) (*Pair, error) { return NewUntil(dir, time.Now().Add(time.Hour)) }
+
+// NewUntil is New for a certificate valid until notAfter, from a minute
+// ago or two hours before notAfter: one in the past is expired.
+func NewUntil(dir string, notAfter time.Time) (*Pair, error) {
+	notBefore := time.Now().Add(-time.Minute)
+	if notAfter.Before(notBefore) {
+		notBefore = notAfter.Add(-2 * time.Hour)
+	}
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, err
@@ -37,8 +45,8 @@ func New(dir string) (*Pair, error) {
 	tmpl := &x509.Certificate{
 		SerialNumber:          big.NewInt(1),
 		Subject:               pkix.Name{CommonName: "pbemd test"},
-		NotBefore:             time.Now().Add(-time.Minute),
-		NotAfter:              time.Now().Add(time.Hour),
+		NotBefore:             notBefore,
+		NotAfter:              notAfter,
 		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
 		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		BasicConstraintsValid: true,
