@@ -199,9 +199,9 @@ func init() {
 			examples: []string{"tanbo move 101 bob secret swap"},
 		}}},
 		{name: "queue", game: true, aliases: []string{"qmove", "qboard", "moveq", "boardq"}, run: (*cmd).queue, section: playingSection, forms: []form{{
-			words:    "GAME queue board userid password move[#n]|clear",
-			text:     "Play a move when your turn comes; several are played in order, one a turn, marked (Auto). One that is illegal by then is dropped, with those queued after it, and you are told. \"clear\" empties your queue; without a move (pbemd's own) you get your queue as it stands. Every reply lists it.",
-			examples: []string{"tanbo queue 101 bob secret b7", "tanbo queue 101 bob secret clear"},
+			words:    "GAME queue board userid password [add] move[#n]|clear",
+			text:     "Play a move when your turn comes, marked (Auto). As in pbmserv, a new queue replaces what you had queued, so a corrected move is the only one played; \"add\" puts it after those queued already, and they are played in order, one a turn. One that is illegal by then is dropped, with those queued after it, and you are told. \"clear\" empties your queue; without a move (pbemd's own) you get your queue as it stands. Every reply lists it.",
+			examples: []string{"tanbo queue 101 bob secret b7", "tanbo queue 101 bob secret add b9", "tanbo queue 101 bob secret clear"},
 		}}},
 		{name: "swap", game: true, run: (*cmd).swapCommand, section: playingSection, forms: []form{{
 			words:    "GAME swap board userid password",
