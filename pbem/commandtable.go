@@ -191,7 +191,7 @@ func init() {
 			examples: []string{"tanbo move 101 alice secret undo"},
 		}, {
 			words:    "GAME move board userid password accept|reject",
-			text:     "Answer the other player's draw or undo proposal. Playing a move instead declines it. Unanswered, it is reminded like a move after the board's reminder time, and lapses as declined at its forfeit time; both players are told.",
+			text:     "Answer the other player's draw or undo proposal. Playing a move instead declines it. Unanswered, it is reminded like a move after the board's reminder time, and at its forfeit time silence accepts it, as on pbmserv; both players are told. The proposer's clock stands while it is open.",
 			examples: []string{"tanbo move 101 bob secret accept"},
 		}, {
 			words:    "GAME move board userid password swap",

@@ -45,8 +45,12 @@ func deadline(rec *store.Game) time.Time {
 	if end := since.Add(time.Duration(forfeit) * day); end.Before(due) {
 		due = end
 	}
-	// An unanswered proposal has its own reminders and lapse.
+	// An unanswered proposal has its own reminders and acceptance by
+	// silence; the proposer's own clock stands meanwhile.
 	if v := rec.Vote; v != nil {
+		if v.Seat == rec.ToMove {
+			due = time.Time{}
+		}
 		vote := v.At.Add(time.Duration(nag) * day)
 		if v.Nagged.After(v.At) {
 			vote = v.Nagged.Add(time.Duration(nag) * day)
@@ -54,9 +58,7 @@ func deadline(rec *store.Game) time.Time {
 		if end := v.At.Add(time.Duration(forfeit) * day); end.Before(vote) {
 			vote = end
 		}
-		if vote.Before(due) {
-			due = vote
-		}
+		due = earliest(due, vote)
 	}
 	return due
 }

@@ -386,9 +386,13 @@ func (r *request) remindBoard(kind string, num int) (time.Time, error) {
 	if b.rec.Over || b.open() {
 		return time.Time{}, nil
 	}
-	vote, err := r.remindVote(b)
-	if err != nil {
+	vote, accepted, err := r.remindVote(b)
+	if accepted || err != nil {
 		return time.Time{}, err
+	}
+	if v := b.rec.Vote; v != nil && v.Seat == b.pos.ToMove() {
+		// The proposer's clock stands while his proposal is open.
+		return vote, nil
 	}
 	id := b.toMove()
 	since := turnSince(b.rec)
@@ -401,6 +405,9 @@ func (r *request) remindBoard(kind string, num int) (time.Time, error) {
 	}
 	waited, nag, forfeit, forfeitDays := w.waited, w.nag, w.forfeit, w.forfeitDays
 	switch {
+	case waited >= forfeit && b.rec.Vote != nil:
+		// The other's proposal is open: the silent player accepts it.
+		return time.Time{}, r.acceptSilently(b, id, forfeitDays)
 	case waited >= forfeit:
 		seat := b.pos.ToMove()
 		if !b.hasMoved(seat) {
