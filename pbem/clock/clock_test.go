@@ -33,7 +33,7 @@ func TestParse(t *testing.T) {
 		"fischer:10d":                     `"10d" is not a Fischer bank`,
 		"fischer:10d+1d/5d":               "the start and the increment must not be more than the cap",
 		"fischer:30m+1d/2d":               "a Fischer bank is from 1h to 365d",
-		"fischer:10d+1d/9999d":            `"9999d" is not a duration`,
+		"fischer:10d+1d/99999d":           `"99999d" is not a duration`,
 		"fischer:10d+1d/400d":             "a Fischer bank is from 1h to 365d",
 		"fischer:10x+1d/20d":              `"10x" is not a duration`,
 		"fischer:-1d+1d/20d":              `"-1d" is not a duration`,
