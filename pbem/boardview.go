@@ -112,7 +112,8 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 // is over or its times are not the default.
 func timeBlock(rec *store.Game) []string {
 	nag, forfeit := rec.Extra["nagtime"], rec.Extra["forfeittime"]
-	if !rec.Over && nag == "" && forfeit == "" {
+	clocks := clockLines(rec)
+	if !rec.Over && nag == "" && forfeit == "" && clocks == nil {
 		return nil
 	}
 	lines := []string{"Started:   " + rec.Created.UTC().Format(timeFormat)}
@@ -125,7 +126,7 @@ func timeBlock(rec *store.Game) []string {
 		lines = append(lines, fmt.Sprintf("Reminder after %s days, forfeit after %s days without a move.",
 			orDefault(nag, "7"), orDefault(forfeit, "21")))
 	}
-	return lines
+	return append(lines, clocks...)
 }
 
 func orDefault(s, def string) string {

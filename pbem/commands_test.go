@@ -129,14 +129,14 @@ func TestChallenge(t *testing.T) {
 	}
 
 	errs := []struct{ subject, want string }{
-		{"tanbo challenge alice", "A challenge names two players, first the one who moves first; write: tanbo challenge userid1 userid2 [-option ...] [--nagtime=DAYS --forfeittime=DAYS]."},
+		{"tanbo challenge alice", "A challenge names two players, first the one who moves first; write: tanbo challenge userid1 userid2 [-option ...] [--nagtime=DAYS --forfeittime=DAYS] [-clock=CLOCK]."},
 		{"tanbo challenge alice alice", "A challenge needs two different players; alice is named twice."},
 		{"tanbo challenge alice zed", `There is no user "zed" to play; players must sign up first (signup userid password).`},
 		{"tanbo challenge alice bob -size=7", `"-size=7" has a value -size does not take; write -size=19|13|9.`},
 		{"tanbo challenge alice bob -fast", `"-fast" is not an option; the options of Tanbo are -size=19|13|9 -swap.`},
 		{"tanbo challenge alice bob --nagtime=0", `"--nagtime=0" needs a number of days from 1 to 365, e.g. --nagtime=14.`},
 		{"tanbo challenge alice bob --nagtime=30", "The forfeit time (21 days) must be longer than the reminder time (30 days)."},
-		{"tanbo challenge alice bob --colour=red", `"--colour=red" is not a server option; the server options are --nagtime=DAYS and --forfeittime=DAYS.`},
+		{"tanbo challenge alice bob --colour=red", `"--colour=red" is not a server option; the server options are -clock=CLOCK, --nagtime=DAYS and --forfeittime=DAYS.`},
 	}
 	for _, e := range errs {
 		errorReply(t, h.send("alice@example.org", e.subject, ""), "alice@example.org", e.want)

@@ -134,10 +134,10 @@ func init() {
 
 		// Starting a game
 		{name: "challenge", game: true, prefix: 5, run: (*cmd).challenge, noPassword: true, section: startingSection, forms: []form{{
-			words:    "GAME challenge userid1 userid2 [-option ...] [--nagtime=D --forfeittime=D]",
-			text:     "Start a board. userid1 moves first. Options are the game's, see \"GAME help\"; each may be shortened to a unique start (-si=9 for -size=9); an unknown or ambiguous one is refused. -swap (Tanbo) is the pie rule: after the first move the second player may answer \"swap\" and take the first player's side. A reminder comes after D days without a move (default 7), the game is forfeited after D days (default 21). From your own address, when its domain signs your mail, the game starts at once; any other challenge only invites the players it names, each of whom accepts with \"GAME join\" within 3 days.",
+			words:    "GAME challenge userid1 userid2 [-option ...] [--nagtime=D --forfeittime=D] [-clock=CLOCK]",
+			text:     "Start a board. userid1 moves first. Options are the game's, see \"GAME help\"; each may be shortened to a unique start (-si=9 for -size=9); an unknown or ambiguous one is refused. -swap (Tanbo) is the pie rule: after the first move the second player may answer \"swap\" and take the first player's side. A reminder comes after D days without a move (default 7), the game is forfeited after D days (default 21). -clock=fischer:10d+1d/20d gives each player a bank instead (10 days to start, a day more after each move, 20 at most), forfeited when spent; \",weekends\" and \",nights=23-07\" after the clock stop it then, in the mover's zone (\"set timezone\"). See \"help clocks\". From your own address, when its domain signs your mail, the game starts at once; any other challenge only invites the players it names, each of whom accepts with \"GAME join\" within 3 days.",
 			more:     "The options of each game are in [games.md](games.md). Who may start a game for whom is in [trust.md](trust.md).",
-			examples: []string{"tanbo challenge alice bob -size=9 --nagtime=3 --forfeittime=10"},
+			examples: []string{"tanbo challenge alice bob -size=9 --nagtime=3 --forfeittime=10", "tanbo challenge alice bob -clock=fischer:10d+1d/20d,weekends"},
 		}, {
 			words:    "GAME challenge userid ? [-option ...]",
 			text:     "An open seat: the board waits until anyone joins.",

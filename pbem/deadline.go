@@ -3,6 +3,7 @@ package pbem
 import (
 	"time"
 
+	"github.com/pbemd/pbemd/pbem/clock"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -38,12 +39,22 @@ func deadline(rec *store.Game) time.Time {
 	}
 	nag, forfeit := boardDays(rec)
 	since := turnSince(rec)
-	due := since.Add(time.Duration(nag) * day)
+	// Off-time and the zone of the player to move put his deadlines later:
+	// the index keeps what they cannot come before (clock.Earliest).
+	c := boardClock(rec)
+	due := c.Off.Earliest(since, time.Duration(nag)*day)
 	if rec.Nagged.After(since) {
 		due = rec.Nagged.Add(time.Duration(nag) * day)
 	}
-	if end := since.Add(time.Duration(forfeit) * day); end.Before(due) {
+	if end := c.Off.Earliest(since, time.Duration(forfeit)*day); end.Before(due) {
 		due = end
+	}
+	if c.Kind == clock.Fischer && rec.ToMove >= 0 && rec.ToMove < 2 {
+		bank := bankOf(rec, c, rec.Seats[rec.ToMove])
+		due = c.Off.Earliest(since, bank)
+		if !rec.Nagged.After(since) {
+			due = c.Off.Earliest(since, fischerNag(bank))
+		}
 	}
 	// An unanswered proposal has its own reminders and acceptance by
 	// silence; the proposer's own clock stands meanwhile.

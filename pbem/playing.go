@@ -52,10 +52,14 @@ func (c *cmd) move(args []string) error {
 		return c.failOn(b, "%s#%d was not played: the next move on %s board %d is #%d, not #%d; if you still mean %s, send it again with #%d",
 			text, want, b.game.Title(), b.rec.Board, b.next(), want, text, b.next())
 	}
+	since := turnSince(b.rec)
 	steps, err := b.play(seat, text, c.r.now, false)
 	c.r.played += len(steps)
 	if err != nil {
 		return c.failOn(b, "%s is not a legal move on %s board %d: %s", text, b.game.Title(), b.rec.Board, moveReason(err, text))
+	}
+	if err := c.r.chargeClock(b, seat, since); err != nil {
+		return err
 	}
 	comment := c.commentBy(u.ID, len(b.rec.Moves))
 	notices := []string{fmt.Sprintf("%s played %s.", u.ID, stepsText(steps))}

@@ -54,6 +54,11 @@ type Config struct {
 	// RobotJoin lets a player waiting on an open seat ask a robot to take
 	// it ("<game> join board ROBOT password"); off by default.
 	RobotJoin bool
+
+	// NoAutoVacation keeps the sweep from taking a day of a player's
+	// vacation pool when his clock runs out (vacationpool.go); it does by
+	// default, as issue 29 asks.
+	NoAutoVacation bool
 }
 
 // Service runs commands from mail. Its methods are safe for concurrent use;

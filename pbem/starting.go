@@ -5,17 +5,18 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pbemd/pbemd/pbem/clock"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
 )
 
-// <game> challenge userid1 userid2 [-param ...] [--nagtime=D --forfeittime=D]
+// <game> challenge userid1 userid2 [-param ...] [--nagtime=D --forfeittime=D] [-clock=CLOCK]
 func (c *cmd) challenge(args []string) error {
-	const form = "%s challenge userid1 userid2 [-option ...] [--nagtime=DAYS --forfeittime=DAYS]"
+	const form = "%s challenge userid1 userid2 [-option ...] [--nagtime=DAYS --forfeittime=DAYS] [-clock=CLOCK]"
 	var ids, params, server []string
 	for _, a := range args {
 		switch {
-		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "--"), len(a) > 7 && strings.EqualFold(a[:7], "-clock="):
 			server = append(server, a)
 		case strings.HasPrefix(a, "-"):
 			params = append(params, a)
@@ -157,13 +158,26 @@ func (c *cmd) challenge(args []string) error {
 	return nil
 }
 
-// timeOptions reads --nagtime=D and --forfeittime=D.
+// timeOptions reads --nagtime=D, --forfeittime=D and -clock=CLOCK
+// (clocks.go).
 func (c *cmd) timeOptions(words []string) (map[string]string, error) {
 	extra := map[string]string{}
 	for _, w := range words {
-		name, value, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(w, "--")), "=")
+		name, value, _ := strings.Cut(strings.ToLower(strings.TrimLeft(w, "-")), "=")
+		if name == "clock" {
+			k, err := clock.Parse(value)
+			if err != nil {
+				// The package's error is a clause; the reply, a sentence.
+				msg := err.Error()
+				return nil, c.fail("%s%s", strings.ToUpper(msg[:1]), msg[1:])
+			}
+			if k != (clock.Clock{}) {
+				extra[clockKey] = k.String()
+			}
+			continue
+		}
 		if name != "nagtime" && name != "forfeittime" {
-			return nil, c.fail("%q is not a server option; the server options are --nagtime=DAYS and --forfeittime=DAYS", w)
+			return nil, c.fail("%q is not a server option; the server options are -clock=CLOCK, --nagtime=DAYS and --forfeittime=DAYS", w)
 		}
 		d, err := strconv.Atoi(value)
 		if err != nil || d < 1 || d > 365 {
