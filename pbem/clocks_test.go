@@ -75,3 +75,31 @@ func TestClockRefused(t *testing.T) {
 		t.Errorf("a refused clock made a board, or the store failed: %v", err)
 	}
 }
+
+// TestOffTimeInThePlayersZone: weekends off, counted in the zone the
+// player to move has set. bob moves at 23:30 UTC on a Friday, which is
+// already Saturday in Berlin: alice's clock starts on Monday, Berlin time,
+// half an hour before it would in UTC.
+func TestOffTimeInThePlayersZone(t *testing.T) {
+	h := newHarness(t)
+	h.signup("alice")
+	h.signup("bob")
+	h.send("alice@example.org", "set timezone alice pw-alice Europe/Berlin", "")
+	h.now = time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC) // a Thursday
+	h.send("alice@example.org", "tanbo challenge alice bob -size=9 -clock=fischer:1d+1h/1d,weekends", "")
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
+	h.now = time.Date(2026, 11, 27, 23, 30, 0, 0, time.UTC)
+	r := boardMails(t, h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", ""), "Tanbo Board 101 alice",
+		"alice@example.org", "bob@example.org")
+	says(t, r.Body, "Clock: Fischer: 1d to start, 1h more after each move, at most 1d; it stops weekends in the mover's time zone.")
+	h.now = time.Date(2026, 11, 30, 11, 0, 0, 0, time.UTC) // 12:00 in Berlin: half the bank spent
+	says(t, one(t, h.sweep(), "alice@example.org").Body,
+		"Reminder: it has been alice's turn on Tanbo board 101 and 12h of alice's bank is left. Without a move by 2026-11-30 23:00 UTC, alice forfeits the game.")
+	h.now = time.Date(2026, 11, 30, 23, 0, 0, 0, time.UTC).Add(-time.Minute)
+	if out := h.sweep(); len(out) != 0 {
+		t.Fatalf("before midnight in Berlin: %v", subjects(out))
+	}
+	h.now = h.now.Add(time.Minute)
+	r = boardMails(t, h.sweep(), "Tanbo Board 101 won by bob", "alice@example.org", "bob@example.org")
+	says(t, r.Body, "alice forfeits: out of time, a bank of 1d spent.")
+}

@@ -269,6 +269,21 @@ func init() {
 			text:     "The finished boards, the last ended first (a player's: the highest board first); 50 a page.",
 			examples: []string{"tanbo history alice"},
 		}}},
+		{name: "todo", run: (*cmd).todo, reads: true, noPassword: true, section: playingSection, forms: []form{{
+			words:    "todo",
+			text:     "The boards of every game where it is your move (the account of the address you write from), the most urgent first: the nearest end of your clock, then the oldest turn; each with the last move and the command that answers it.",
+			examples: []string{"todo"},
+		}}},
+		{name: "todo", game: true, run: (*cmd).todo, reads: true, noPassword: true, section: playingSection, forms: []form{{
+			words:    "GAME todo",
+			text:     "The same for the boards of one game.",
+			examples: []string{"tanbo todo"},
+		}}},
+		{name: "set", run: (*cmd).set, section: accountsSection, forms: []form{{
+			words:    "set timezone userid password [zone]",
+			text:     "The time zone in which the off-time of your clocks (-clock=...,weekends or ,nights=23-07) is counted, by its IANA name such as Europe/Berlin; UTC until you set one. Without a zone, the reply says the one you have.",
+			examples: []string{"set timezone alice secret Europe/Berlin"},
+		}}},
 	}
 	indexCommands()
 }

@@ -66,7 +66,8 @@ func TestRejectedOfferGivesBackTheTime(t *testing.T) {
 	h.now = start.Add(5 * day)
 	h.send("carol@example.org", "tanbo move 101 carol pw-carol propose", "")
 	// A forged reject in dave's name changes nothing.
-	h.forged("dave@example.org", "tanbo move 101 dave wrong reject", "")
+	errorReply(t, h.deliver(h.forged("dave@example.org", "tanbo move 101 dave wrong reject", "")), "dave@example.org",
+		"The password for dave is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset dave' and a code comes to the account's addresses.")
 	h.now = start.Add(15 * day)
 	h.outbox()
 	boardMails(t, h.send("dave@example.org", "tanbo move 101 dave pw-dave reject", ""), "Tanbo Board 101 carol",
