@@ -139,3 +139,26 @@ func clockLines(rec *store.Game) []string {
 	}
 	return lines
 }
+
+// A BoardClock is a board's clock as the web view shows it.
+type BoardClock struct {
+	Spec    string // as -clock= writes it; "days" for pbmserv's default
+	Fischer bool
+	Lines   []string                 // what board mails say of it; none for plain days
+	Banks   map[string]time.Duration // Fischer: each player's bank at the start of his turn
+}
+
+// ClockOf is rec's clock for the web view.
+func ClockOf(rec *store.Game) BoardClock {
+	c := boardClock(rec)
+	bc := BoardClock{Spec: c.String(), Fischer: c.Kind == clock.Fischer, Lines: clockLines(rec)}
+	if bc.Fischer {
+		bc.Banks = map[string]time.Duration{}
+		for _, id := range rec.Seats {
+			if id != "" {
+				bc.Banks[id] = bankOf(rec, c, id)
+			}
+		}
+	}
+	return bc
+}

@@ -493,7 +493,7 @@ func (s *Server) clocks(rec *store.Game) []string {
 	nag, forfeit := rec.Extra["nagtime"], rec.Extra["forfeittime"]
 	lines = append(lines, fmt.Sprintf("Reminder after %s days, forfeit after %s days without a move.",
 		orDefault(nag, defaultNagDays), orDefault(forfeit, defaultFairDays)))
-	return lines
+	return append(lines, pbem.ClockOf(rec).Lines...)
 }
 
 func orDefault(s, def string) string {
@@ -597,6 +597,9 @@ type userView struct {
 	Prev    int
 	Next    int
 	Total   int
+	// Todo are the boards at his move, the most urgent first.
+	Todo     []pbem.TodoItem
+	TodoMore bool
 }
 
 type userRating struct {
@@ -613,6 +616,7 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 	if name == "" || strings.ContainsAny(name, "/\x00") || len(name) > 64 {
 		return page{}, notFound("There is no user %q; user ids are what players signed up with.", name)
 	}
+	name, asJSON := strings.CutSuffix(name, ".json")
 	v := userView{Page: 1}
 	if q.Has("page") {
 		n, err := number(q.Get("page"), "page", 1, math.MaxInt32)
@@ -630,6 +634,13 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 			return err
 		}
 		v.User = u.ID
+		// The boards at his move, as "todo" lists them (a bounded read).
+		if v.Todo, v.TodoMore, err = pbem.Todo(tx, u.ID, ""); err != nil {
+			return err
+		}
+		if asJSON {
+			return nil
+		}
 		for _, g := range catalog.All() {
 			if r, ok := u.Ratings[g.Name()]; ok && r != nil && r.Games > 0 {
 				v.Ratings = append(v.Ratings, userRating{Game: g, ratingView: viewRating(r)})
@@ -670,6 +681,11 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 	})
 	if err != nil {
 		return page{}, err
+	}
+	if asJSON {
+		buf := getBuffer()
+		writeJSON(buf, todoJSON(v.User, v.Todo, v.TodoMore))
+		return page{body: buf.Bytes(), ctype: "application/json", buf: buf}, nil
 	}
 	v.chrome = s.chrome(v.User)
 	return s.html("user", v)
