@@ -332,6 +332,7 @@ func TestHelp(t *testing.T) {
 		{"tobit help", "help-tobit"},
 		{"taratibu help", "help-taratibu"},
 		{"help tutorial", "help-tutorial"},
+		{"help clocks", "help-clocks"},
 	} {
 		out := h.send("someone@example.org", c.subject, "")
 		one(t, out, "someone@example.org")
@@ -341,7 +342,7 @@ func TestHelp(t *testing.T) {
 		t.Errorf("'help tanbo' differs from 'tanbo help'")
 	}
 	errorReply(t, h.send("x@example.org", "help chess", ""), "x@example.org",
-		`There is no help on "chess"; send "help" for the index, "help commands", "help tutorial", "help GAME" with a game of `+strings.Join(gameNames(), ", ")+`, or "help COMMAND" such as "help move".`)
+		`There is no help on "chess"; send "help" for the index, "help commands", "help tutorial", "help clocks", "help GAME" with a game of `+strings.Join(gameNames(), ", ")+`, or "help COMMAND" such as "help move".`)
 	// One command's forms, by its name or a short form.
 	for _, topic := range []string{"move", "mvoe", "chall", "signup", "delete"} {
 		r := one(t, h.send("x@example.org", "help "+topic, ""), "x@example.org")

@@ -101,8 +101,8 @@ func init() {
 
 		// Information
 		{name: "help", run: (*cmd).help, reads: true, noPassword: true, section: informationSection, forms: []form{{
-			words:    "help [commands | tutorial | GAME | COMMAND]",
-			text:     "The help index, every command (this list), a first game step by step, a game's rules, or one command's forms (\"help move\").",
+			words:    "help [commands | tutorial | clocks | GAME | COMMAND]",
+			text:     "The help index, every command (this list), a first game step by step, clocks and vacations, a game's rules, or one command's forms (\"help move\").",
 			examples: []string{"help tutorial"},
 		}}},
 		{name: "help", game: true, run: (*cmd).gameHelp, reads: true, noPassword: true, section: informationSection, forms: []form{{
@@ -282,6 +282,7 @@ func init() {
 		{name: "set", run: (*cmd).set, section: accountsSection, forms: []form{{
 			words:    "set timezone userid password [zone]",
 			text:     "The time zone in which the off-time of your clocks (-clock=...,weekends or ,nights=23-07) is counted, by its IANA name such as Europe/Berlin; UTC until you set one. Without a zone, the reply says the one you have.",
+			more:     "How clocks, off-time and the vacation pool are counted is in [clocks.md](clocks.md).",
 			examples: []string{"set timezone alice secret Europe/Berlin"},
 		}}},
 	}

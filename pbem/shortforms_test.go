@@ -63,5 +63,5 @@ func TestPbmservShortForms(t *testing.T) {
 	says(t, help, "\n  challenge: any start of it from 5 letters (chall)\n", "\n  subscribe: any start of it from 3 letters (sub)\n",
 		"\n  unsubscribe: any start of it from 5 letters (unsub)\n", "\n  preview: any start of it from 4 letters (prev)\n",
 		"\n  queue: qmove, qboard, moveq, boardq\n", "\n  signoff: delete\n", "options by a unique start",
-		"help [commands | tutorial | GAME | COMMAND]")
+		"help [commands | tutorial | clocks | GAME | COMMAND]")
 }
