@@ -61,12 +61,16 @@ func TestFischerBankIsCapped(t *testing.T) {
 // would be right, and no board is made.
 func TestClockRefused(t *testing.T) {
 	h := twoPlayers(t)
+	if err := h.svc.EnsureRobots([]string{"tanbo"}); err != nil {
+		t.Fatal(err)
+	}
 	for subject, want := range map[string]string{
-		"tanbo challenge alice bob -clock=blitz":                  `"blitz" is not a kind of clock; write days or fischer:START+INCREMENT/CAP (such as fischer:10d+1d/20d), then ,weekends or ,nights=23-07 for off-time.`,
-		"tanbo challenge alice bob -clock=fischer:10d+1d/5d":      `In "10d+1d/5d" the start and the increment must not be more than the cap.`,
-		"tanbo challenge alice bob -clock=fischer:1d+1d/9000d":    `A Fischer bank is from 1h to 365d; "1d+1d/9000d" is outside.`,
-		"tanbo challenge alice bob -clock=days,nights=08-07":      `Nights of "08-07" are longer than 16 hours; the clock must run some of each day.`,
-		"tanbo challenge alice bob -clock=fischer:9999999999999d": `"9999999999999d" is not a Fischer bank; write days or fischer:START+INCREMENT/CAP (such as fischer:10d+1d/20d), then ,weekends or ,nights=23-07 for off-time.`,
+		"tanbo challenge alice bob -clock=blitz":                       `"blitz" is not a kind of clock; write days or fischer:START+INCREMENT/CAP (such as fischer:10d+1d/20d), then ,weekends or ,nights=23-07 for off-time.`,
+		"tanbo challenge alice bob -clock=fischer:10d+1d/5d":           `In "10d+1d/5d" the start and the increment must not be more than the cap.`,
+		"tanbo challenge alice bob -clock=fischer:1d+1d/9000d":         `A Fischer bank is from 1h to 365d; "1d+1d/9000d" is outside.`,
+		"tanbo challenge alice bob -clock=days,nights=08-07":           `Nights of "08-07" are longer than 16 hours; the clock must run some of each day.`,
+		"tanbo challenge alice tanbo-robot1 -clock=fischer:10d+1d/30d": "A game with a robot holds at most 21 days in a Fischer bank, so that no one holds a robot's seats for long; write a cap of 21d or less.",
+		"tanbo challenge alice bob -clock=fischer:9999999999999d":      `"9999999999999d" is not a Fischer bank; write days or fischer:START+INCREMENT/CAP (such as fischer:10d+1d/20d), then ,weekends or ,nights=23-07 for off-time.`,
 	} {
 		errorReply(t, h.send("alice@example.org", subject, ""), "alice@example.org", want)
 	}

@@ -85,6 +85,10 @@ func (c *cmd) challenge(args []string) error {
 	if err != nil {
 		return err
 	}
+	if k := boardClock(&store.Game{Extra: extra}); k.Cap > robotForfeitDays*day && hasRobotID(seats) {
+		return c.fail("A game with a robot holds at most %d days in a Fischer bank, so that no one holds a robot's seats for long; write a cap of %dd or less",
+			robotForfeitDays, robotForfeitDays)
+	}
 	if f, _ := strconv.Atoi(extra["forfeittime"]); f > robotForfeitDays && hasRobotID(seats) {
 		return c.fail("A game with a robot forfeits after %d days at most, so that no one holds a robot's seats for long; write --forfeittime=%d or less",
 			robotForfeitDays, robotForfeitDays)
