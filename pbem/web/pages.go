@@ -490,10 +490,14 @@ func (s *Server) clocks(rec *store.Game) []string {
 		lines = append(lines, fmt.Sprintf("%s has had the move since %s (%s).",
 			seatName(rec, rec.ToMove), rec.TurnSince.UTC().Format(timeLayout), waited))
 	}
+	c := pbem.ClockOf(rec)
+	if c.Fischer {
+		return append(lines, c.Lines...) // its bank, not days, runs out
+	}
 	nag, forfeit := rec.Extra["nagtime"], rec.Extra["forfeittime"]
 	lines = append(lines, fmt.Sprintf("Reminder after %s days, forfeit after %s days without a move.",
 		orDefault(nag, defaultNagDays), orDefault(forfeit, defaultFairDays)))
-	return append(lines, pbem.ClockOf(rec).Lines...)
+	return append(lines, c.Lines...)
 }
 
 func orDefault(s, def string) string {

@@ -47,7 +47,8 @@ func TestTodoAndClock(t *testing.T) {
 	if doc.Clock.Spec != "fischer:2d+1d/3d" || len(doc.Clock.Banks) != 2 || doc.Clock.Banks[1] != (bankJS{User: "bob", Seconds: 2 * 86400}) {
 		t.Errorf("the board's clock: %+v", doc.Clock)
 	}
-	if b := body(t, get(t, s, "/tanbo/101")); !strings.Contains(b, "Clock: Fischer: 2d to start, 1d more after each move, at most 3d.") {
-		t.Errorf("the board's page does not show its clock:\n%.3000s", b)
+	if b := body(t, get(t, s, "/tanbo/101")); !strings.Contains(b, "Clock: Fischer: 2d to start, 1d more after each move, at most 3d.") ||
+		strings.Contains(b, "forfeit after 21 days") {
+		t.Errorf("the board's page does not show its clock, or shows days as well:\n%.3000s", b)
 	}
 }
