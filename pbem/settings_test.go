@@ -15,8 +15,9 @@ func TestSetTimezone(t *testing.T) {
 	r := one(t, h.send("alice@example.org", "set timezone alice pw-alice Europe/Berlin", ""), "alice@example.org")
 	says(t, r.Body, "The off-time of alice's clocks is now counted in Europe/Berlin (it is Sun 13:00 there).")
 	for _, zone := range []string{"Mars/Olympus", "Local", "../../etc/passwd", "/etc/localtime", strings.Repeat("A", 200), "Europe/Berlin extra"} {
-		errorReply(t, h.send("alice@example.org", "set timezone alice pw-alice "+zone, ""), "alice@example.org",
+		r := errorReply(t, h.send("alice@example.org", "set timezone alice pw-alice "+zone, ""), "alice@example.org",
 			`"`+shorten(zone, maxQuotedWord)+`" is not a time zone; write one name of the IANA database, such as Europe/Berlin, America/New_York or UTC.`)
+		hasNot(t, r.Body, "pw-alice") // the original is quoted, its password masked
 	}
 	// A forged mail without alice's password sets nothing.
 	errorReply(t, h.deliver(h.forged("alice@example.org", "set timezone alice guessed UTC", "")), "alice@example.org",
