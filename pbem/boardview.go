@@ -106,7 +106,8 @@ func (r *request) boardView(b *board, comment *store.Comment, notices ...string)
 // is over or its times are not the default.
 func timeBlock(rec *store.Game) []string {
 	own := model.OwnDays(rec)
-	if !rec.Over && !own {
+	clocks := clockLines(rec)
+	if !rec.Over && !own && clocks == nil {
 		return nil
 	}
 	lines := []string{"Started:   " + rec.Created.UTC().Format(timeFormat)}
@@ -118,7 +119,7 @@ func timeBlock(rec *store.Game) []string {
 	if own {
 		lines = append(lines, model.DaysOf(rec).String())
 	}
-	return lines
+	return append(lines, clocks...)
 }
 
 // boardLink is the address of the board's web page, or "" when the web view

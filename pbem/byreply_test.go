@@ -276,10 +276,10 @@ func TestReplyQueueAndChat(t *testing.T) {
 	t.Parallel()
 	h, out := ultimaGame(t)
 	toBob := mailTo(t, out, "bob@example.org")
-	one(t, h.deliver(h.plainReply("bob@example.org", toBob, "queue e7-e6")), "bob@example.org")
+	one(t, h.deliver(h.plainReply("bob@example.org", toBob, "queue d7-d6")), "bob@example.org")
 	boardMails(t, h.deliver(h.plainReply("bob@example.org", toBob, "chat Your move.")), "ultima chat 101 bob", "alice@example.org", "bob@example.org")
-	one(t, h.deliver(h.plainReply("bob@example.org", toBob, "queue e7-e6 d7-d6")), "bob@example.org")
-	// alice moves; bob's first queued move answers it.
+	one(t, h.deliver(h.plainReply("bob@example.org", toBob, "queue e7-e6")), "bob@example.org")
+	// alice moves; bob's second queue, which replaced the first, answers it.
 	h.deliver(h.plainReply("alice@example.org", mailTo(t, out, "alice@example.org"), "e2-e5"))
 	if got := strings.Join(moves(h), " "); got != "Pe2-e5 Pe7-e6" {
 		t.Fatalf("moves: %s", got)

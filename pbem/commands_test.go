@@ -132,14 +132,14 @@ func TestChallenge(t *testing.T) {
 	}
 
 	errs := []struct{ subject, want string }{
-		{"tanbo challenge alice", "A challenge names two players, first the one who moves first; write: tanbo challenge userid1 userid2 [-option ...] [--nagtime=DAYS --forfeittime=DAYS]."},
+		{"tanbo challenge alice", "A challenge names two players, first the one who moves first; write: tanbo challenge userid1 userid2 [-option ...] [--nagtime=DAYS --forfeittime=DAYS] [-clock=CLOCK]."},
 		{"tanbo challenge alice alice", "A challenge needs two different players; alice is named twice."},
 		{"tanbo challenge alice zed", `There is no user "zed" to play; players must sign up first (signup userid password).`},
 		{"tanbo challenge alice bob -size=7", `"-size=7" has a value -size does not take; write -size=19|13|9.`},
 		{"tanbo challenge alice bob -fast", `"-fast" is not an option; the options of Tanbo are -size=19|13|9 -swap.`},
 		{"tanbo challenge alice bob --nagtime=0", `"--nagtime=0" needs a number of days from 1 to 365, e.g. --nagtime=14.`},
 		{"tanbo challenge alice bob --nagtime=30", "The forfeit time (21 days) must be longer than the reminder time (30 days)."},
-		{"tanbo challenge alice bob --colour=red", `"--colour=red" is not a server option; the server options are --nagtime=DAYS and --forfeittime=DAYS.`},
+		{"tanbo challenge alice bob --colour=red", `"--colour=red" is not a server option; the server options are -clock=CLOCK, --nagtime=DAYS and --forfeittime=DAYS.`},
 	}
 	for _, e := range errs {
 		errorReply(t, h.send("alice@example.org", e.subject, ""), "alice@example.org", e.want)
@@ -168,7 +168,7 @@ func TestMove(t *testing.T) {
 		{"bob@example.org", "tanbo move 999 bob pw-bob b7", "There is no Tanbo board 999; send 'tanbo games all' for the boards there are."},
 		{"bob@example.org", "tanbo move abc bob pw-bob b7", `"abc" is not a board number; boards are numbered from 101.`},
 		{"bob@example.org", "tanbo move 101 bob pw-bob", "The command has the wrong number of words; write it as: tanbo move board userid password move[#n]"},
-		{"bob@example.org", "tanbo dance 101", `"dance" is not a command of Tanbo; the commands are accept, challenge, chat, decline, games, help, history, join, limit, move, notify, preview, queue, reject, resign, show, standings, subscribe, swap, unsubscribe.`},
+		{"bob@example.org", "tanbo dance 101", `"dance" is not a command of Tanbo; the commands are accept, challenge, chat, decline, games, help, history, join, limit, move, notify, preview, queue, reject, resign, show, standings, subscribe, swap, todo, unsubscribe.`},
 	}
 	for _, e := range errs {
 		errorReply(t, h.send(e.from, e.subject, ""), e.from, e.want)
@@ -342,6 +342,7 @@ func TestHelp(t *testing.T) {
 		{"tobit help", "help-tobit"},
 		{"taratibu help", "help-taratibu"},
 		{"help tutorial", "help-tutorial"},
+		{"help clocks", "help-clocks"},
 	} {
 		out := h.send("someone@example.org", c.subject, "")
 		one(t, out, "someone@example.org")
@@ -351,7 +352,7 @@ func TestHelp(t *testing.T) {
 		t.Errorf("'help tanbo' differs from 'tanbo help'")
 	}
 	errorReply(t, h.send("x@example.org", "help chess", ""), "x@example.org",
-		`There is no help on "chess"; send "help" for the index, "help commands", "help tutorial", "help GAME" with a game of `+strings.Join(gameNames(), ", ")+`, or "help COMMAND" such as "help move".`)
+		`There is no help on "chess"; send "help" for the index, "help commands", "help tutorial", "help clocks", "help GAME" with a game of `+strings.Join(gameNames(), ", ")+`, or "help COMMAND" such as "help move".`)
 	// One command's forms, by its name or a short form.
 	for _, topic := range []string{"move", "mvoe", "chall", "signup", "delete"} {
 		r := one(t, h.send("x@example.org", "help "+topic, ""), "x@example.org")
@@ -377,7 +378,7 @@ func TestUnknownSenderAndCommand(t *testing.T) {
 
 	h.signup("alice")
 	errorReply(t, h.send("alice@example.org", "chess move 1", ""), "alice@example.org",
-		`"chess" is not a command; commands start with a game name (`+strings.Join(gameNames(), ", ")+`) or one of all, change, confirm, help, list, message, reset, signoff, signup, vacation, multiple; send 'help' for the list.`)
+		`"chess" is not a command; commands start with a game name (`+strings.Join(gameNames(), ", ")+`) or one of all, change, confirm, help, list, message, reset, set, signoff, signup, todo, vacation, multiple; send 'help' for the list.`)
 }
 
 func TestLoopGuard(t *testing.T) {

@@ -101,8 +101,8 @@ func init() {
 
 		// Information
 		{name: "help", run: (*cmd).help, reads: true, noPassword: true, section: informationSection, forms: []form{{
-			words:    "help [commands | tutorial | GAME | COMMAND]",
-			text:     "The help index, every command (this list), a first game step by step, a game's rules, or one command's forms (\"help move\").",
+			words:    "help [commands | tutorial | clocks | GAME | COMMAND]",
+			text:     "The help index, every command (this list), a first game step by step, clocks and vacations, a game's rules, or one command's forms (\"help move\").",
 			examples: []string{"help tutorial"},
 		}}},
 		{name: "help", game: true, run: (*cmd).gameHelp, reads: true, noPassword: true, section: informationSection, forms: []form{{
@@ -134,10 +134,10 @@ func init() {
 
 		// Starting a game
 		{name: "challenge", game: true, prefix: 5, run: (*cmd).challenge, noPassword: true, section: startingSection, forms: []form{{
-			words:    "GAME challenge userid1 userid2 [-option ...] [--nagtime=D --forfeittime=D]",
-			text:     "Start a board. userid1 moves first. Options are the game's, see \"GAME help\"; each may be shortened to a unique start (-si=9 for -size=9); an unknown or ambiguous one is refused. -swap (Tanbo) is the pie rule: after the first move the second player may answer \"swap\" and take the first player's side. A reminder comes after D days without a move (default 7), the game is forfeited after D days (default 21). From your own address, when its domain signs your mail, the game starts at once; any other challenge only invites the players it names, each of whom accepts with \"GAME join\" within 3 days.",
+			words:    "GAME challenge userid1 userid2 [-option ...] [--nagtime=D --forfeittime=D] [-clock=CLOCK]",
+			text:     "Start a board. userid1 moves first. Options are the game's, see \"GAME help\"; each may be shortened to a unique start (-si=9 for -size=9); an unknown or ambiguous one is refused. -swap (Tanbo) is the pie rule: after the first move the second player may answer \"swap\" and take the first player's side. A reminder comes after D days without a move (default 7), the game is forfeited after D days (default 21). -clock=fischer:10d+1d/20d gives each player a bank instead (10 days to start, a day more after each move, 20 at most), forfeited when spent; \",weekends\" and \",nights=23-07\" after the clock stop it then, in the mover's zone (\"set timezone\"). See \"help clocks\". From your own address, when its domain signs your mail, the game starts at once; any other challenge only invites the players it names, each of whom accepts with \"GAME join\" within 3 days.",
 			more:     "The options of each game are in [games.md](games.md). Who may start a game for whom is in [trust.md](trust.md).",
-			examples: []string{"tanbo challenge alice bob -size=9 --nagtime=3 --forfeittime=10"},
+			examples: []string{"tanbo challenge alice bob -size=9 --nagtime=3 --forfeittime=10", "tanbo challenge alice bob -clock=fischer:10d+1d/20d,weekends"},
 		}, {
 			words:    "GAME challenge userid ? [-option ...]",
 			text:     "An open seat: the board waits until anyone joins.",
@@ -191,7 +191,7 @@ func init() {
 			examples: []string{"tanbo move 101 alice secret undo"},
 		}, {
 			words:    "GAME move board userid password accept|reject",
-			text:     "Answer the other player's draw or undo proposal. Playing a move instead declines it. Unanswered, it is reminded like a move after the board's reminder time, and lapses as declined at its forfeit time; both players are told.",
+			text:     "Answer the other player's draw or undo proposal. Playing a move instead declines it. Unanswered, it is reminded like a move after the board's reminder time, and at its forfeit time silence accepts it, as on pbmserv; both players are told. The proposer's clock stands while it is open.",
 			examples: []string{"tanbo move 101 bob secret accept"},
 		}, {
 			words:    "GAME move board userid password swap",
@@ -199,9 +199,9 @@ func init() {
 			examples: []string{"tanbo move 101 bob secret swap"},
 		}}},
 		{name: "queue", game: true, aliases: []string{"qmove", "qboard", "moveq", "boardq"}, run: (*cmd).queue, section: playingSection, forms: []form{{
-			words:    "GAME queue board userid password move[#n]|clear",
-			text:     "Play a move when your turn comes; several are played in order, one a turn, marked (Auto). One that is illegal by then is dropped, with those queued after it, and you are told. \"clear\" empties your queue; without a move (pbemd's own) you get your queue as it stands. Every reply lists it.",
-			examples: []string{"tanbo queue 101 bob secret b7", "tanbo queue 101 bob secret clear"},
+			words:    "GAME queue board userid password [add] move[#n]|clear",
+			text:     "Play a move when your turn comes, marked (Auto). As in pbmserv, a new queue replaces what you had queued, so a corrected move is the only one played; \"add\" puts it after those queued already, and they are played in order, one a turn. One that is illegal by then is dropped, with those queued after it, and you are told. \"clear\" empties your queue; without a move (pbemd's own) you get your queue as it stands. Every reply lists it.",
+			examples: []string{"tanbo queue 101 bob secret b7", "tanbo queue 101 bob secret add b9", "tanbo queue 101 bob secret clear"},
 		}}},
 		{name: "swap", game: true, run: (*cmd).swapCommand, section: playingSection, forms: []form{{
 			words:    "GAME swap board userid password",
@@ -268,6 +268,22 @@ func init() {
 			words:    "GAME history [userid] [page N]",
 			text:     "The finished boards, the last ended first (a player's: the highest board first); 50 a page.",
 			examples: []string{"tanbo history alice"},
+		}}},
+		{name: "todo", run: (*cmd).todo, reads: true, noPassword: true, section: playingSection, forms: []form{{
+			words:    "todo",
+			text:     "The boards of every game where it is your move (the account of the address you write from), the most urgent first: the nearest end of your clock, then the oldest turn; each with the last move and the command that answers it.",
+			examples: []string{"todo"},
+		}}},
+		{name: "todo", game: true, run: (*cmd).todo, reads: true, noPassword: true, section: playingSection, forms: []form{{
+			words:    "GAME todo",
+			text:     "The same for the boards of one game.",
+			examples: []string{"tanbo todo"},
+		}}},
+		{name: "set", run: (*cmd).set, section: accountsSection, forms: []form{{
+			words:    "set timezone userid password [zone]",
+			text:     "The time zone in which the off-time of your clocks (-clock=...,weekends or ,nights=23-07) is counted, by its IANA name such as Europe/Berlin; UTC until you set one. Without a zone, the reply says the one you have.",
+			more:     "How clocks, off-time and the vacation pool are counted is in [clocks.md](clocks.md).",
+			examples: []string{"set timezone alice secret Europe/Berlin"},
 		}}},
 	}
 	indexCommands()

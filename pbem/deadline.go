@@ -4,6 +4,7 @@ import (
 	"time"
 
 	model "github.com/pbemd/pbemd/pbem/board"
+	"github.com/pbemd/pbemd/pbem/clock"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -40,15 +41,29 @@ func deadline(rec *store.Game) time.Time {
 	days := model.DaysOf(rec)
 	nag, forfeit := days.Nag, days.Forfeit
 	since := model.TurnSince(rec)
-	due := since.Add(time.Duration(nag) * day)
+	// Off-time and the zone of the player to move put his deadlines later:
+	// the index keeps what they cannot come before (clock.Earliest).
+	c := boardClock(rec)
+	due := c.Off.Earliest(since, time.Duration(nag)*day)
 	if rec.Nagged.After(since) {
 		due = rec.Nagged.Add(time.Duration(nag) * day)
 	}
-	if end := since.Add(time.Duration(forfeit) * day); end.Before(due) {
+	if end := c.Off.Earliest(since, time.Duration(forfeit)*day); end.Before(due) {
 		due = end
 	}
-	// An unanswered proposal has its own reminders and lapse.
+	if c.Kind == clock.Fischer && rec.ToMove >= 0 && rec.ToMove < 2 {
+		bank := bankOf(rec, c, rec.Seats[rec.ToMove])
+		due = c.Off.Earliest(since, bank)
+		if !rec.Nagged.After(since) {
+			due = c.Off.Earliest(since, fischerNag(bank))
+		}
+	}
+	// An unanswered proposal has its own reminders and acceptance by
+	// silence; the proposer's own clock stands meanwhile.
 	if v := rec.Vote; v != nil {
+		if v.Seat == rec.ToMove {
+			due = time.Time{}
+		}
 		vote := v.At.Add(time.Duration(nag) * day)
 		if v.Nagged.After(v.At) {
 			vote = v.Nagged.Add(time.Duration(nag) * day)
@@ -56,9 +71,7 @@ func deadline(rec *store.Game) time.Time {
 		if end := v.At.Add(time.Duration(forfeit) * day); end.Before(vote) {
 			vote = end
 		}
-		if vote.Before(due) {
-			due = vote
-		}
+		due = earliest(due, vote)
 	}
 	return due
 }

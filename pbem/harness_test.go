@@ -43,7 +43,8 @@ func newHarness(t *testing.T) *harness {
 	db := storetest.New(t)
 	h := &harness{t: t, db: db, now: pbemtest.Start}
 	h.svc = New(db, Config{Address: pbemtest.Address, Now: func() time.Time { return h.now }, Log: slog.New(slog.DiscardHandler),
-		Auth: pbemtest.Auth(), Limits: Limits{Signups: 1000}}) // the tests sign up many; TestSignupFloodBounded checks the budget
+		Auth: pbemtest.Auth(), Limits: Limits{Signups: 1000}, // the tests sign up many; TestSignupFloodBounded checks the budget
+		NoAutoVacation: true}) // the forfeit tests predate the pool; vacationpool_test.go turns it on
 	h.svc.hashCost = bcrypt.MinCost // a test's passwords need no strength
 	ids := 0
 	h.svc.NewID = func() string { ids++; return fmt.Sprintf("reply%d@example.org", ids) }

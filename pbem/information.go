@@ -21,7 +21,7 @@ func (s *Service) helpData() map[string]any {
 	for _, g := range catalog.All() {
 		games = append(games, helpGame{Name: g.Name(), Title: g.Title(), Aliases: g.Aliases()})
 	}
-	return map[string]any{"Address": s.cfg.Address, "Games": games, "Limits": s.limits, "Window": shortDuration(s.limits.Window)}
+	return map[string]any{"Address": s.cfg.Address, "Games": games, "Limits": s.limits, "Window": shortDuration(s.limits.Window), "Pool": vacationDaysPerYear}
 }
 
 // help [topic ...]: the index, "help commands", or "help <game>".
@@ -36,6 +36,9 @@ func (c *cmd) help(args []string) error {
 	if topic == "tutorial" {
 		return c.helpMail("pbemd help tutorial", "tutorial")
 	}
+	if topic == "clocks" {
+		return c.helpMail("pbemd help clocks", "clocks")
+	}
 	if g, ok := catalog.Lookup(topic); ok {
 		c.game = g
 		return c.gameHelp(nil)
@@ -43,7 +46,7 @@ func (c *cmd) help(args []string) error {
 	if rows := commandRows(topic); len(rows) > 0 {
 		return c.commandHelp(rows)
 	}
-	return fail("There is no help on %q; send \"help\" for the index, \"help commands\", \"help tutorial\", \"help GAME\" with a game of %s, or \"help COMMAND\" such as \"help move\"",
+	return fail("There is no help on %q; send \"help\" for the index, \"help commands\", \"help tutorial\", \"help clocks\", \"help GAME\" with a game of %s, or \"help COMMAND\" such as \"help move\"",
 		args[0], strings.Join(catalog.Names(), ", "))
 }
 

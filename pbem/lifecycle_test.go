@@ -96,7 +96,7 @@ func TestQueue(t *testing.T) {
 	if r.Subject != "Tanbo Board 101 queued" {
 		t.Errorf("subject %q", r.Subject)
 	}
-	out := h.send("bob@example.org", "tanbo qmove 101 bob pw-bob h3#4", "")
+	out := h.send("bob@example.org", "tanbo qmove 101 bob pw-bob add h3#4", "")
 	golden(t, "queue", out)
 	has(t, one(t, out, "bob@example.org").Body, "Queued for bob, in this order: b7, h3#4.")
 
@@ -116,7 +116,7 @@ func TestQueue(t *testing.T) {
 	// An illegal queued move is reported to its owner only and dropped, with
 	// the moves queued after it; the board waits for him.
 	one(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob e5", ""), "bob@example.org")
-	one(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob b9", ""), "bob@example.org")
+	one(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob add b9", ""), "bob@example.org")
 	out = h.send("alice@example.org", "tanbo move 101 alice pw-alice g7", "")
 	if len(out) != 3 || out[0].To != "bob@example.org" || out[0].Subject != "Tanbo Board 101 queued move dropped" {
 		t.Fatalf("illegal queued move: %v", subjects(out))
@@ -134,7 +134,7 @@ func TestQueue(t *testing.T) {
 	has(t, r.Body, "bob played b9.")
 
 	errs := []struct{ subject, want string }{
-		{"tanbo queue 101 bob", "The command has the wrong number of words; write it as: tanbo queue board userid password move[#n]|clear"},
+		{"tanbo queue 101 bob", "The command has the wrong number of words; write it as: tanbo queue board userid password [add] move[#n]|clear"},
 		{"tanbo queue 101 bob pw-bob b1#3", "Move b1#3 cannot be queued: board 101 is at move #7 already; queue it with a later number, or without one."},
 		{"tanbo queue 101 bob pw-bob propose", `"propose" cannot be queued, only moves and resign can; send it now with "tanbo move 101 bob PASSWORD propose".`},
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
 )
@@ -52,10 +53,14 @@ func (c *cmd) move(args []string) error {
 		return c.failOn(b, "%s#%d was not played: the next move on %s board %d is #%d, not #%d; if you still mean %s, send it again with #%d",
 			text, want, b.game.Title(), b.rec.Board, b.next(), want, text, b.next())
 	}
+	since := model.TurnSince(b.rec)
 	steps, err := b.play(seat, text, c.r.now, false)
 	c.r.played += len(steps)
 	if err != nil {
 		return c.failOn(b, "%s is not a legal move on %s board %d: %s", text, b.game.Title(), b.rec.Board, moveReason(err, text))
+	}
+	if err := c.r.chargeClock(b, seat, since); err != nil {
+		return err
 	}
 	comment := c.commentBy(u.ID, len(b.rec.Moves))
 	notices := []string{fmt.Sprintf("%s played %s.", u.ID, stepsText(steps))}
@@ -117,18 +122,23 @@ func (c *cmd) resign(args []string) error {
 	}
 	if b.pos.ToMove() != seat {
 		// As a move, a resignation waits for its player's turn.
-		return c.queue([]string{args[0], args[1], args[2], "resign"})
+		// It goes after the moves he queued, replacing none.
+		return c.queue([]string{args[0], args[1], args[2], "add", "resign"})
 	}
 	b.end(c.r.now, rules.Win(1-seat, u.ID+" resigned"))
 	return c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)), fmt.Sprintf("%s resigned.", u.ID))
 }
 
-// <game> queue board userid password move[#n]
+// <game> queue board userid password [add] move[#n]
 //
 // A queued move is kept until its owner's turn comes and is then played as
 // if he had sent it, marked "(Auto)" in the move list. Only its owner sees
 // it before that. Queued when it is already his turn (and nothing else is
 // queued, and no later #n asks to wait), the move is simply played.
+//
+// As in pbmserv, a queued move replaces what its owner had queued, so that
+// a player who sends a corrected move gets the correction alone; "add"
+// puts it after the moves queued already.
 func (c *cmd) queue(args []string) error {
 	if len(args) < 3 {
 		return c.usage()
@@ -142,6 +152,10 @@ func (c *cmd) queue(args []string) error {
 	}
 	if len(args) == 4 && strings.EqualFold(args[3], "clear") {
 		return c.clearQueue(b, b.seatOf(u.ID))
+	}
+	add := len(args) > 4 && strings.EqualFold(args[3], "add")
+	if add {
+		args = append(args[:3:3], args[4:]...)
 	}
 	text, want, err := splitMoveNumber(strings.Join(args[3:], " "))
 	if err != nil {
@@ -172,15 +186,25 @@ func (c *cmd) queue(args []string) error {
 		return c.failOn(b, "Move %s#%d cannot be queued: board %d is at move #%d already; queue it with a later number, or without one",
 			text, want, b.rec.Board, b.next())
 	}
-	if len(mine) >= maxQueued {
+	if add && len(mine) >= maxQueued {
 		return c.failOn(b, "You have %d moves queued on %s board %d, the most there may be; wait until some are played",
 			len(mine), b.game.Title(), b.rec.Board)
+	}
+	lead := ""
+	if !add && len(mine) > 0 {
+		var was []string
+		for _, q := range mine {
+			was = append(was, queuedText(q))
+		}
+		lead = fmt.Sprintf("This replaces what you had queued (%s); to queue a move after others, send \"%s queue %d %s PASSWORD add MOVE\".",
+			strings.Join(was, ", "), c.game.Name(), b.rec.Board, u.ID)
+		c.r.dropSeatQueue(b, seat)
 	}
 	b.rec.Queue = append(b.rec.Queue, store.Queued{Seat: seat, User: u.ID, Text: text, Number: want, At: c.r.now})
 	if err := c.r.tx.PutGame(b.rec); err != nil {
 		return err
 	}
-	return c.r.tellQueue(b, seat, "queued", "")
+	return c.r.tellQueue(b, seat, "queued", lead)
 }
 
 // <game> preview board|new [-option ...] move ...: the moves are played on

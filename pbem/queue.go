@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
 )
@@ -74,11 +75,15 @@ func (r *request) runQueue(b *board) ([]string, error) {
 			break
 		}
 		var why string
+		since := model.TurnSince(b.rec)
 		if q.Number != 0 && q.Number != b.next() {
 			why = fmt.Sprintf("it was queued as move #%d, but the move to play was #%d", q.Number, b.next())
 		} else if steps, err := b.play(seat, q.Text, r.now, true); err != nil {
 			why = moveReason(err, q.Text)
 		} else {
+			if err := r.chargeClock(b, seat, since); err != nil {
+				return nil, err
+			}
 			r.played += len(steps)
 			notices = append(notices, fmt.Sprintf("%s played %s (queued).", q.User, stepsText(steps)))
 			notices = append(notices, r.answerByMove(b, seat)...)

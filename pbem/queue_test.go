@@ -15,7 +15,7 @@ func TestQueueClearAndResignTakeBack(t *testing.T) {
 	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
 	// alice to move; bob queues two moves, then clears them.
 	h.send("bob@example.org", "tanbo queue 101 bob pw-bob h3", "")
-	r := one(t, h.send("bob@example.org", "tanbo qboard 101 bob pw-bob b9", ""), "bob@example.org")
+	r := one(t, h.send("bob@example.org", "tanbo qboard 101 bob pw-bob add b9", ""), "bob@example.org")
 	says(t, r.Body, "Queued for bob, in this order: h3, b9.")
 	r = one(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob", ""), "bob@example.org")
 	if r.Subject != "Tanbo Board 101 queue" {
@@ -51,7 +51,7 @@ func TestQueueClearAndResignTakeBack(t *testing.T) {
 		t.Errorf("after the queue ran: over %v, queue %+v", g.Over, g.Queue)
 	}
 	has(t, one(t, h.send("x@example.org", "help commands", ""), "x@example.org").Body,
-		"GAME queue board userid password move[#n]|clear", "a second resign takes a waiting one back")
+		"GAME queue board userid password [add] move[#n]|clear", "a second resign takes a waiting one back")
 }
 
 // TestPbmservCommandsHostile: the new forms refuse what is wrong with a

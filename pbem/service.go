@@ -62,6 +62,10 @@ type Config struct {
 	// Bounces is the return path of the server's mail and what its
 	// bounces do (bounces.go).
 	Bounces Bounces
+	// NoAutoVacation keeps the sweep from taking a day of a player's
+	// vacation pool when his clock runs out (vacationpool.go); it does by
+	// default, as issue 29 asks.
+	NoAutoVacation bool
 }
 
 // Service runs commands from mail. Its methods are safe for concurrent use;

@@ -22,7 +22,7 @@ func TestPbmservShortForms(t *testing.T) {
 		}
 	}
 	errorReply(t, h.send("alice@example.org", "tanbo chal alice bob", ""), "alice@example.org",
-		`"chal" is not a command of Tanbo; the commands are accept, challenge, chat, decline, games, help, history, join, limit, move, notify, preview, queue, reject, resign, show, standings, subscribe, swap, unsubscribe.`)
+		`"chal" is not a command of Tanbo; the commands are accept, challenge, chat, decline, games, help, history, join, limit, move, notify, preview, queue, reject, resign, show, standings, subscribe, swap, todo, unsubscribe.`)
 	errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob -s=9 -swap", ""), "alice@example.org",
 		`"-s=9" is the start of more than one option of Tanbo; write more of its name.`)
 	// subscribe from 3 letters, unsubscribe from 5.
@@ -62,5 +62,5 @@ func TestPbmservShortForms(t *testing.T) {
 	says(t, help, "\n  challenge: any start of it from 5 letters (chall)\n", "\n  subscribe: any start of it from 3 letters (sub)\n",
 		"\n  unsubscribe: any start of it from 5 letters (unsub)\n", "\n  preview: any start of it from 4 letters (prev)\n",
 		"\n  queue: qmove, qboard, moveq, boardq\n", "\n  signoff: delete\n", "options by a unique start",
-		"help [commands | tutorial | GAME | COMMAND]")
+		"help [commands | tutorial | clocks | GAME | COMMAND]")
 }

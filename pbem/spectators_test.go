@@ -55,8 +55,8 @@ func TestSubscribeAll(t *testing.T) {
 }
 
 // TestProposalReminders: a draw proposal left unanswered reminds the
-// silent player after the nag time and lapses as declined at the forfeit
-// time; both players are told.
+// silent player after the nag time, and at the forfeit time his silence
+// accepts it, as on pbmserv; both players are told.
 func TestProposalReminders(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -85,26 +85,26 @@ func TestProposalReminders(t *testing.T) {
 	if out[0].Subject != "Nag: Tanbo Board 101 bob" {
 		t.Errorf("subject %q", out[0].Subject)
 	}
-	says(t, out[0].Body, "Reminder: alice proposed a draw on Tanbo board 101 3 days ago, and bob has not answered. Without an answer by 2026-11-30 12:00 UTC it lapses as declined.")
+	says(t, out[0].Body, "Reminder: alice proposed a draw on Tanbo board 101 3 days ago, and bob has not answered. Without an answer by 2026-11-30 12:00 UTC it counts as accepted.")
 	// Not again within the nag time.
 	h.now = start.Add(5 * day)
 	for _, r := range h.sweep() {
 		hasNot(t, r.Body, "proposed a draw")
 	}
 	// bob moves, but a move by the one who must answer declines: so let
-	// bob stay silent; at 8 days the proposal lapses (and bob forfeits,
-	// the board's clock being the same).
+	// bob stay silent; at 8 days his silence accepts the draw (and he does
+	// not forfeit as well, although his move is as late).
 	h.now = start.Add(8 * day)
 	out = h.sweep()
-	if len(out) < 2 {
+	if len(out) != 2 {
 		t.Fatalf("day 8: %v", subjects(out))
 	}
-	says(t, out[0].Body, "alice's proposal of a draw lapsed: bob did not answer it in 8 days, so it counts as declined.")
+	says(t, out[0].Body, "bob did not answer alice's proposal of a draw in 8 days, and silence accepts it: the game is drawn.", "Game was a tie.")
 	if out[0].To != "alice@example.org" || out[1].To != "bob@example.org" {
 		t.Errorf("lapse told to %v, want both players", subjects(out[:2]))
 	}
-	if g := h.game("tanbo", 101); g.Vote != nil {
-		t.Errorf("the proposal is still open: %+v", g.Vote)
+	if g := h.game("tanbo", 101); g.Vote != nil || !g.Over || g.Winner != -1 {
+		t.Errorf("after the silence: vote %+v, over %v, winner %d", g.Vote, g.Over, g.Winner)
 	}
 }
 

@@ -4,19 +4,21 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	model "github.com/pbemd/pbemd/pbem/board"
+	"github.com/pbemd/pbemd/pbem/clock"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
 )
 
-// <game> challenge userid1 userid2 [-param ...] [--nagtime=D --forfeittime=D]
+// <game> challenge userid1 userid2 [-param ...] [--nagtime=D --forfeittime=D] [-clock=CLOCK]
 func (c *cmd) challenge(args []string) error {
-	const form = "%s challenge userid1 userid2 [-option ...] [--nagtime=DAYS --forfeittime=DAYS]"
+	const form = "%s challenge userid1 userid2 [-option ...] [--nagtime=DAYS --forfeittime=DAYS] [-clock=CLOCK]"
 	var ids, params, server []string
 	for _, a := range args {
 		switch {
-		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "--"), len(a) > 7 && strings.EqualFold(a[:7], "-clock="):
 			server = append(server, a)
 		case strings.HasPrefix(a, "-"):
 			params = append(params, a)
@@ -84,6 +86,10 @@ func (c *cmd) challenge(args []string) error {
 	extra, err := c.timeOptions(server)
 	if err != nil {
 		return err
+	}
+	if k := boardClock(&store.Game{Extra: extra}); k.Cap > time.Duration(robotForfeitDays)*day && hasRobotID(seats) {
+		return c.fail("A game with a robot holds at most %d days in a Fischer bank, so that no one holds a robot's seats for long; write a cap of %dd or less",
+			robotForfeitDays, robotForfeitDays)
 	}
 	if model.ParseDays(extra).Forfeit > robotForfeitDays && hasRobotID(seats) {
 		return c.fail("A game with a robot forfeits after %d days at most, so that no one holds a robot's seats for long; write --forfeittime=%d or less",
@@ -158,13 +164,26 @@ func (c *cmd) challenge(args []string) error {
 	return nil
 }
 
-// timeOptions reads --nagtime=D and --forfeittime=D.
+// timeOptions reads --nagtime=D, --forfeittime=D and -clock=CLOCK
+// (clocks.go).
 func (c *cmd) timeOptions(words []string) (map[string]string, error) {
 	extra := map[string]string{}
 	for _, w := range words {
-		name, value, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(w, "--")), "=")
+		name, value, _ := strings.Cut(strings.ToLower(strings.TrimLeft(w, "-")), "=")
+		if name == "clock" {
+			k, err := clock.Parse(value)
+			if err != nil {
+				// The package's error is a clause; the reply, a sentence.
+				msg := err.Error()
+				return nil, c.fail("%s%s", strings.ToUpper(msg[:1]), msg[1:])
+			}
+			if k != (clock.Clock{}) {
+				extra[clockKey] = k.String()
+			}
+			continue
+		}
 		if name != model.NagKey && name != model.ForfeitKey {
-			return nil, c.fail("%q is not a server option; the server options are --nagtime=DAYS and --forfeittime=DAYS", w)
+			return nil, c.fail("%q is not a server option; the server options are -clock=CLOCK, --nagtime=DAYS and --forfeittime=DAYS", w)
 		}
 		d, err := strconv.Atoi(value)
 		if err != nil || d < 1 || d > 365 {

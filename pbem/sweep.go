@@ -6,6 +6,7 @@ import (
 	"time"
 
 	model "github.com/pbemd/pbemd/pbem/board"
+	"github.com/pbemd/pbemd/pbem/clock"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
 )
@@ -289,6 +290,14 @@ type wait struct {
 	waited, nag, forfeit time.Duration
 	forfeitDays          int
 	back                 time.Time // set when the player is away now: his return
+	user                 *store.User
+	since                time.Time
+}
+
+// deadline is when the wait reaches its forfeit, his off-time and his
+// vacations known so far counted.
+func (w *wait) deadline(rec *store.Game) time.Time {
+	return boardClock(rec).Off.Reach(w.since, w.forfeit, userZone(w.user), absences(w.user))
 }
 
 // wake is when this clock may next have something due, once nothing was
@@ -325,10 +334,12 @@ func (r *request) silence(b *board, id string, since time.Time) (*wait, error) {
 	}
 	days := model.DaysOf(b.rec)
 	return &wait{
-		waited:      r.now.Sub(since) - awayBetween(u, since, r.now),
+		waited:      used(b.rec, u, since, r.now),
 		nag:         time.Duration(days.Nag) * day,
 		forfeit:     time.Duration(days.Forfeit) * day,
 		forfeitDays: days.Forfeit,
+		user:        u,
+		since:       since,
 	}, nil
 }
 
@@ -355,9 +366,13 @@ func (r *request) remindBoard(kind string, num int) (time.Time, error) {
 	if b.rec.Over || b.open() {
 		return time.Time{}, nil
 	}
-	vote, err := r.remindVote(b)
-	if err != nil {
+	vote, accepted, err := r.remindVote(b)
+	if accepted || err != nil {
 		return time.Time{}, err
+	}
+	if v := b.rec.Vote; v != nil && v.Seat == b.pos.ToMove() {
+		// The proposer's clock stands while his proposal is open.
+		return vote, nil
 	}
 	id := b.toMove()
 	since := model.TurnSince(b.rec)
@@ -368,30 +383,62 @@ func (r *request) remindBoard(kind string, num int) (time.Time, error) {
 	if !w.back.IsZero() {
 		return earliest(vote, w.back), nil
 	}
-	waited, nag, forfeit, forfeitDays := w.waited, w.nag, w.forfeit, w.forfeitDays
+	// A Fischer clock forfeits when the mover's bank is spent, and
+	// reminds him once a turn, when two days of it are left (or half).
+	c := boardClock(b.rec)
+	fischer := c.Kind == clock.Fischer
+	outOfTime := fmt.Sprintf("%s did not move for %d days", id, w.forfeitDays)
+	if fischer {
+		w.forfeit = bankOf(b.rec, c, id)
+		w.nag = fischerNag(w.forfeit)
+		outOfTime = fmt.Sprintf("%s ran out of time (a bank of %s)", id, clock.FormatDuration(w.forfeit))
+	}
+	waited, nag, forfeit := w.waited, w.nag, w.forfeit
 	switch {
 	case waited >= forfeit:
+		if until, err := r.autoVacation(b, w.user); err != nil || !until.IsZero() {
+			return until, err
+		}
+		if b.rec.Vote != nil {
+			// The other's proposal is open: the silent player accepts it.
+			return time.Time{}, r.acceptSilently(b, id, w.forfeitDays)
+		}
 		seat := b.pos.ToMove()
 		if !b.hasMoved(seat) {
-			return time.Time{}, r.withdraw(b, seat, nil, fmt.Sprintf("%s did not move for %d days.", id, forfeitDays))
+			return time.Time{}, r.withdraw(b, seat, nil, outOfTime+".")
 		}
-		b.end(r.now, rules.Win(1-seat, fmt.Sprintf("%s did not move for %d days", id, forfeitDays)))
-		return time.Time{}, r.saveAndAnnounce(b, nil, fmt.Sprintf("%s forfeits: no move for %d days.", id, forfeitDays))
-	case waited >= nag && (b.rec.Nagged.Before(since) || r.now.Sub(b.rec.Nagged) >= nag):
+		b.end(r.now, rules.Win(1-seat, outOfTime))
+		if fischer {
+			return time.Time{}, r.saveAndAnnounce(b, nil, fmt.Sprintf("%s forfeits: out of time, a bank of %s spent.", id, clock.FormatDuration(w.forfeit)))
+		}
+		return time.Time{}, r.saveAndAnnounce(b, nil, fmt.Sprintf("%s forfeits: no move for %d days.", id, w.forfeitDays))
+	case waited >= nag && (b.rec.Nagged.Before(since) || !fischer && r.now.Sub(b.rec.Nagged) >= nag):
 		b.rec.Nagged = r.now
 		if err := r.tx.PutGame(b.rec); err != nil {
 			return time.Time{}, err
 		}
-		deadline := r.now.Add(forfeit - waited)
 		then := id + " forfeits the game"
 		if !b.hasMoved(b.pos.ToMove()) {
 			then = "the board is withdrawn, unrated, as " + id + " has not played on it yet"
 		}
-		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d for %d days. Without a move by %s, %s. Away? Send \"vacation %s PASSWORD DAYS\".",
-			id, b.game.Title(), b.rec.Board, int(waited/day), deadline.UTC().Format(timeFormat), then, id)
+		kept := fmt.Sprintf("for %d days", int(waited/day))
+		if fischer {
+			kept = fmt.Sprintf("and %s of %s's bank is left", clock.FormatDuration(forfeit-waited), id)
+		}
+		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d %s. Without a move by %s, %s. Away? Send \"vacation %s PASSWORD DAYS\".",
+			id, b.game.Title(), b.rec.Board, kept, w.deadline(b.rec).UTC().Format(timeFormat), then, id)
 		return time.Time{}, r.nag(b, id, notice)
 	}
+	if fischer && !b.rec.Nagged.Before(since) {
+		return earliest(vote, w.deadline(b.rec)), nil
+	}
 	return earliest(vote, w.wake(r.now, b.rec.Nagged)), nil
+}
+
+// fischerNag is how much of a Fischer bank a turn spends before its
+// reminder: all but two days, or half of a bank under four days.
+func fischerNag(bank time.Duration) time.Duration {
+	return bank - min(2*day, bank/2)
 }
 
 // earliest is the earlier of two times, a zero time counting as none.

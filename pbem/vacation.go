@@ -102,22 +102,3 @@ func daysIn(from, until time.Time) int {
 	}
 	return int((d + day - 1) / day)
 }
-
-// awayBetween is how much of the time from from to to the user was on
-// vacation.
-func awayBetween(u *store.User, from, to time.Time) time.Duration {
-	var d time.Duration
-	for _, v := range u.Vacations {
-		start, end := v.From, v.Until
-		if start.Before(from) {
-			start = from
-		}
-		if end.After(to) {
-			end = to
-		}
-		if end.After(start) {
-			d += end.Sub(start)
-		}
-	}
-	return d
-}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
 )
@@ -76,24 +77,56 @@ func (c *cmd) vote(args []string, word string) error {
 		return c.failOn(b, "The proposal of %s on %s board %d is your own; %s must accept or reject it",
 			voteWhat(open), b.game.Title(), b.rec.Board, other)
 	}
-	b.rec.Vote = nil
 	if word == "reject" {
+		c.r.closeVote(b)
 		return c.r.saveAndAnnounce(b, comment, fmt.Sprintf("%s rejected %s's proposal of %s.", u.ID, open.User, voteWhat(open)))
 	}
 	if open.Kind == "draw" {
-		b.end(c.r.now, rules.Drawn("draw by agreement"))
-		return c.r.saveAndAnnounce(b, comment, fmt.Sprintf("%s accepted %s's draw proposal.", u.ID, open.User))
+		return c.r.acceptVote(b, comment, fmt.Sprintf("%s accepted %s's draw proposal.", u.ID, open.User))
 	}
-	taken := movesFrom(b.rec, open.Back)
+	return c.r.acceptVote(b, comment, fmt.Sprintf("%s accepted %s's undo: %s taken back.", u.ID, open.User, movesFrom(b.rec, open.Back)))
+}
+
+// closeVote takes the open proposal off the board. As on pbmserv, the
+// proposer's clock does not run while his proposal waits for an answer:
+// when it is his turn, his turn counts from the proposal's answer less the
+// time he had used before it, and so does his last reminder.
+func (r *request) closeVote(b *board) {
+	v := b.rec.Vote
+	b.rec.Vote = nil
+	if v == nil || b.rec.Over || b.pos.ToMove() != v.Seat {
+		return
+	}
+	open := r.now.Sub(v.At)
+	if open <= 0 {
+		return
+	}
+	if since := model.TurnSince(b.rec); since.Before(v.At) || since.Equal(v.At) {
+		b.rec.TurnSince = since.Add(open)
+	}
+	if !b.rec.Nagged.IsZero() && !b.rec.Nagged.After(v.At) {
+		b.rec.Nagged = b.rec.Nagged.Add(open)
+	}
+}
+
+// acceptVote carries out the open proposal, answered yes by its other
+// player or by his silence (remindVote), and announces it with notice.
+func (r *request) acceptVote(b *board, comment *store.Comment, notice string) error {
+	open := b.rec.Vote
+	b.rec.Vote = nil
+	if open.Kind == "draw" {
+		b.end(r.now, rules.Drawn("draw by agreement"))
+		return r.saveAndAnnounce(b, comment, notice)
+	}
 	queued := b.rec.Queue
-	if err := c.r.takeBack(b, open.Back); err != nil {
+	if err := r.takeBack(b, open.Back); err != nil {
 		return err
 	}
-	if err := c.r.saveAndAnnounce(b, comment, fmt.Sprintf("%s accepted %s's undo: %s taken back.", u.ID, open.User, taken)); err != nil {
+	if err := r.saveAndAnnounce(b, comment, notice); err != nil {
 		return err
 	}
 	// Queued moves are private, so each owner alone hears they are gone.
-	return c.r.tellDropped(b, queued, "the undo")
+	return r.tellDropped(b, queued, "the undo")
 }
 
 // voteWhat names a proposal: "a draw", "an undo".
@@ -198,37 +231,48 @@ func (r *request) boardNotices(b *board) []string {
 
 // remindVote treats a proposal left unanswered as a move left unplayed:
 // after the board's nag time the player who must answer is reminded (once
-// per nag time), and at its forfeit time the proposal lapses as declined
-// and both players are told. His vacation stops this clock too. When
-// nothing was due, it returns when something may be.
-func (r *request) remindVote(b *board) (time.Time, error) {
+// per nag time), and at its forfeit time his silence counts as accepting
+// it, as on pbmserv, and both players are told. His vacation stops this
+// clock too. It reports whether the proposal was carried out; when nothing
+// was due, it returns when something may be.
+func (r *request) remindVote(b *board) (time.Time, bool, error) {
 	v := b.rec.Vote
 	if v == nil || b.rec.Over {
-		return time.Time{}, nil
+		return time.Time{}, false, nil
 	}
 	id := b.rec.Seats[1-v.Seat]
 	w, err := r.silence(b, id, v.At)
 	if w == nil || err != nil {
-		return time.Time{}, err
+		return time.Time{}, false, err
 	}
 	if !w.back.IsZero() {
-		return w.back, nil
+		return w.back, false, nil
 	}
 	waited, nag, forfeit, forfeitDays := w.waited, w.nag, w.forfeit, w.forfeitDays
 	switch {
 	case waited >= forfeit:
-		b.rec.Vote = nil
-		return time.Time{}, r.saveAndAnnounce(b, nil, fmt.Sprintf("%s's proposal of %s lapsed: %s did not answer it in %d days, so it counts as declined.",
-			v.User, voteWhat(v), id, forfeitDays))
+		return time.Time{}, true, r.acceptSilently(b, id, forfeitDays)
 	case waited >= nag && (v.Nagged.IsZero() || r.now.Sub(v.Nagged) >= nag):
 		v.Nagged = r.now
 		if err := r.tx.PutGame(b.rec); err != nil {
-			return time.Time{}, err
+			return time.Time{}, false, err
 		}
 		deadline := r.now.Add(forfeit - waited)
-		notice := fmt.Sprintf("Reminder: %s proposed %s on %s board %d %d days ago, and %s has not answered. Without an answer by %s it lapses as declined. Answer with: %s move %d %s PASSWORD accept (or reject).",
+		notice := fmt.Sprintf("Reminder: %s proposed %s on %s board %d %d days ago, and %s has not answered. Without an answer by %s it counts as accepted. Answer with: %s move %d %s PASSWORD accept (or reject).",
 			v.User, voteWhat(v), b.game.Title(), b.rec.Board, int(waited/day), id, deadline.UTC().Format(timeFormat), b.game.Name(), b.rec.Board, id)
-		return time.Time{}, r.nag(b, id, notice)
+		return time.Time{}, false, r.nag(b, id, notice)
 	}
-	return w.wake(r.now, v.Nagged), nil
+	return w.wake(r.now, v.Nagged), false, nil
+}
+
+// acceptSilently carries out the open proposal that user id let reach the
+// forfeit age unanswered: as on pbmserv, silence accepts.
+func (r *request) acceptSilently(b *board, id string, forfeitDays int) error {
+	v := b.rec.Vote
+	then := "the game is drawn"
+	if v.Kind == "undo" {
+		then = movesFrom(b.rec, v.Back) + " taken back"
+	}
+	return r.acceptVote(b, nil, fmt.Sprintf("%s did not answer %s's proposal of %s in %d days, and silence accepts it: %s.",
+		id, v.User, voteWhat(v), forfeitDays, then))
 }

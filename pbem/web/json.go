@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+	"time"
 
+	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/store"
 )
 
 // boardDoc is a board as /GAME/BOARD.json gives it. to_move and result name
@@ -23,6 +26,58 @@ type boardDoc struct {
 	AtMove   int        `json:"at_move"`
 	Moves    []moveJS   `json:"moves"`
 	Position string     `json:"position"`
+	Clock    clockJS    `json:"clock"`
+}
+
+// clockJS is a board's clock: "days" (pbmserv's, the default) or a Fischer
+// bank as -clock= writes it, with each player's bank in seconds at the
+// start of his turn.
+type clockJS struct {
+	Spec  string   `json:"spec"`
+	Banks []bankJS `json:"banks,omitempty"`
+}
+
+type bankJS struct {
+	User    string `json:"user"`
+	Seconds int64  `json:"seconds"`
+}
+
+func clockDoc(rec *store.Game) clockJS {
+	c := pbem.ClockOf(rec)
+	d := clockJS{Spec: c.Spec}
+	for _, id := range rec.Seats {
+		if bank, ok := c.Banks[id]; ok {
+			d.Banks = append(d.Banks, bankJS{User: id, Seconds: int64(bank / time.Second)})
+		}
+	}
+	return d
+}
+
+// todoDoc is a player's boards at his move, as /users/NAME.json gives
+// them, the most urgent first.
+type todoDoc struct {
+	User string   `json:"user"`
+	Todo []todoJS `json:"todo"`
+	More bool     `json:"more,omitempty"` // more boards are at his move than listed
+}
+
+type todoJS struct {
+	Game     string    `json:"game"`
+	Board    int       `json:"board"`
+	Opponent string    `json:"opponent"`
+	Move     int       `json:"move"` // the number his move gets
+	LastMove string    `json:"last_move,omitempty"`
+	Since    time.Time `json:"since"`
+	Deadline time.Time `json:"deadline,omitzero"` // absent while his clock stands
+}
+
+func todoJSON(user string, items []pbem.TodoItem, more bool) todoDoc {
+	d := todoDoc{User: user, Todo: []todoJS{}, More: more}
+	for _, it := range items {
+		d.Todo = append(d.Todo, todoJS{Game: it.Game, Board: it.Board, Opponent: it.Opponent, Move: it.Move,
+			LastMove: it.LastMove, Since: it.Since.UTC(), Deadline: it.Deadline.UTC()})
+	}
+	return d
 }
 
 type playerJS struct {
@@ -43,7 +98,7 @@ func boardJSON(b *boardAt) boardDoc {
 	d := boardDoc{
 		Game: b.game.Name(), Board: b.rec.Board, Options: b.rec.Options,
 		AtMove: b.at, Position: b.pos.String(), Status: "playing",
-		Players: []playerJS{}, Moves: []moveJS{},
+		Players: []playerJS{}, Moves: []moveJS{}, Clock: clockDoc(b.rec),
 	}
 	if d.Options == nil {
 		d.Options = []string{}

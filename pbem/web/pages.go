@@ -418,7 +418,12 @@ func (s *Server) clocks(rec *store.Game) []string {
 		lines = append(lines, fmt.Sprintf("%s has had the move since %s (%s).",
 			board.SeatName(rec, rec.ToMove), since.UTC().Format(timeLayout), board.Waited(s.opts.Now().Sub(since))))
 	}
-	return append(lines, board.DaysOf(rec).String())
+	c := pbem.ClockOf(rec)
+	if c.Fischer {
+		return append(lines, c.Lines...) // its bank, not days, runs out
+	}
+	lines = append(lines, board.DaysOf(rec).String())
+	return append(lines, c.Lines...)
 }
 
 // boardFile is the board as SVG or JSON.
@@ -465,6 +470,9 @@ type userView struct {
 	// Paused counts his addresses whose board mail is paused after
 	// their bounces (pbem's bounces.go): he is told, never which.
 	Paused int
+	// Todo are the boards at his move, the most urgent first.
+	Todo     []pbem.TodoItem
+	TodoMore bool
 }
 
 type userRating struct {
@@ -481,6 +489,7 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 	if name == "" || strings.ContainsAny(name, "/\x00") || len(name) > 64 {
 		return page{}, notFound("There is no user %q; user ids are what players signed up with.", name)
 	}
+	name, asJSON := strings.CutSuffix(name, ".json")
 	v := userView{Page: 1}
 	if q.Has("page") {
 		n, err := number(q.Get("page"), "page", 1, math.MaxInt32)
@@ -502,6 +511,13 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 			if _, ok := pbem.PausedSince(tx, a, s.opts.Now()); ok {
 				v.Paused++
 			}
+		}
+		// The boards at his move, as "todo" lists them (a bounded read).
+		if v.Todo, v.TodoMore, err = pbem.Todo(tx, u.ID, ""); err != nil {
+			return err
+		}
+		if asJSON {
+			return nil
 		}
 		for _, g := range catalog.All() {
 			if r, ok := u.Ratings[g.Name()]; ok && r != nil && r.Games > 0 {
@@ -543,6 +559,11 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 	})
 	if err != nil {
 		return page{}, err
+	}
+	if asJSON {
+		buf := getBuffer()
+		writeJSON(buf, todoJSON(v.User, v.Todo, v.TodoMore))
+		return page{body: buf.Bytes(), ctype: "application/json", buf: buf}, nil
 	}
 	v.chrome = s.chrome(v.User)
 	return s.html("user", v)
