@@ -55,6 +55,11 @@ type failure struct {
 	game   rules.Game // the game the command was about, if known
 	board  *board     // the board, if known: the error reply shows it
 	silent bool       // ignored without a reply (a locked account's commands)
+	// forms are the commands as they would work, the refusal's last
+	// lines; refuse takes them from the command table when none are set.
+	forms []string
+	// wrongWords: the command had the wrong number of words (usage).
+	wrongWords bool
 }
 
 func (f *failure) Error() string { return f.Msg }
@@ -191,13 +196,10 @@ func (r *request) sender() string { return strings.ToLower(r.mail.From) }
 // refuse answers a failed command with an error reply to the sender only.
 func (r *request) refuse(name string, words []string, f *failure) error {
 	r.outcome.note(resultRefused, f.Msg)
-	msg := f.Msg
-	if !strings.HasSuffix(msg, "\n") { // one that ends in a command has no full stop
-		msg += "."
-	}
+	msg := refusal(words, f)
 	fill := func(diagram string) (string, error) {
 		return render("error", map[string]any{
-			"Msg":      wrapAll([]string{msg}, lineWidth)[0],
+			"Msg":      msg,
 			"Board":    diagram,
 			"Original": quoteOriginal(r.quoted()),
 		})
@@ -219,6 +221,42 @@ func (r *request) refuse(name string, words []string, f *failure) error {
 	}
 	r.reply(r.sender(), subject, body, "auto-replied", "")
 	return nil
+}
+
+// refusal is the text of a refusal, wrapped: its sentence, then the
+// command that would work: the forms of the command's row in the table
+// (or those the failure names), or for a reply to a board mail the move,
+// or when the words name no command the one that lists them all. A
+// refusal's last lines are so always a command the player can copy.
+func refusal(words []string, f *failure) string {
+	forms := f.forms
+	if forms == nil {
+		row := commandOf(words)
+		if row == nil && f.board != nil {
+			row = gameCommands["move"]
+		}
+		g := f.game
+		if g == nil && f.board != nil {
+			g = f.board.game
+		}
+		forms = usageForms(rowForms(row, g))
+	}
+	msg, tail := f.Msg, ""
+	for _, form := range forms {
+		tail += "\n  " + helpWords(form) // as the help lays it out
+	}
+	switch {
+	case f.wrongWords:
+		return wrapAll([]string{msg + "; write it as:"}, lineWidth)[0] + tail
+	case len(forms) == 0:
+		tail = "The commands are listed by:\n  help commands"
+	default:
+		tail = "Write the command as:" + tail
+	}
+	if !strings.HasSuffix(msg, "\n") { // one that ends in a command has no full stop
+		msg += "."
+	}
+	return wrapAll([]string{msg}, lineWidth)[0] + "\n\n" + tail
 }
 
 // quoted is the mail as an error reply quotes it: a multiple mail's error
