@@ -96,6 +96,7 @@ func (r *request) answerBoard(b *board, v *boardView, subject string, fill func(
 		return err
 	}
 	r.reply(r.sender(), subject, text, "auto-replied", b.rec.Thread)
+	r.parts[len(r.parts)-1].own = true
 	if u == nil {
 		return nil
 	}

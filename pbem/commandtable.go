@@ -117,7 +117,7 @@ func init() {
 		}}},
 		{name: "multiple", section: informationSection, forms: []form{{
 			words:    "multiple",
-			text:     "The body holds one command per line, run in order, at most {{.Limits.Commands}}; the rest are answered once. Quoted lines are skipped; the lines end at the signature (\"-- \"). The answers to the sender come in one reply; board mails to the players go as usual.",
+			text:     "The body holds one command per line, run in order, at most {{.Limits.Commands}}; the rest are answered once. Quoted lines are skipped; the lines end at the signature (\"-- \"). The answers to the sender come in one reply, but each board shown in a mail of its own (at most 20); board mails to the players go as usual.",
 			more:     "One mail sets at most 2 new passwords (signup, change password, reset): each costs a bcrypt hash.",
 			examples: []string{"multiple (body: \"tanbo show 101\", \"tanbo show 102\")"},
 		}}},
@@ -228,7 +228,7 @@ func init() {
 		// Watching
 		{name: "show", game: true, run: (*cmd).show, reads: true, noPassword: true, section: watchingSection, forms: []form{{
 			words:    "GAME show board[#n] ...",
-			text:     "A board, or the board as it stood after move n; at most 10 boards a mail, with the user ids' boards. \"show board 101\" is \"show 101\".",
+			text:     "A board, or the board as it stood after move n; at most 10 boards a mail, with the user ids' boards, each in a mail of its own whose subject names it. \"show board 101\" is \"show 101\".",
 			examples: []string{"ultima show 101", "ultima show 101#10"},
 		}, {
 			words:    "GAME show userid ... [all|active|inactive|next]",
@@ -266,7 +266,7 @@ func init() {
 		}}},
 		{name: "history", game: true, run: (*cmd).history, reads: true, noPassword: true, section: watchingSection, forms: []form{{
 			words:    "GAME history [userid] [page N]",
-			text:     "The finished boards, the last ended first (a player's: the highest board first); 50 a page.",
+			text:     "The finished boards (not those withdrawn unplayed), the last ended first (a player's: the highest board first); 50 a page.",
 			examples: []string{"tanbo history alice"},
 		}}},
 	}

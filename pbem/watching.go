@@ -24,7 +24,13 @@ func (c *cmd) show(args []string) error {
 	// costs at most ten board mails' worth of reply.
 	const most = 10
 	shown := 0
+	seen := map[string]bool{} // a word written twice shows its boards once
 	for _, w := range words {
+		key := strings.ToLower(strings.TrimPrefix(w, "#")) // "#101" is 101
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
 		if shown == most {
 			return c.fail("One show mail shows at most %d boards; send the rest in another mail", most)
 		}
@@ -119,6 +125,7 @@ func (c *cmd) mailWholeBoard(b *board, live bool, subject string, notices ...str
 		return err
 	}
 	c.r.reply(c.r.sender(), subject, body, "auto-replied", b.rec.Thread)
+	c.r.parts[len(c.r.parts)-1].own = true
 	return nil
 }
 
@@ -452,10 +459,14 @@ func (c *cmd) history(args []string) error {
 	}
 	var lines []string
 	for _, rec := range recs {
-		result := "tie"
 		if rec.Withdrawn != "" {
-			result = "withdrawn"
-		} else if rec.Winner != rules.Draw && rec.Winner < len(rec.Seats) {
+			// A board withdrawn before it was played (declined, a seat
+			// never taken) is no game: history leaves it out, as
+			// pbmserv's; "GAME games inactive" still lists it.
+			continue
+		}
+		result := "tie"
+		if rec.Winner != rules.Draw && rec.Winner < len(rec.Seats) {
 			result = "won by " + rec.Seats[rec.Winner]
 		}
 		players := make([]string, len(rec.Seats))
