@@ -246,13 +246,21 @@ func init() {
 			examples: []string{"tanbo subscribe 101 carol secret"},
 		}, {
 			words:    "GAME subscribe all userid password",
-			text:     "Subscribe to every new board of the game from now on.",
+			text:     "Subscribe to every board of the game: those in play (as on pbmserv; the first 50 of them) and every new one from now on.",
 			examples: []string{"tanbo subscribe all carol secret"},
+		}, {
+			words:    "GAME subscribe userid password board|userid ...",
+			text:     "As pbmserv writes it: the boards named, and the boards in play of the players named, at most 10 in all.",
+			examples: []string{"tanbo subscribe carol secret 101 102", "tanbo subscribe carol secret bob"},
 		}}},
 		{name: "unsubscribe", game: true, prefix: 5, run: (*cmd).unsubscribe, section: watchingSection, forms: []form{{
 			words:    "GAME unsubscribe board|all userid password",
 			text:     "Stop either.",
 			examples: []string{"tanbo unsubscribe 101 carol secret"},
+		}, {
+			words:    "GAME unsubscribe userid password board|userid ...",
+			text:     "As pbmserv writes it: stop the boards named, and those in play of the players named.",
+			examples: []string{"tanbo unsubscribe carol secret 101"},
 		}}},
 		{name: "notify", game: true, run: (*cmd).notify, section: watchingSection, forms: []form{{
 			words:    "GAME notify userid password [off] [board ...]",

@@ -64,3 +64,40 @@ func TestHistoryLeavesOutWithdrawn(t *testing.T) {
 	}
 	has(t, one(t, h.send("carol@example.org", "tanbo games all", ""), "carol@example.org").Body, "  101  alice - bob", "withdrawn")
 }
+
+// Item 6: pbmserv's "subscribe userid password board...|userid" forms, and
+// "subscribe all" taking the boards in play as well as the new ones.
+func TestSubscribePbmservForms(t *testing.T) {
+	h := twoPlayers(t)                                                 // tanbo 101 alice-bob
+	h.send("bob@example.org", "tanbo challenge bob alice -size=9", "") // 102
+	h.signup("carol")
+	h.signup("dave")
+	r := one(t, h.send("carol@example.org", "tanbo subscribe carol pw-carol 101 102", ""), "carol@example.org")
+	says(t, r.Body, "For carol, Tanbo boards 101 and 102 are subscribed now: they get every mail of them.", "  tanbo show 101 102\n")
+	boardMails(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""), "Tanbo Board 101 bob",
+		"alice@example.org", "bob@example.org", "carol@example.org")
+	// A player's boards in play; one already subscribed is passed over.
+	h.send("carol@example.org", "tanbo unsub carol pw-carol 102", "")
+	r = one(t, h.send("carol@example.org", "tanbo sub carol pw-carol bob", ""), "carol@example.org")
+	says(t, r.Body, "For carol, Tanbo board 102 is subscribed now", "Passed over: carol already receives every mail of Tanbo board 101.")
+	// Nothing to do is an error that ends with the command.
+	r = errorReply(t, h.send("carol@example.org", "tanbo subscribe carol pw-carol 101", ""), "carol@example.org",
+		"carol already receives every mail of Tanbo board 101.")
+	says(t, r.Body, "Write the command as:\n  tanbo subscribe board userid password\n  tanbo subscribe userid password board|userid ...\n")
+	// A wrong password subscribes nothing, and a forged From cannot
+	// subscribe another.
+	errorReply(t, h.deliver(h.forged("dave@example.org", "tanbo subscribe dave guess 101", "")), "dave@example.org",
+		"The password for dave is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset dave' and a code comes to the account's addresses.")
+	if g := h.game("tanbo", 101); contains(g.Subscribers, "dave") {
+		t.Errorf("a wrong password subscribed dave: %v", g.Subscribers)
+	}
+	// Thousands of words subscribe at most ten boards.
+	errorReply(t, h.send("dave@example.org", "tanbo subscribe dave pw-dave"+strings.Repeat(" 101 102 103 104 105 106 107 108 109 110 111", 500), ""),
+		"dave@example.org", "There is no Tanbo board 103; send 'tanbo games all' for the boards there are.")
+
+	// subscribe all: boards in play too (carol's already are).
+	r = one(t, h.send("dave@example.org", "tanbo subscribe dave pw-dave all", ""), "dave@example.org")
+	says(t, r.Body, "Of the boards in play, boards 101 and 102 are subscribed now.")
+	boardMails(t, h.send("bob@example.org", "tanbo move 102 bob pw-bob h7", ""), "Tanbo Board 102 alice",
+		"bob@example.org", "alice@example.org", "carol@example.org", "dave@example.org")
+}
