@@ -164,6 +164,10 @@ func init() {
 			words:    "GAME accept userid password",
 			text:     "Accept every challenge of this game (the default).",
 			examples: []string{"ultima accept alice secret"},
+		}, {
+			words:    "GAME accept board userid password",
+			text:     "Take the open seat of a seek (the same as join).",
+			examples: []string{"ultima accept 101 bob secret"},
 		}}},
 		{name: "reject", game: true, run: (*cmd).rejectChallenges, section: startingSection, forms: []form{{
 			words:    "GAME reject userid password",
@@ -276,6 +280,16 @@ func init() {
 			words:    "GAME history [userid] [page N]",
 			text:     "The finished boards (not those withdrawn unplayed), the last ended first (a player's: the highest board first); 50 a page.",
 			examples: []string{"tanbo history alice"},
+		}}},
+		{name: "seek", game: true, run: (*cmd).seek, section: startingSection, forms: []form{{
+			words:    "GAME seek userid password [-option ...] [--nagtime=D --forfeittime=D]",
+			text:     "Ask for a game against anyone: an open seat board with you as the first player, listed by \"GAME games open\"; anyone takes it with \"GAME accept board userid password\". One seek a game at a time; \"GAME decline board userid password\" withdraws it.",
+			examples: []string{"tanbo seek alice secret -size=9"},
+		}}},
+		{name: "rematch", game: true, run: (*cmd).rematch, section: startingSection, forms: []form{{
+			words:    "GAME rematch board userid password",
+			text:     "After a finished game, challenge the other player again with the same options and times, the sides swapped. Unless your domain signs your mail, he is invited and accepts with \"GAME join\", as for any challenge.",
+			examples: []string{"tanbo rematch 101 alice secret"},
 		}}},
 	}
 	indexCommands()

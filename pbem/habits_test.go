@@ -101,3 +101,59 @@ func TestSubscribePbmservForms(t *testing.T) {
 	boardMails(t, h.send("bob@example.org", "tanbo move 102 bob pw-bob h7", ""), "Tanbo Board 102 alice",
 		"bob@example.org", "alice@example.org", "carol@example.org", "dave@example.org")
 }
+
+// Item 6: "seek" asks anyone for a game (an open seat the password
+// proves), one at a time; "accept board" takes it.
+func TestSeek(t *testing.T) {
+	h := twoPlayers(t) // tanbo 101
+	out := h.deliver(h.forged("alice@example.org", "tanbo seek alice pw-alice -size=9 --nagtime=3 --forfeittime=10", ""))
+	r := one(t, out, "alice@example.org")
+	if !strings.HasPrefix(r.Subject, "New Tanbo Board 102") {
+		t.Fatalf("seek: %q", r.Subject)
+	}
+	// Proved by the password, alice is seated, not invited, even from
+	// mail nothing vouches for.
+	if g := h.game("tanbo", 102); g.Seats[0] != "alice" || len(Invited(g)) > 0 || g.Extra["nagtime"] != "3" {
+		t.Errorf("seek board: seats %q, invited %v, extra %v", g.Seats, Invited(g), g.Extra)
+	}
+	has(t, one(t, h.send("carol@example.org", "tanbo games open", ""), "carol@example.org").Body, "  102  alice - ?")
+	errorReply(t, h.send("alice@example.org", "tanbo seek alice pw-alice", ""), "alice@example.org",
+		`alice seeks a Tanbo game already: board 102 waits for a player; one seek a game at a time. "tanbo decline 102 alice PASSWORD" withdraws it.`)
+	errorReply(t, h.deliver(h.forged("bob@example.org", "tanbo seek bob guess", "")), "bob@example.org",
+		"The password for bob is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset bob' and a code comes to the account's addresses.")
+	r = errorReply(t, h.send("bob@example.org", "tanbo seek bob pw-bob now please", ""), "bob@example.org",
+		`"now" is no option of a seek; options start with "-" (see "tanbo help").`)
+	hasNot(t, r.Body, "pw-bob")
+	boardMails(t, h.send("bob@example.org", "tanbo accept 102 bob pw-bob", ""), "New Tanbo Board 102 alice",
+		"alice@example.org", "bob@example.org")
+	if g := h.game("tanbo", 102); g.Seats[1] != "bob" {
+		t.Errorf("accept: seats %q", g.Seats)
+	}
+}
+
+// Item 6: "rematch" after a finished game challenges the other player
+// again, sides swapped, same options; a mail nothing vouches for only
+// invites him.
+func TestRematch(t *testing.T) {
+	h := twoPlayers(t) // tanbo 101 alice (first) - bob, -size=9
+	h.signup("carol")
+	errorReply(t, h.send("alice@example.org", "tanbo rematch 101 alice pw-alice", ""), "alice@example.org",
+		`Tanbo board 101 is still in play; a rematch follows a finished game, so finish this one first, or challenge anew with "tanbo challenge alice USERID".`)
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
+	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
+	h.send("alice@example.org", "tanbo resign 101 alice pw-alice", "")
+	errorReply(t, h.send("carol@example.org", "tanbo rematch 101 carol pw-carol", ""), "carol@example.org",
+		"carol is not a player of Tanbo board 101; its players are alice and bob.")
+	boardMails(t, h.send("alice@example.org", "tanbo rematch 101 alice pw-alice", ""), "New Tanbo Board 102 bob",
+		"bob@example.org", "alice@example.org")
+	g := h.game("tanbo", 102)
+	if strings.Join(g.Seats, " ") != "bob alice" || strings.Join(g.Options, " ") != "-size=9" || len(Invited(g)) > 0 {
+		t.Errorf("rematch: seats %q, options %q, invited %v", g.Seats, g.Options, Invited(g))
+	}
+	// From mail nothing vouches for, the password proves alice, and bob
+	// is only invited.
+	h.deliver(h.forged("alice@example.org", "tanbo rematch 101 alice pw-alice", ""))
+	if g := h.game("tanbo", 103); strings.Join(Invited(g), " ") != "bob" {
+		t.Errorf("a forged rematch invites %v; want bob alone", Invited(g))
+	}
+}

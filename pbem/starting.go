@@ -26,6 +26,15 @@ func (c *cmd) challenge(args []string) error {
 	if len(ids) != 2 {
 		return c.fail("A challenge names two players, first the one who moves first; write: "+form, c.game.Name())
 	}
+	return c.newBoard(ids, params, server, "")
+}
+
+// newBoard starts a board for the players ids ("?" for an open seat) with
+// the game's options params and the server's (--nagtime, --forfeittime):
+// the challenge, and the seek and the rematch, which name a player proved
+// by his password (proved; "" for none). Who is only invited follows the
+// trust rules (inviteOnly).
+func (c *cmd) newBoard(ids, params, server []string, proved string) error {
 	if ids[0] == "?" && ids[1] == "?" {
 		return c.fail("A challenge with an open seat names its one player and a ?, e.g. %s challenge alice ?; both seats are open here", c.game.Name())
 	}
@@ -36,6 +45,9 @@ func (c *cmd) challenge(args []string) error {
 		return err
 	}
 	by := c.senderID("")
+	if proved != "" {
+		by = proved
+	}
 	var seats []string
 	for _, id := range ids {
 		if id == "?" {
@@ -65,7 +77,7 @@ func (c *cmd) challenge(args []string) error {
 	}
 	// An invitation seats a robot it names only once it is accepted,
 	// and its share is checked then.
-	invited, err := c.inviteOnly(seats)
+	invited, err := c.inviteOnly(seats, proved)
 	if err != nil {
 		return err
 	}
@@ -270,7 +282,13 @@ func (r *request) activeGames(id, kind string) (int, error) {
 const maxLimit = 999
 
 // <game> accept userid password: challenges of this game are welcome again.
-func (c *cmd) acceptChallenges(args []string) error { return c.refusal(args, false) }
+// <game> accept board userid password takes a seek's open seat, as join.
+func (c *cmd) acceptChallenges(args []string) error {
+	if len(args) == 3 {
+		return c.join(args)
+	}
+	return c.refusal(args, false)
+}
 
 // <game> reject userid password: every challenge of this game is refused.
 func (c *cmd) rejectChallenges(args []string) error { return c.refusal(args, true) }
