@@ -51,7 +51,7 @@ func (r *request) compose() error {
 	var order []string
 	groups := map[string][]*part{}
 	for i, p := range r.parts {
-		p.subject, p.body = r.mask(p.subject), r.mask(p.body)
+		p.subject, p.body = r.mask(p.subject), r.maskLines(p.body)
 		k := p.to
 		if p.board {
 			k = fmt.Sprintf("%s\x00board %d", p.to, i)

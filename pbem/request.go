@@ -65,20 +65,39 @@ type failure struct {
 func (f *failure) Error() string { return f.Msg }
 
 // fail returns a failure with a formatted message.
-// A word of the input (a stranger's 100 KB "move", say) is cut to
-// maxQuotedWord bytes, and the sentence to maxFailure, so that an error
-// reply costs what the server writes, not what the sender sent.
+// A text of the input (a stranger's 100 KB "move", say) is cut to
+// maxQuoted bytes, each word of it to maxQuotedWord, and the sentence to
+// maxFailure, so that an error reply costs what the server writes, not
+// what the sender sent, and its lines fit.
 func fail(format string, args ...any) *failure {
 	for i, a := range args {
 		if s, ok := a.(string); ok {
-			args[i] = shorten(s, maxQuotedWord)
+			args[i] = shortWords(shorten(s, maxQuoted))
 		}
 	}
 	return &failure{Msg: shorten(fmt.Sprintf(format, args...), maxFailure)}
 }
 
+// shortWords cuts each word of s longer than maxQuotedWord, as shorten
+// does; s is returned as it is when it has none.
+func shortWords(s string) string {
+	words := strings.Fields(s)
+	long := false
+	for i, w := range words {
+		if len(w) > maxQuotedWord {
+			words[i], long = shorten(w, maxQuotedWord), true
+		}
+	}
+	if !long {
+		return s
+	}
+	return strings.Join(words, " ")
+}
+
 const (
-	maxQuotedWord = 200
+	maxQuoted = 200
+	// A quoted word fits on a line of a reply with its quotes and " ...".
+	maxQuotedWord = 60
 	maxFailure    = 4000
 )
 
@@ -266,7 +285,7 @@ func (r *request) quoted() *mailmsg.Incoming {
 		return r.mail
 	}
 	m := *r.mail
-	m.Text = shorten(r.line, maxQuotedWord)
+	m.Text = shorten(r.line, maxQuoted)
 	return &m
 }
 

@@ -296,8 +296,9 @@ func (c *cmd) rejectChallenges(args []string) error { return c.refusal(args, tru
 func (c *cmd) refusal(args []string, refuse bool) error {
 	verb := map[bool]string{false: "accept", true: "reject"}[refuse]
 	if len(args) != 2 {
-		return c.usage(fmt.Sprintf("%s %s userid password (to answer a proposal on a board: %s move board userid password %s)",
-			c.game.Name(), verb, c.game.Name(), verb))
+		// The other form answers a proposal on a board.
+		return c.usage(fmt.Sprintf("%s %s userid password", c.game.Name(), verb),
+			fmt.Sprintf("%s move board userid password %s", c.game.Name(), verb))
 	}
 	u, err := c.r.auth(args[0], args[1])
 	if err != nil {
