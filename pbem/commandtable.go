@@ -291,6 +291,12 @@ func init() {
 			text:     "After a finished game, challenge the other player again with the same options and times, the sides swapped. Unless your domain signs your mail, he is invited and accepts with \"GAME join\", as for any challenge.",
 			examples: []string{"tanbo rematch 101 alice secret"},
 		}}},
+		{name: "broadcast", run: (*cmd).broadcast, section: informationSection, forms: []form{{
+			words:    "broadcast userid password",
+			text:     "For the server's administrators only, from an address whose domain signs its mail: the mail body (at most {{.Limits.MessageBytes}} bytes) goes to every player.",
+			more:     "The operator names the administrators with `admins:` in the configuration. One broadcast reaches at most 10000 players; the outbox sends it in mails of 100 copies.",
+			examples: []string{"broadcast admin secret (body: \"The server moves on Sunday.\")"},
+		}}},
 	}
 	indexCommands()
 }

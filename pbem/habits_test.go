@@ -3,6 +3,7 @@ package pbem
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // The habits of pbmserv's players that issue 27 lists (items 6 and 7),
@@ -156,4 +157,57 @@ func TestRematch(t *testing.T) {
 	if g := h.game("tanbo", 103); strings.Join(Invited(g), " ") != "bob" {
 		t.Errorf("a forged rematch invites %v; want bob alone", Invited(g))
 	}
+}
+
+// Item 6: "broadcast", an administrator's message to every player: only
+// from an administrator, with his password, in mail his domain vouches
+// for; queued as one outbox mail in copies.
+func TestBroadcast(t *testing.T) {
+	h := newHarness(t)
+	h.svc.cfg.Admins = []string{"root"}
+	h.restart()
+	for _, id := range []string{"root", "alice", "bob", "carol"} {
+		h.signup(id)
+	}
+	nobody := func(out []reply) {
+		t.Helper()
+		for _, r := range out {
+			if strings.Contains(r.Subject, "news") {
+				t.Errorf("a refused broadcast went to %s", r.To)
+			}
+		}
+	}
+	// A forged From, even with the password, reaches nobody.
+	out := h.deliver(h.forged("root@example.org", "broadcast root pw-root", "Free games for all!"))
+	errorReply(t, out, "root@example.org", "A broadcast reaches every player, so it must come from an address whose domain signs its mail (DKIM or DMARC), and nothing vouched for this one; send it from such an address.")
+	out = h.send("alice@example.org", "broadcast alice pw-alice", "Vote for me")
+	r := errorReply(t, out, "alice@example.org", "Only the server's administrators may broadcast, and alice is none; to write to players, send: message USERID PASSWORD TO-USERID ....")
+	hasNot(t, r.Body, "pw-alice")
+	nobody(out)
+	nobody(h.send("root@example.org", "broadcast root wrong", "x"))
+	errorReply(t, h.send("root@example.org", "broadcast root pw-root", ""), "root@example.org",
+		"A broadcast is the mail body, and this body is empty; write the message below the subject.")
+
+	if err := h.svc.Deliver(h.mail("root@example.org", "broadcast root pw-root", "The server moves on Sunday.")); err != nil {
+		t.Fatal(err)
+	}
+	pending, err := h.db.Pending(h.now.Add(time.Hour), 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pending) != 2 || len(pending[0].To) != 4 {
+		t.Fatalf("the outbox holds %d mails; want the broadcast in copies to 4 and a receipt", len(pending))
+	}
+	out = h.outbox()
+	news := 0
+	for _, r := range out {
+		if r.Subject == "pbemd: news from root" {
+			news++
+			says(t, r.Body, "root writes to every player:\n\nThe server moves on Sunday.\n")
+		}
+	}
+	if news != 4 {
+		t.Errorf("the broadcast reached %d players; want 4: %v", news, subjects(out))
+	}
+	has(t, out[len(out)-1].Body, "Your broadcast goes to 4 players.")
 }

@@ -54,6 +54,10 @@ type Config struct {
 	// RobotJoin lets a player waiting on an open seat ask a robot to take
 	// it ("<game> join board ROBOT password"); off by default.
 	RobotJoin bool
+
+	// Admins are the user ids that may "broadcast" to every player, with
+	// their password and from an address whose domain vouches for them.
+	Admins []string
 }
 
 // Service runs commands from mail. Its methods are safe for concurrent use;

@@ -249,6 +249,9 @@ type Config struct {
 	// DKIMResolver is the host:port of the DNS server asked for DKIM
 	// keys; empty means the system's resolver.
 	DKIMResolver string `yaml:"dkim_resolver"`
+	// Admins are the user ids that may mail "broadcast" to every player
+	// (with their password, from a domain that signs its mail).
+	Admins []string `yaml:"admins"`
 }
 
 // LMTP is the listener an MTA hands mail to. In the file it is either
