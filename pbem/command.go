@@ -264,16 +264,21 @@ func (c *cmd) boardNumber(word string) (int, error) {
 	return n, nil
 }
 
+// boardOf loads the board a word numbers, refusing what is no board.
+func (c *cmd) boardOf(word string) (*board, error) {
+	num, err := c.boardNumber(word)
+	if err != nil {
+		return nil, err
+	}
+	return c.r.loadBoard(c.game.Name(), num)
+}
+
 // boardUser reads the "board userid password" words most board commands
 // start with: it loads the board and checks the password. A wrong password's
 // error reply shows the board.
 func (c *cmd) boardUser(boardWord, id, password string) (*board, *store.User, error) {
 	c.r.secret(password) // an error about the board quotes it
-	num, err := c.boardNumber(boardWord)
-	if err != nil {
-		return nil, nil, err
-	}
-	b, err := c.r.loadBoard(c.game.Name(), num)
+	b, err := c.boardOf(boardWord)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,10 +1,6 @@
 package pbem
 
-import (
-	"strings"
-
-	"github.com/pbemd/pbemd/store"
-)
+import "github.com/pbemd/pbemd/store"
 
 // <game> seek userid password [-option ...] [--nagtime=D --forfeittime=D]:
 // a player asks for a game against anyone: an open seat board (as
@@ -16,17 +12,10 @@ func (c *cmd) seek(args []string) error {
 	if len(args) < 2 {
 		return c.usage()
 	}
-	var params, server []string
-	for _, a := range args[2:] {
-		switch {
-		case strings.HasPrefix(a, "--"):
-			server = append(server, a)
-		case strings.HasPrefix(a, "-"):
-			params = append(params, a)
-		default:
-			c.r.secret(args[1])
-			return c.fail("%q is no option of a seek; options start with \"-\" (see \"%s help\")", a, c.game.Name())
-		}
+	words, params, server := splitOptions(args[2:])
+	if len(words) > 0 {
+		c.r.secret(args[1])
+		return c.fail("%q is no option of a seek; options start with \"-\" (see \"%s help\")", words[0], c.game.Name())
 	}
 	u, err := c.r.auth(args[0], args[1])
 	if err != nil {

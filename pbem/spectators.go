@@ -128,11 +128,7 @@ func (c *cmd) subscribeNamed(args []string, on bool) error {
 	}
 	for _, w := range words {
 		if isBoardWord(w) {
-			num, err := c.boardNumber(w)
-			if err != nil {
-				return err
-			}
-			b, err := c.r.loadBoard(kind, num)
+			b, err := c.boardOf(w)
 			if err != nil {
 				return err
 			}

@@ -12,7 +12,16 @@ import (
 // <game> challenge userid1 userid2 [-param ...] [--nagtime=D --forfeittime=D]
 func (c *cmd) challenge(args []string) error {
 	const form = "%s challenge userid1 userid2 [-option ...] [--nagtime=DAYS --forfeittime=DAYS]"
-	var ids, params, server []string
+	ids, params, server := splitOptions(args)
+	if len(ids) != 2 {
+		return c.fail("A challenge names two players, first the one who moves first; write: "+form, c.game.Name())
+	}
+	return c.newBoard(ids, params, server, "")
+}
+
+// splitOptions sorts the words of a challenge (or seek): the server's
+// options (--nagtime=D), the game's (-size=9), and the other words.
+func splitOptions(args []string) (words, params, server []string) {
 	for _, a := range args {
 		switch {
 		case strings.HasPrefix(a, "--"):
@@ -20,13 +29,10 @@ func (c *cmd) challenge(args []string) error {
 		case strings.HasPrefix(a, "-"):
 			params = append(params, a)
 		default:
-			ids = append(ids, a)
+			words = append(words, a)
 		}
 	}
-	if len(ids) != 2 {
-		return c.fail("A challenge names two players, first the one who moves first; write: "+form, c.game.Name())
-	}
-	return c.newBoard(ids, params, server, "")
+	return words, params, server
 }
 
 // newBoard starts a board for the players ids ("?" for an open seat) with

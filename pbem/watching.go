@@ -375,15 +375,11 @@ func (c *cmd) notify(args []string) error {
 	} else {
 		var boards []*board
 		for _, w := range words {
-			num, err := c.boardNumber(w)
+			b, err := c.boardOf(w)
 			if err != nil {
 				return err
 			}
-			b, err := c.r.loadBoard(kind, num)
-			if err != nil {
-				return err
-			}
-			has := contains(b.rec.Notify, u.ID)
+			num, has := b.rec.Board, contains(b.rec.Notify, u.ID)
 			switch {
 			case on && b.seatOf(u.ID) >= 0:
 				return c.failOn(b, "%s plays on %s board %d and receives its final mail anyway", u.ID, b.game.Title(), num)
