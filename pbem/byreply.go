@@ -433,7 +433,7 @@ func staleReply(t *store.ReplyToken, b *board, rc replyCommand) string {
 	if rc.verb == "move" {
 		what = strings.Join(rc.args, " ")
 	}
-	what = shortWords(shorten(what, maxQuoted))
+	what = shorten(shortWords(what), maxQuoted)
 	now := fmt.Sprintf("is at move #%d now, %s's to play", b.next(), b.toMove())
 	if b.rec.Over {
 		now = "has ended"

@@ -77,6 +77,10 @@ func TestEveryReplyFits(t *testing.T) {
 		h.now = h.now.Add(time.Minute)
 		check(subject, h.deliver(raw))
 	}
+	// A stranger's huge word is quoted cut at a word's end, with an
+	// ellipsis that says so.
+	r := one(t, h.send("alice@example.org", "help "+long, ""), "alice@example.org")
+	has(t, r.Body, `"`+strings.Repeat("x", maxQuotedWord)+` ..."`)
 	// Many answers in one mail, and more commands than a mail runs.
 	check("multiple", h.send("dave@example.org", "multiple", strings.Join(subjectsSent[:40], "\n")))
 	t.Logf("%d mails, %d kinds of reply: %v", len(subjectsSent), len(kinds), kinds)

@@ -72,7 +72,7 @@ func (f *failure) Error() string { return f.Msg }
 func fail(format string, args ...any) *failure {
 	for i, a := range args {
 		if s, ok := a.(string); ok {
-			args[i] = shortWords(shorten(s, maxQuoted))
+			args[i] = shorten(shortWords(s), maxQuoted)
 		}
 	}
 	return &failure{Msg: shorten(fmt.Sprintf(format, args...), maxFailure)}
