@@ -297,6 +297,11 @@ func init() {
 			more:     "The operator names the administrators with `admins:` in the configuration. One broadcast reaches at most 10000 players; the outbox sends it in mails of 100 copies.",
 			examples: []string{"broadcast admin secret (body: \"The server moves on Sunday.\")"},
 		}}},
+		{name: "seeks", game: true, run: (*cmd).seeks, reads: true, noPassword: true, section: startingSection, forms: []form{{
+			words:    "GAME seeks [page N]",
+			text:     "The seeks and other open seats waiting for a player (the same as \"GAME games open\").",
+			examples: []string{"tanbo seeks"},
+		}}},
 	}
 	indexCommands()
 }

@@ -117,7 +117,9 @@ func TestSeek(t *testing.T) {
 	if g := h.game("tanbo", 102); g.Seats[0] != "alice" || len(Invited(g)) > 0 || g.Extra["nagtime"] != "3" {
 		t.Errorf("seek board: seats %q, invited %v, extra %v", g.Seats, Invited(g), g.Extra)
 	}
-	has(t, one(t, h.send("carol@example.org", "tanbo games open", ""), "carol@example.org").Body, "  102  alice - ?")
+	for _, list := range []string{"tanbo games open", "tanbo seeks"} {
+		has(t, one(t, h.send("carol@example.org", list, ""), "carol@example.org").Body, "  102  alice - ?")
+	}
 	errorReply(t, h.send("alice@example.org", "tanbo seek alice pw-alice", ""), "alice@example.org",
 		`alice seeks a Tanbo game already: board 102 waits for a player; one seek a game at a time. "tanbo decline 102 alice PASSWORD" withdraws it.`)
 	errorReply(t, h.deliver(h.forged("bob@example.org", "tanbo seek bob guess", "")), "bob@example.org",

@@ -1,6 +1,10 @@
 package pbem
 
-import "github.com/pbemd/pbemd/store"
+import (
+	"strings"
+
+	"github.com/pbemd/pbemd/store"
+)
 
 // <game> seek userid password [-option ...] [--nagtime=D --forfeittime=D]:
 // a player asks for a game against anyone: an open seat board (as
@@ -31,4 +35,12 @@ func (c *cmd) seek(args []string) error {
 			u.ID, c.game.Title(), refs[0].Board, kind, refs[0].Board, u.ID)
 	}
 	return c.newBoard([]string{u.ID, "?"}, params, server, u.ID)
+}
+
+// <game> seeks [page N]: the boards waiting for a player, as "games open".
+func (c *cmd) seeks(args []string) error {
+	if len(args) != 0 && (len(args) != 2 || !strings.EqualFold(args[0], "page")) {
+		return c.usage()
+	}
+	return c.games(append([]string{"open"}, args...))
 }
