@@ -119,7 +119,7 @@ func timeBlock(rec *store.Game) []string {
 	if own {
 		lines = append(lines, model.DaysOf(rec).String())
 	}
-	return append(lines, clocks...)
+	return append(lines, model.Wrap(clocks, model.LineWidth)...)
 }
 
 // boardLink is the address of the board's web page, or "" when the web view

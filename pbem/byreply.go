@@ -98,6 +98,7 @@ func (r *request) answerBoard(b *board, v *boardView, subject string, fill func(
 		return err
 	}
 	r.reply(r.sender(), subject, text, "auto-replied", b.rec.Thread)
+	r.parts[len(r.parts)-1].own = true
 	if u == nil {
 		return nil
 	}
@@ -421,7 +422,7 @@ func staleReply(t *store.ReplyToken, b *board, rc replyCommand) string {
 	if rc.verb == "move" {
 		what = strings.Join(rc.args, " ")
 	}
-	what = shorten(what, maxQuotedWord)
+	what = shorten(shortWords(what), maxQuoted)
 	now := fmt.Sprintf("is at move #%d now, %s's to play", b.next(), b.toMove())
 	if b.rec.Over {
 		now = "has ended"

@@ -475,13 +475,16 @@ func TestReplyToErrorAndShow(t *testing.T) {
 		t.Fatalf("moves stored: %s", got)
 	}
 
-	// Two answers in one mail are merged; that mail carries no token,
-	// so it does not say to reply to it.
-	merged := one(t, h.send("alice@example.org", "ultima show 101 101", ""), "alice@example.org")
-	if hasToken(merged) || !strings.Contains(merged.Body, "Summary of Ultima Board 101") {
-		t.Errorf("merged show: token %v, body:\n%s", hasToken(merged), merged.Body)
+	// Beyond the boards one mail gets in mails of their own, answers are
+	// merged; that mail carries no token, so it does not say to reply to it.
+	h.svc.cfg.Limits.Commands = ownMails + 2
+	h.restart()
+	both := h.send("alice@example.org", "multiple", strings.Repeat("ultima show 101\n", ownMails+2))
+	m := merged(t, both)
+	if hasToken(m) || !strings.Contains(m.Body, "Summary of Ultima Board 101") {
+		t.Errorf("merged show: token %v, body:\n%s", hasToken(m), m.Body)
 	}
-	hasNot(t, merged.Body, "Reply to this mail")
+	hasNot(t, m.Body, "Reply to this mail")
 
 	// A forged show in bob's name answers bob's own address alone: the
 	// forger gets no token.

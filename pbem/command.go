@@ -189,14 +189,19 @@ func (c *cmd) failOn(b *board, format string, args ...any) error {
 // forms are the forms of the command's row in the table, with the game's
 // name for GAME.
 func (c *cmd) forms() []form {
-	row := commandOf(c.words)
+	return rowForms(commandOf(c.words), c.game)
+}
+
+// rowForms are the forms of a row of the table (none for nil), with the
+// game's name for GAME when a game is given.
+func rowForms(row *commandRow, g rules.Game) []form {
 	if row == nil {
 		return nil
 	}
 	forms := slices.Clone(row.forms)
 	for i, f := range forms {
-		if c.game != nil {
-			forms[i].words = strings.Replace(f.words, "GAME", c.game.Name(), 1)
+		if g != nil {
+			forms[i].words = strings.Replace(f.words, "GAME", g.Name(), 1)
 		}
 	}
 	return forms
@@ -211,23 +216,14 @@ func formWords(forms []form) []string {
 	return words
 }
 
-// usage is the failure of a command with the wrong words: it names the
-// forms of the command's row in the table, one for each number of words
-// (the variants of move are one). A handler
-// that knows better which form was meant may name forms itself
-// (accounts.go and starting.go still do).
+// usage is the failure of a command with the wrong words: the refusal
+// ends in the forms of the command's row in the table (usageForms), as
+// every refusal does, or in the forms named by a handler that knows
+// better which one was meant (accounts.go still does).
 func (c *cmd) usage(named ...string) error {
-	var forms []string
-	if len(named) > 0 {
-		forms = named
-	} else {
-		counts := map[int]bool{}
-		for _, f := range c.forms() {
-			if n := len(strings.Fields(f.words)); !counts[n] {
-				counts[n] = true
-				forms = append(forms, f.words)
-			}
-		}
+	forms := named
+	if len(forms) == 0 {
+		forms = usageForms(c.forms())
 	}
 	// The error quotes the command: a word in a form's password place is
 	// masked, as every password is, and so is one that stands after a
@@ -240,7 +236,23 @@ func (c *cmd) usage(named ...string) error {
 		}
 	}
 	c.r.guessSecrets(c.words)
-	return c.fail("The command has the wrong number of words; write it as:\n  %s\n", strings.Join(forms, "\n  "))
+	f := fail("The command has the wrong number of words")
+	f.game, f.forms, f.wrongWords = c.game, forms, true
+	return f
+}
+
+// usageForms are the words of forms as a refusal names them: one form for
+// each number of words (the variants of move are one).
+func usageForms(forms []form) []string {
+	var out []string
+	counts := map[int]bool{}
+	for _, f := range forms {
+		if n := len(strings.Fields(f.words)); !counts[n] {
+			counts[n] = true
+			out = append(out, f.words)
+		}
+	}
+	return out
 }
 
 // boardNumber reads a board number, refusing anything else.
@@ -252,16 +264,21 @@ func (c *cmd) boardNumber(word string) (int, error) {
 	return n, nil
 }
 
+// boardOf loads the board a word numbers, refusing what is no board.
+func (c *cmd) boardOf(word string) (*board, error) {
+	num, err := c.boardNumber(word)
+	if err != nil {
+		return nil, err
+	}
+	return c.r.loadBoard(c.game.Name(), num)
+}
+
 // boardUser reads the "board userid password" words most board commands
 // start with: it loads the board and checks the password. A wrong password's
 // error reply shows the board.
 func (c *cmd) boardUser(boardWord, id, password string) (*board, *store.User, error) {
 	c.r.secret(password) // an error about the board quotes it
-	num, err := c.boardNumber(boardWord)
-	if err != nil {
-		return nil, nil, err
-	}
-	b, err := c.r.loadBoard(c.game.Name(), num)
+	b, err := c.boardOf(boardWord)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -117,7 +117,7 @@ func init() {
 		}}},
 		{name: "multiple", section: informationSection, forms: []form{{
 			words:    "multiple",
-			text:     "The body holds one command per line, run in order, at most {{.Limits.Commands}}; the rest are answered once. Quoted lines are skipped; the lines end at the signature (\"-- \"). The answers to the sender come in one reply; board mails to the players go as usual.",
+			text:     "The body holds one command per line, run in order, at most {{.Limits.Commands}}; the rest are answered once. Quoted lines are skipped; the lines end at the signature (\"-- \"). The answers to the sender come in one reply, but each board shown in a mail of its own (at most 20); board mails to the players go as usual.",
 			more:     "One mail sets at most 2 new passwords (signup, change password, reset): each costs a bcrypt hash.",
 			examples: []string{"multiple (body: \"tanbo show 101\", \"tanbo show 102\")"},
 		}}},
@@ -164,6 +164,10 @@ func init() {
 			words:    "GAME accept userid password",
 			text:     "Accept every challenge of this game (the default).",
 			examples: []string{"ultima accept alice secret"},
+		}, {
+			words:    "GAME accept board userid password",
+			text:     "Take the open seat of a seek (the same as join).",
+			examples: []string{"ultima accept 101 bob secret"},
 		}}},
 		{name: "reject", game: true, run: (*cmd).rejectChallenges, section: startingSection, forms: []form{{
 			words:    "GAME reject userid password",
@@ -228,7 +232,7 @@ func init() {
 		// Watching
 		{name: "show", game: true, run: (*cmd).show, reads: true, noPassword: true, section: watchingSection, forms: []form{{
 			words:    "GAME show board[#n] ...",
-			text:     "A board, or the board as it stood after move n; at most 10 boards a mail, with the user ids' boards. \"show board 101\" is \"show 101\".",
+			text:     "A board, or the board as it stood after move n; at most 10 boards a mail, with the user ids' boards, each in a mail of its own whose subject names it. \"show board 101\" is \"show 101\".",
 			examples: []string{"ultima show 101", "ultima show 101#10"},
 		}, {
 			words:    "GAME show userid ... [all|active|inactive|next]",
@@ -246,13 +250,21 @@ func init() {
 			examples: []string{"tanbo subscribe 101 carol secret"},
 		}, {
 			words:    "GAME subscribe all userid password",
-			text:     "Subscribe to every new board of the game from now on.",
+			text:     "Subscribe to every board of the game: those in play (as on pbmserv; the first 50 of them) and every new one from now on.",
 			examples: []string{"tanbo subscribe all carol secret"},
+		}, {
+			words:    "GAME subscribe userid password board|userid ...",
+			text:     "As pbmserv writes it: the boards named, and the boards in play of the players named, at most 10 in all.",
+			examples: []string{"tanbo subscribe carol secret 101 102", "tanbo subscribe carol secret bob"},
 		}}},
 		{name: "unsubscribe", game: true, prefix: 5, run: (*cmd).unsubscribe, section: watchingSection, forms: []form{{
 			words:    "GAME unsubscribe board|all userid password",
 			text:     "Stop either.",
 			examples: []string{"tanbo unsubscribe 101 carol secret"},
+		}, {
+			words:    "GAME unsubscribe userid password board|userid ...",
+			text:     "As pbmserv writes it: stop the boards named, and those in play of the players named.",
+			examples: []string{"tanbo unsubscribe carol secret 101"},
 		}}},
 		{name: "notify", game: true, run: (*cmd).notify, section: watchingSection, forms: []form{{
 			words:    "GAME notify userid password [off] [board ...]",
@@ -266,7 +278,7 @@ func init() {
 		}}},
 		{name: "history", game: true, run: (*cmd).history, reads: true, noPassword: true, section: watchingSection, forms: []form{{
 			words:    "GAME history [userid] [page N]",
-			text:     "The finished boards, the last ended first (a player's: the highest board first); 50 a page.",
+			text:     "The finished boards (not those withdrawn unplayed), the last ended first (a player's: the highest board first); 50 a page.",
 			examples: []string{"tanbo history alice"},
 		}}},
 		{name: "todo", run: (*cmd).todo, reads: true, noPassword: true, section: playingSection, forms: []form{{
@@ -284,6 +296,27 @@ func init() {
 			text:     "The time zone in which the off-time of your clocks (-clock=...,weekends or ,nights=23-07) is counted, by its IANA name such as Europe/Berlin; UTC until you set one. Without a zone, the reply says the one you have.",
 			more:     "How clocks, off-time and the vacation pool are counted is in [clocks.md](clocks.md).",
 			examples: []string{"set timezone alice secret Europe/Berlin"},
+		}}},
+		{name: "seek", game: true, run: (*cmd).seek, section: startingSection, forms: []form{{
+			words:    "GAME seek userid password [-option ...] [--nagtime=D --forfeittime=D]",
+			text:     "Ask for a game against anyone: an open seat board with you as the first player, listed by \"GAME games open\"; anyone takes it with \"GAME accept board userid password\". One seek a game at a time; \"GAME decline board userid password\" withdraws it.",
+			examples: []string{"tanbo seek alice secret -size=9"},
+		}}},
+		{name: "rematch", game: true, run: (*cmd).rematch, section: startingSection, forms: []form{{
+			words:    "GAME rematch board userid password",
+			text:     "After a finished game, challenge the other player again with the same options and times, the sides swapped. Unless your domain signs your mail, he is invited and accepts with \"GAME join\", as for any challenge.",
+			examples: []string{"tanbo rematch 101 alice secret"},
+		}}},
+		{name: "broadcast", run: (*cmd).broadcast, section: informationSection, forms: []form{{
+			words:    "broadcast userid password",
+			text:     "For the server's administrators only, from an address whose domain signs its mail: the mail body (at most {{.Limits.MessageBytes}} bytes) goes to every player.",
+			more:     "The operator names the administrators with `admins:` in the configuration. One broadcast reaches at most 10000 players; the outbox sends it in mails of 100 copies.",
+			examples: []string{"broadcast admin secret (body: \"The server moves on Sunday.\")"},
+		}}},
+		{name: "seeks", game: true, run: (*cmd).seeks, reads: true, noPassword: true, section: startingSection, forms: []form{{
+			words:    "GAME seeks [page N]",
+			text:     "The seeks and other open seats waiting for a player (the same as \"GAME games open\").",
+			examples: []string{"tanbo seeks"},
 		}}},
 	}
 	indexCommands()

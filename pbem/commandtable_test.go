@@ -98,7 +98,7 @@ func TestUsageComesFromTheTable(t *testing.T) {
 		{"mallory@example.net", "reset alice k7qxm2pa9d", "The command has the wrong number of words; write it as: reset userid reset userid code newpassword", "k7qxm2pa9d"},
 		{"alice@example.org", "confirm alice", "The command has the wrong number of words; write it as: confirm userid code", ""},
 		{"mallory@example.net", "TANBO Mvoe 101 alice Hunter2pw", "The command has the wrong number of words; write it as: tanbo move board userid password move[#n]", "Hunter2pw"},
-		{"alice@example.org", "ultima sub 101", "The command has the wrong number of words; write it as: ultima subscribe board userid password", ""},
+		{"alice@example.org", "ultima sub 101", "The command has the wrong number of words; write it as: ultima subscribe board userid password ultima subscribe userid password board|userid ...", ""},
 		{"alice@example.org", "tanbo show", "Show needs a board number or a user id; write: tanbo show board[#n] ..., or tanbo show userid ... [all|active|inactive|next].", ""},
 	} {
 		r := errorReply(t, h.send(e.from, e.subject, ""), e.from, e.want)

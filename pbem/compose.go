@@ -37,6 +37,11 @@ type part struct {
 	replyTo           string // a board mail's Reply-To, with its reply token
 	replyLine         string // the body's line on answering it by reply, true only with its token
 	list              string // the board of a watcher's mail, for List-Unsubscribe (unsubscribe.go)
+	// own: an answer that shows a board (show, a board's error) goes as
+	// a mail of its own, with the board's subject, as on pbmserv, so
+	// that a mail filter on "Tanbo Board 101" finds it; the answer's
+	// other parts are merged.
+	own bool
 }
 
 // compose turns the request's parts into outgoing mails in r.out, in the
@@ -47,7 +52,7 @@ func (r *request) compose() error {
 	var order []string
 	groups := map[string][]*part{}
 	for i, p := range r.parts {
-		p.subject, p.body = r.mask(p.subject), r.mask(p.body)
+		p.subject, p.body = r.mask(p.subject), r.maskLines(p.body)
 		k := p.to
 		if p.board {
 			k = fmt.Sprintf("%s\x00board %d", p.to, i)
@@ -73,24 +78,26 @@ func (r *request) compose() error {
 				continue
 			}
 		}
-		if !r.tx.KnownAddress(to) {
-			ok, err := r.allowStranger(to)
-			if err != nil {
-				return err
+		known := r.tx.KnownAddress(to)
+		for _, p := range separate(ps) {
+			if !known {
+				ok, err := r.allowStranger(to)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					continue
+				}
 			}
-			if !ok {
-				continue
+			if t, ok := p.text(); ok {
+				if i, open := alike[t]; open && len(mails[i]) < copiesPerMail {
+					mails[i] = append(mails[i], p)
+					continue
+				}
+				alike[t] = len(mails)
 			}
+			mails = append(mails, []*part{p})
 		}
-		p := merge(ps)
-		if t, ok := p.text(); ok {
-			if i, open := alike[t]; open && len(mails[i]) < copiesPerMail {
-				mails[i] = append(mails[i], p)
-				continue
-			}
-			alike[t] = len(mails)
-		}
-		mails = append(mails, []*part{p})
 	}
 	for _, ps := range mails {
 		if len(ps) == 1 {
@@ -100,6 +107,34 @@ func (r *request) compose() error {
 		}
 	}
 	return nil
+}
+
+// ownMails bounds the answers of one mail that go as mails of their own
+// (part.own): a multiple mail of 20 shows of 10 boards gets 20 board
+// mails, and the rest in the merged one.
+const ownMails = 20
+
+// separate makes the mails of the parts to one address: each part that
+// goes on its own (up to ownMails of them), then the others merged in one,
+// in the order of the first of them.
+func separate(ps []*part) []*part {
+	var out, rest []*part
+	merged := -1
+	for _, p := range ps {
+		if p.own && len(out) < ownMails {
+			out = append(out, p)
+			continue
+		}
+		if merged < 0 {
+			merged = len(out)
+			out = append(out, nil)
+		}
+		rest = append(rest, p)
+	}
+	if merged >= 0 {
+		out[merged] = merge(rest)
+	}
+	return out
 }
 
 // mails counts the request's outgoing mails as their recipients get them:

@@ -46,8 +46,9 @@ func inviteLapse(created time.Time, pending string) time.Time {
 // pending: none when an authenticated mail comes from one of the players
 // it names (pbmserv's challenge: the other may decline), else every one it
 // names. A stranger's challenge, even from a domain that signs its mail,
-// starts no game for others.
-func (c *cmd) inviteOnly(seats []string) ([]string, error) {
+// starts no game for others. The player proved by his password (a seek's,
+// a rematch's; "" for none) is never invited: he has asked.
+func (c *cmd) inviteOnly(seats []string, proved string) ([]string, error) {
 	if c.r.authenticated() {
 		us, err := c.r.tx.UsersByAddress(c.r.sender())
 		if err != nil && !errNotFound(err) {
@@ -61,7 +62,7 @@ func (c *cmd) inviteOnly(seats []string) ([]string, error) {
 	}
 	var humans []string
 	for _, id := range seats {
-		if _, _, robot := ParseRobotID(id); id != "" && !robot {
+		if _, _, robot := ParseRobotID(id); id != "" && !robot && id != proved {
 			humans = append(humans, id)
 		}
 	}

@@ -466,14 +466,14 @@ func TestAllShow(t *testing.T) {
 	t.Parallel()
 	h := twoPlayers(t)
 	h.send("bob@example.org", "tobit challenge bob alice", "")
-	// Both boards come in one mail: one answer per mail.
-	r := one(t, h.send("carol@example.org", "all show alice", ""), "carol@example.org")
-	if r.Subject != "pbemd: 2 replies to your mail" {
-		t.Errorf("all show alice: subject %q", r.Subject)
+	// Each board in a mail of its own, as pbmserv sends them.
+	out := h.send("carol@example.org", "all show alice", "")
+	if got := strings.Join(subjects(out), ", "); got != "carol@example.org: Tanbo Board 101 alice, carol@example.org: Tobit Board 101 bob" {
+		t.Fatalf("all show alice: %s", got)
 	}
-	says(t, r.Body, "\n======== 1 of 2: Tanbo Board 101 alice ========\n\nSummary of Tanbo Board 101\n",
-		"\n======== 2 of 2: Tobit Board 101 bob ========\n\nSummary of Tobit Board 101\n")
-	out := h.send("carol@example.org", "all show alice next", "")
+	says(t, out[0].Body, "Summary of Tanbo Board 101\n")
+	says(t, out[1].Body, "Summary of Tobit Board 101\n")
+	out = h.send("carol@example.org", "all show alice next", "")
 	if len(out) != 1 || out[0].Subject != "Tanbo Board 101 alice" {
 		t.Errorf("all show alice next: %v", subjects(out))
 	}

@@ -56,25 +56,49 @@ type failure struct {
 	game   rules.Game // the game the command was about, if known
 	board  *board     // the board, if known: the error reply shows it
 	silent bool       // ignored without a reply (a locked account's commands)
+	// forms are the commands as they would work, the refusal's last
+	// lines; refuse takes them from the command table when none are set.
+	forms []string
+	// wrongWords: the command had the wrong number of words (usage).
+	wrongWords bool
 }
 
 func (f *failure) Error() string { return f.Msg }
 
 // fail returns a failure with a formatted message.
-// A word of the input (a stranger's 100 KB "move", say) is cut to
-// maxQuotedWord bytes, and the sentence to maxFailure, so that an error
-// reply costs what the server writes, not what the sender sent.
+// A text of the input (a stranger's 100 KB "move", say) is cut to
+// maxQuoted bytes, each word of it to maxQuotedWord, and the sentence to
+// maxFailure, so that an error reply costs what the server writes, not
+// what the sender sent, and its lines fit.
 func fail(format string, args ...any) *failure {
 	for i, a := range args {
 		if s, ok := a.(string); ok {
-			args[i] = shorten(s, maxQuotedWord)
+			args[i] = shorten(shortWords(s), maxQuoted)
 		}
 	}
 	return &failure{Msg: shorten(fmt.Sprintf(format, args...), maxFailure)}
 }
 
+// shortWords cuts each word of s longer than maxQuotedWord, as shorten
+// does; s is returned as it is when it has none.
+func shortWords(s string) string {
+	words := strings.Fields(s)
+	long := false
+	for i, w := range words {
+		if len(w) > maxQuotedWord {
+			words[i], long = shorten(w, maxQuotedWord), true
+		}
+	}
+	if !long {
+		return s
+	}
+	return strings.Join(words, " ")
+}
+
 const (
-	maxQuotedWord = 200
+	maxQuoted = 200
+	// A quoted word fits on a line of a reply with its quotes and " ...".
+	maxQuotedWord = 60
 	maxFailure    = 4000
 )
 
@@ -198,13 +222,10 @@ func (r *request) sender() string { return strings.ToLower(r.mail.From) }
 // refuse answers a failed command with an error reply to the sender only.
 func (r *request) refuse(name string, words []string, f *failure) error {
 	r.outcome.note(resultRefused, f.Msg)
-	msg := f.Msg
-	if !strings.HasSuffix(msg, "\n") { // one that ends in a command has no full stop
-		msg += "."
-	}
+	msg := refusal(words, f)
 	fill := func(diagram string) (string, error) {
 		return render("error", map[string]any{
-			"Msg":      model.Wrap([]string{msg}, model.LineWidth)[0],
+			"Msg":      msg,
 			"Board":    diagram,
 			"Original": quoteOriginal(r.quoted()),
 		})
@@ -228,6 +249,42 @@ func (r *request) refuse(name string, words []string, f *failure) error {
 	return nil
 }
 
+// refusal is the text of a refusal, wrapped: its sentence, then the
+// command that would work: the forms of the command's row in the table
+// (or those the failure names), or for a reply to a board mail the move,
+// or when the words name no command the one that lists them all. A
+// refusal's last lines are so always a command the player can copy.
+func refusal(words []string, f *failure) string {
+	forms := f.forms
+	if forms == nil {
+		row := commandOf(words)
+		if row == nil && f.board != nil {
+			row = gameCommands["move"]
+		}
+		g := f.game
+		if g == nil && f.board != nil {
+			g = f.board.game
+		}
+		forms = usageForms(rowForms(row, g))
+	}
+	msg, tail := f.Msg, ""
+	for _, form := range forms {
+		tail += "\n  " + helpWords(form) // as the help lays it out
+	}
+	switch {
+	case f.wrongWords:
+		return model.Wrap([]string{msg + "; write it as:"}, model.LineWidth)[0] + tail
+	case len(forms) == 0:
+		tail = "The commands are listed by:\n  help commands"
+	default:
+		tail = "Write the command as:" + tail
+	}
+	if !strings.HasSuffix(msg, "\n") { // one that ends in a command has no full stop
+		msg += "."
+	}
+	return model.Wrap([]string{msg}, model.LineWidth)[0] + "\n\n" + tail
+}
+
 // quoted is the mail as an error reply quotes it: a multiple mail's error
 // quotes the line that failed, not the whole body again for each line.
 func (r *request) quoted() *mailmsg.Incoming {
@@ -235,7 +292,7 @@ func (r *request) quoted() *mailmsg.Incoming {
 		return r.mail
 	}
 	m := *r.mail
-	m.Text = shorten(r.line, maxQuotedWord)
+	m.Text = shorten(r.line, maxQuoted)
 	return &m
 }
 

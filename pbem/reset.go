@@ -78,8 +78,10 @@ func (c *cmd) reset(args []string) error {
 	case 3:
 		return c.resetWithCode(args[0], args[1], args[2])
 	}
-	for _, w := range args[1:] {
-		c.r.secret(w) // any of them may be the new password
+	for i, w := range args {
+		if i > 0 {
+			c.r.secret(w) // any of them may be the new password
+		}
 	}
 	return c.usage()
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -195,4 +196,26 @@ func (r *request) guessSecrets(words []string) {
 	for _, w := range passwordGuesses(r.tx, words) {
 		r.secret(w)
 	}
+}
+
+// maskLines masks a reply's text as mask does, line by line: a line of
+// prose that the mask made wider than lineWidth (a short password's mask
+// is longer) is wrapped again, as wrapText does; quoted lines ("> ") stay
+// as they are.
+func (r *request) maskLines(text string) string {
+	masked := r.mask(text)
+	if masked == text {
+		return text
+	}
+	// A mask holds no line break: the lines correspond.
+	was, lines := strings.Split(text, "\n"), strings.Split(masked, "\n")
+	if len(was) != len(lines) {
+		return masked
+	}
+	for i, l := range lines {
+		if l != was[i] && len(l) > model.LineWidth && !strings.HasPrefix(l, ">") {
+			lines[i] = model.WrapText(l)
+		}
+	}
+	return strings.Join(lines, "\n")
 }

@@ -204,7 +204,7 @@ func TestPasswordBesideOtherCharacters(t *testing.T) {
 
 	// A multiple of 21 lines: the 21st is not run, and the note quotes it.
 	lines := strings.Repeat("tanbo show 101\n", 20) + "tanbo resign 101 alice 密码" + pw + "\n"
-	note := one(t, send("multiple", lines), "alice@example.org")
+	note := merged(t, send("multiple", lines))
 	says(t, note.Body, "1 more commands were not run", "tanbo resign 101 alice ********")
 
 	// Mistyped command words: no command reads the words, the error

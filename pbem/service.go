@@ -66,6 +66,9 @@ type Config struct {
 	// vacation pool when his clock runs out (vacationpool.go); it does by
 	// default, as issue 29 asks.
 	NoAutoVacation bool
+	// Admins are the user ids that may "broadcast" to every player, with
+	// their password and from an address whose domain vouches for them.
+	Admins []string
 }
 
 // Service runs commands from mail. Its methods are safe for concurrent use;

@@ -15,7 +15,17 @@ import (
 // <game> challenge userid1 userid2 [-param ...] [--nagtime=D --forfeittime=D] [-clock=CLOCK]
 func (c *cmd) challenge(args []string) error {
 	const form = "%s challenge userid1 userid2 [-option ...] [--nagtime=DAYS --forfeittime=DAYS] [-clock=CLOCK]"
-	var ids, params, server []string
+	ids, params, server := splitOptions(args)
+	if len(ids) != 2 {
+		return c.fail("A challenge names two players, first the one who moves first; write: "+form, c.game.Name())
+	}
+	return c.newBoard(ids, params, server, "")
+}
+
+// splitOptions sorts the words of a challenge (or seek): the server's
+// options (--nagtime=D, -clock=C), the game's (-size=9), and the other
+// words.
+func splitOptions(args []string) (words, params, server []string) {
 	for _, a := range args {
 		switch {
 		case strings.HasPrefix(a, "--"), len(a) > 7 && strings.EqualFold(a[:7], "-clock="):
@@ -23,12 +33,18 @@ func (c *cmd) challenge(args []string) error {
 		case strings.HasPrefix(a, "-"):
 			params = append(params, a)
 		default:
-			ids = append(ids, a)
+			words = append(words, a)
 		}
 	}
-	if len(ids) != 2 {
-		return c.fail("A challenge names two players, first the one who moves first; write: "+form, c.game.Name())
-	}
+	return words, params, server
+}
+
+// newBoard starts a board for the players ids ("?" for an open seat) with
+// the game's options params and the server's (--nagtime, --forfeittime):
+// the challenge, and the seek and the rematch, which name a player proved
+// by his password (proved; "" for none). Who is only invited follows the
+// trust rules (inviteOnly).
+func (c *cmd) newBoard(ids, params, server []string, proved string) error {
 	if ids[0] == "?" && ids[1] == "?" {
 		return c.fail("A challenge with an open seat names its one player and a ?, e.g. %s challenge alice ?; both seats are open here", c.game.Name())
 	}
@@ -39,6 +55,9 @@ func (c *cmd) challenge(args []string) error {
 		return err
 	}
 	by := c.senderID("")
+	if proved != "" {
+		by = proved
+	}
 	var seats []string
 	for _, id := range ids {
 		if id == "?" {
@@ -68,7 +87,7 @@ func (c *cmd) challenge(args []string) error {
 	}
 	// An invitation seats a robot it names only once it is accepted,
 	// and its share is checked then.
-	invited, err := c.inviteOnly(seats)
+	invited, err := c.inviteOnly(seats, proved)
 	if err != nil {
 		return err
 	}
@@ -288,7 +307,13 @@ func (r *request) activeGames(id, kind string) (int, error) {
 const maxLimit = 999
 
 // <game> accept userid password: challenges of this game are welcome again.
-func (c *cmd) acceptChallenges(args []string) error { return c.refusal(args, false) }
+// <game> accept board userid password takes a seek's open seat, as join.
+func (c *cmd) acceptChallenges(args []string) error {
+	if len(args) == 3 {
+		return c.join(args)
+	}
+	return c.refusal(args, false)
+}
 
 // <game> reject userid password: every challenge of this game is refused.
 func (c *cmd) rejectChallenges(args []string) error { return c.refusal(args, true) }
@@ -296,8 +321,9 @@ func (c *cmd) rejectChallenges(args []string) error { return c.refusal(args, tru
 func (c *cmd) refusal(args []string, refuse bool) error {
 	verb := map[bool]string{false: "accept", true: "reject"}[refuse]
 	if len(args) != 2 {
-		return c.usage(fmt.Sprintf("%s %s userid password (to answer a proposal on a board: %s move board userid password %s)",
-			c.game.Name(), verb, c.game.Name(), verb))
+		// The other form answers a proposal on a board.
+		return c.usage(fmt.Sprintf("%s %s userid password", c.game.Name(), verb),
+			fmt.Sprintf("%s move board userid password %s", c.game.Name(), verb))
 	}
 	u, err := c.r.auth(args[0], args[1])
 	if err != nil {

@@ -23,9 +23,15 @@ func (c *cmd) show(args []string) error {
 	}
 	// At most most boards in all, whatever the number of words: one mail
 	// costs at most ten board mails' worth of reply.
-	const most = 10
+	const most = maxShown
 	shown := 0
+	seen := map[string]bool{} // a word written twice shows its boards once
 	for _, w := range words {
+		key := strings.ToLower(strings.TrimPrefix(w, "#")) // "#101" is 101
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
 		if shown == most {
 			return c.fail("One show mail shows at most %d boards; send the rest in another mail", most)
 		}
@@ -56,6 +62,9 @@ func (c *cmd) show(args []string) error {
 	}
 	return nil
 }
+
+// maxShown is the most boards one show (or subscribe) names.
+const maxShown = 10
 
 // showBoard mails one board, or with "#n" the board as it stood after n moves, to the sender.
 func (c *cmd) showBoard(word string) error {
@@ -120,6 +129,7 @@ func (c *cmd) mailWholeBoard(b *board, live bool, subject string, notices ...str
 		return err
 	}
 	c.r.reply(c.r.sender(), subject, body, "auto-replied", b.rec.Thread)
+	c.r.parts[len(c.r.parts)-1].own = true
 	return nil
 }
 
@@ -253,44 +263,23 @@ func (c *cmd) unsubscribe(args []string) error {
 
 func (c *cmd) subscription(args []string, on bool) error {
 	verb := map[bool]string{true: "subscribe", false: "unsubscribe"}[on]
+	if len(args) >= 3 && !strings.EqualFold(args[0], "all") && !isBoardWord(args[0]) {
+		return c.subscribeNamed(args, on) // pbmserv's order
+	}
 	if len(args) != 3 {
 		return c.usage()
 	}
 	if strings.EqualFold(args[0], "all") {
-		return c.subscribeAll(args, on)
+		return c.subscribeAll(args[1], args[2], on)
 	}
 	b, u, err := c.boardUser(args[0], args[1], args[2])
 	if err != nil {
 		return err
 	}
-	num := b.rec.Board
-	has := contains(b.rec.Subscribers, u.ID)
-	switch {
-	case on && has:
-		return c.failOn(b, "%s already receives every mail of %s board %d", u.ID, b.game.Title(), num)
-	case on && b.seatOf(u.ID) >= 0:
-		return c.failOn(b, "%s plays on %s board %d and receives its mails already", u.ID, b.game.Title(), num)
-	case !on && !has:
-		return c.failOn(b, "%s is not subscribed to %s board %d", u.ID, b.game.Title(), num)
-	case on && len(b.rec.Subscribers) >= c.r.s.limits.Watchers:
-		return c.failOn(b, "%s board %d has the most subscribers a board may have (%d); '%s notify %s PASSWORD %d' sends %s its final mail instead",
-			b.game.Title(), num, c.r.s.limits.Watchers, c.game.Name(), u.ID, num, u.ID)
+	if why := c.subscribeRefusal(b, u, on); why != "" {
+		return c.failOn(b, "%s", why)
 	}
-	if on {
-		b.rec.Subscribers = append(b.rec.Subscribers, u.ID)
-		if err := c.r.unmute(u.Addresses, b); err != nil {
-			return err
-		}
-	} else {
-		var keep []string
-		for _, s := range b.rec.Subscribers {
-			if !strings.EqualFold(s, u.ID) {
-				keep = append(keep, s)
-			}
-		}
-		b.rec.Subscribers = keep
-	}
-	if err := c.r.tx.PutGame(b.rec); err != nil {
+	if err := c.r.setSubscribed(b, u, on); err != nil {
 		return err
 	}
 	notice := fmt.Sprintf("%s is now subscribed to this board.", u.ID)
@@ -313,6 +302,45 @@ func (c *cmd) subscription(args []string, on bool) error {
 		c.r.listed(b, n) // the first of a subscriber's mails
 	}
 	return nil
+}
+
+// subscribeRefusal is why user u may not subscribe to board b (on), or
+// unsubscribe from it; "" when he may.
+func (c *cmd) subscribeRefusal(b *board, u *store.User, on bool) string {
+	num, has := b.rec.Board, contains(b.rec.Subscribers, u.ID)
+	switch {
+	case on && has:
+		return fmt.Sprintf("%s already receives every mail of %s board %d", u.ID, b.game.Title(), num)
+	case on && b.seatOf(u.ID) >= 0:
+		return fmt.Sprintf("%s plays on %s board %d and receives its mails already", u.ID, b.game.Title(), num)
+	case !on && !has:
+		return fmt.Sprintf("%s is not subscribed to %s board %d", u.ID, b.game.Title(), num)
+	case on && len(b.rec.Subscribers) >= c.r.s.limits.Watchers:
+		return fmt.Sprintf("%s board %d has the most subscribers a board may have (%d); '%s notify %s PASSWORD %d' sends %s its final mail instead",
+			b.game.Title(), num, c.r.s.limits.Watchers, b.game.Name(), u.ID, num, u.ID)
+	}
+	return ""
+}
+
+// setSubscribed subscribes user u to board b (on), or unsubscribes him,
+// and stores the board.
+func (r *request) setSubscribed(b *board, u *store.User, on bool) error {
+	if on {
+		b.rec.Subscribers = append(b.rec.Subscribers, u.ID)
+		// A subscribe lifts the one-click unsubscribe of his addresses.
+		if err := r.unmute(u.Addresses, b); err != nil {
+			return err
+		}
+	} else {
+		b.rec.Subscribers = remove(b.rec.Subscribers, u.ID)
+	}
+	return r.tx.PutGame(b.rec)
+}
+
+// isBoardWord reports whether a word is a board number ("101", "#101").
+func isBoardWord(w string) bool {
+	w = strings.TrimPrefix(w, "#")
+	return w != "" && w[0] >= '0' && w[0] <= '9'
 }
 
 // <game> notify userid password [off] [board ...]: the final mail of the
@@ -359,15 +387,11 @@ func (c *cmd) notify(args []string) error {
 	} else {
 		var boards []*board
 		for _, w := range words {
-			num, err := c.boardNumber(w)
+			b, err := c.boardOf(w)
 			if err != nil {
 				return err
 			}
-			b, err := c.r.loadBoard(kind, num)
-			if err != nil {
-				return err
-			}
-			has := contains(b.rec.Notify, u.ID)
+			num, has := b.rec.Board, contains(b.rec.Notify, u.ID)
 			switch {
 			case on && b.seatOf(u.ID) >= 0:
 				return c.failOn(b, "%s plays on %s board %d and receives its final mail anyway", u.ID, b.game.Title(), num)
@@ -466,10 +490,14 @@ func (c *cmd) history(args []string) error {
 	}
 	var lines []string
 	for _, rec := range recs {
-		result := "tie"
 		if rec.Withdrawn != "" {
-			result = "withdrawn"
-		} else if rec.Winner != rules.Draw && rec.Winner < len(rec.Seats) {
+			// A board withdrawn before it was played (declined, a seat
+			// never taken) is no game: history leaves it out, as
+			// pbmserv's; "GAME games inactive" still lists it.
+			continue
+		}
+		result := "tie"
+		if rec.Winner != rules.Draw && rec.Winner < len(rec.Seats) {
 			result = "won by " + rec.Seats[rec.Winner]
 		}
 		players := make([]string, len(rec.Seats))

@@ -21,7 +21,7 @@ func (c *Config) Service(log *slog.Logger) pbem.Config {
 	return pbem.Config{Address: c.Address, Name: c.Name, Log: log,
 		PublicURL: c.PublicURL, ReplyAddress: c.ReplyAddress,
 		Limits: c.Limits.Service(), Mail: c.Limits.Mail(),
-		RobotJoin: c.Robots.Join, Auth: c.Verifier(),
+		RobotJoin: c.Robots.Join, Auth: c.Verifier(), Admins: c.Admins,
 		Bounces: pbem.Bounces{ReturnPath: c.Bounces.ReturnPath, PauseAfter: c.Bounces.PauseAfter}}
 }
 

@@ -255,6 +255,9 @@ type Config struct {
 	// Bounces is the return path of the server's mail and what its
 	// bounces do (see Bounces).
 	Bounces Bounces `yaml:"bounces"`
+	// Admins are the user ids that may mail "broadcast" to every player
+	// (with their password, from a domain that signs its mail).
+	Admins []string `yaml:"admins"`
 }
 
 // LMTP is the listener an MTA hands mail to. In the file it is either
