@@ -19,6 +19,10 @@ type board struct {
 	pos  rules.Position
 
 	fresh bool // a game just created or joined: its mail says "New"
+
+	// planned is the players whose plans played in this request: their
+	// board mails wait until an answer leaves the plan (quiet).
+	planned []string
 }
 
 // loadBoard reads a board and brings its position up to date by replaying the
