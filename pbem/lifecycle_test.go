@@ -136,7 +136,7 @@ func TestQueue(t *testing.T) {
 	has(t, r.Body, "bob played b9.")
 
 	errs := []struct{ subject, want string }{
-		{"tanbo queue 101 bob", "The command has the wrong number of words; write it as: tanbo queue board userid password [add] move[#n]|clear"},
+		{"tanbo queue 101 bob", "The command has the wrong number of words; write it as: tanbo queue board userid password [add] move[#n]|clear tanbo queue board userid password [add] if ANSWER then MOVE ..."},
 		{"tanbo queue 101 bob pw-bob b1#3", "Move b1#3 cannot be queued: board 101 is at move #7 already; queue it with a later number, or without one."},
 		{"tanbo queue 101 bob pw-bob propose", `"propose" cannot be queued, only moves and resign can; send it now with "tanbo move 101 bob PASSWORD propose".`},
 	}

@@ -109,8 +109,11 @@ func (p *planParser) plan(depth int) (plan, error) {
 			}
 		}
 		move := p.phrase()
+		if move == "" && p.i < len(p.words) {
+			return nil, fmt.Errorf("%q (word %d) stands where a move must be; write the move you will play there", p.words[p.i], p.i+1)
+		}
 		if move == "" {
-			return nil, fmt.Errorf("a move must follow %q (word %d); write the move you will play", p.words[max(p.i-1, 0)], p.i)
+			return nil, fmt.Errorf("the plan ends after %q; write the move you will play after it", p.words[p.i-1])
 		}
 		text, n, err := splitMoveNumber(move)
 		if err != nil {
@@ -211,7 +214,8 @@ func (pl plan) lines(depth int, first string, closed bool, out *[]string) {
 		}
 	}
 	if closed {
-		*out = append(*out, indent+"end")
+		// Under the branch whose plan it closes.
+		*out = append(*out, strings.Repeat("  ", max(depth-1, 0))+"end")
 	}
 }
 

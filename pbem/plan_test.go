@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
+	"github.com/pbemd/pbemd/store"
 )
 
 // wholeTurn plays a whole turn on a copy of pos, its first move the k-th
@@ -174,4 +176,138 @@ func mustReplay(t *testing.T, h *harness, name string) rules.Position {
 		t.Fatal(err)
 	}
 	return pos
+}
+
+// TestPlanText: plans read back as written, one line or one branch a
+// line, and what is wrong or too big is refused with what would be right.
+func TestPlanText(t *testing.T) {
+	for _, text := range []string{
+		"h3",
+		"h3 then b9#4 then resign",
+		"if Xd5-f5 then Pe2-e5 if Pd7-d6 then Wd1-a4 else Pc2-c4",
+		"if a then b if c then d end else if e then f else g",
+		"if a then b then c if d then e end end else h",
+		"if 1122 2211 then 7264 6253 else 1213",
+	} {
+		pl, err := parsePlan(strings.Fields(text))
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if got := pl.String(); got != text {
+			t.Errorf("%q reads back as %q", text, got)
+		}
+		var lines []string
+		pl.lines(0, "", false, &lines)
+		again, err := parsePlan(strings.Fields(strings.Join(lines, "\n")))
+		if err != nil || again.String() != text {
+			t.Errorf("%q one branch a line:\n%s\nreads back as %q, %v", text, strings.Join(lines, "\n"), again, err)
+		}
+	}
+	// The issue's example: the "else" belongs to the inner "if".
+	pl, _ := parsePlan(strings.Fields("if Xd5-f5 then Pe2-e5 if Pd7-d6 then Wd1-a4 else Pc2-c4"))
+	if len(pl) != 1 || len(pl[0].Next) != 2 || pl[0].Next[1].If != "" || pl[0].Next[1].Play != "Pc2-c4" {
+		t.Errorf("the else went elsewhere: %+v", pl)
+	}
+	// "end" gives it to the outer one.
+	pl, _ = parsePlan(strings.Fields("if Xd5-f5 then Pe2-e5 if Pd7-d6 then Wd1-a4 end else Pc2-c4"))
+	if len(pl) != 2 || len(pl[0].Next) != 1 || pl[1].Play != "Pc2-c4" {
+		t.Errorf("end did not close the inner plan: %+v", pl)
+	}
+
+	deep := strings.TrimSuffix(strings.Repeat("a then ", maxPlanDepth+1), " then ")
+	var wide []string
+	for i := range maxPlanNodes + 1 {
+		wide = append(wide, fmt.Sprintf("if a%d then b", i))
+	}
+	for _, c := range []struct{ text, want string }{
+		{deep, "a plan is at most 20 moves deep; plan fewer moves ahead"},
+		{strings.Join(wide, " else "), "a plan has at most 64 moves; this one has more. Plan fewer answers"},
+		{"else h3", `"else" (word 1) stands where a move must be; write the move you will play there`},
+		{"if h7 b7", `"if h7 b7" must be followed by "then" and your move, e.g. "if h7 b7 then MOVE"`},
+		{"if then b7", `"if" must be followed by the opponent's move, e.g. "if e7-e5 then g1-f3"`},
+		{"if h7 then b7 else if h7 then b8", "the answer h7 is named twice in one choice; the second could never be played"},
+		{"resign then h3", "nothing can be planned after a resignation"},
+		{"if h7 then draw", `"draw" cannot be planned, only moves and resign can; send it when it is your turn`},
+		{"h3 else b7", `"else" (word 2) follows a complete plan; an "else" must follow an "if ... then MOVE" still open`},
+		{"if h7 then b7 end end", `"end" (word 6) follows a complete plan; an "else" must follow an "if ... then MOVE" still open`},
+		{"if h7 then", `the plan ends after "then"; write the move you will play after it`},
+		{"if h7 then b7#x", `"b7#x" does not end in a move number; write the move number as #N after the move, e.g. e2-e5#3`},
+	} {
+		_, err := parsePlan(strings.Fields(c.text))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%.40q: got %v, want %s", c.text, err, c.want)
+		}
+	}
+}
+
+// TestPlanOfOldRecords: a queue stored as a list of moves, as before
+// plans, reads as the plan of those moves one after another.
+func TestPlanOfOldRecords(t *testing.T) {
+	rec := &store.Game{Kind: "tanbo", Board: 7, Seats: []string{"alice", "bob"}, Queue: []store.Queued{
+		{Seat: 1, User: "bob", Text: "b7"},
+		{Seat: 0, User: "alice", Text: "h3"},
+		{Seat: 1, User: "bob", Text: "h3", Number: 4},
+		{Seat: 1, User: "bob", Text: "resign"},
+	}}
+	pl, err := planOf(rec, 1)
+	if err != nil || pl.String() != "b7 then h3#4 then resign" || !pl.hasResign() {
+		t.Fatalf("bob's plan %q, %v", pl, err)
+	}
+	// Stored again, a list stays a list: older readers can read it.
+	setPlan(rec, 1, pl.withoutResign(), time.Now())
+	if len(rec.Queue) != 3 || rec.Queue[0].User != "alice" || rec.Queue[2].Text != "h3" || rec.Queue[2].Number != 4 {
+		t.Errorf("stored again: %+v", rec.Queue)
+	}
+}
+
+// TestPlanByMail: a plan in the Subject is checked against the board
+// before it is kept; a forged mail cannot change it; an answer the plan
+// does not name ends it, and its owner gets his board.
+func TestPlanByMail(t *testing.T) {
+	h := twoPlayers(t)
+	for _, c := range []struct{ plan, want string }{
+		{"if z9 then b7", `Your plan was not queued: the answer in "if z9" cannot be played there: `},
+		{"if h7 then h7", "Your plan was not queued: after h7, your h7 is not legal: "},
+		{"if h7 then b7 if b3 then b3", "Your plan was not queued: after b3, your b3 is not legal: "},
+	} {
+		r := one(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob "+c.plan, ""), "bob@example.org")
+		says(t, r.Body, c.want)
+	}
+	if g := h.game("tanbo", 101); len(g.Queue) != 0 {
+		t.Fatalf("a refused plan was kept: %+v", g.Queue)
+	}
+	r := one(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob if h7 then b7 if b3 then h3 else b6 end else if b3 then b7", ""), "bob@example.org")
+	has(t, r.Body, "Planned for bob (4 moves); nobody else sees it before it is played:\n"+
+		"  if h7 then b7\n    if b3 then h3\n    else b6\n  end\n  else if b3 then b7\n")
+	checkWidth(t, "plan", r)
+	// A forged mail in bob's name, without his password, changes nothing.
+	h.deliver(h.forged("bob@example.org", "tanbo queue 101 bob guessed clear", ""))
+	h.deliver(h.forged("bob@example.org", "tanbo queue 101 bob guessed if h7 then h3", ""))
+	if pl, err := planOf(h.game("tanbo", 101), 1); err != nil || pl.nodes() != 4 {
+		t.Fatalf("after forged mails, bob's plan is %q, %v", pl, err)
+	}
+	// It is alice's turn: she cannot see it, nor plan on bob's turn.
+	errorReply(t, h.send("alice@example.org", "tanbo queue 101 alice pw-alice if b7 then b3", ""), "alice@example.org",
+		"Your plan was not queued: it is your turn on Tanbo board 101; send your move first, then plan your answers to the reply.")
+
+	// alice plays h7: bob's b7 is played for him, and only alice is mailed.
+	r = one(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""), "alice@example.org")
+	says(t, r.Body, "alice played h7.\nbob played b7 (queued).")
+	has(t, one(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob", ""), "bob@example.org").Body,
+		"Planned for bob (2 moves); nobody else sees it before it is played:\n  if b3 then h3\n  else b6\n")
+	// alice answers g7, which the plan names only as "else": b8 is played.
+	r = one(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice g7", ""), "alice@example.org")
+	says(t, r.Body, "bob played b6 (queued).")
+	if g := h.game("tanbo", 101); len(g.Queue) != 0 || len(g.Moves) != 4 {
+		t.Fatalf("after the plan: %d moves, queue %+v", len(g.Moves), g.Queue)
+	}
+
+	// A plan that does not name the answer ends, and bob gets his board.
+	one(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob if b3 then h3", ""), "bob@example.org")
+	boardMails(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice f7", ""), "Tanbo Board 101 bob",
+		"alice@example.org", "bob@example.org")
+	if g := h.game("tanbo", 101); len(g.Queue) != 0 || len(g.Moves) != 5 {
+		t.Errorf("after an answer the plan did not name: %d moves, queue %+v", len(g.Moves), g.Queue)
+	}
 }

@@ -149,7 +149,7 @@ func queueList(b *board, seat int) (string, error) {
 	}
 	var lines []string
 	pl.lines(1, "", false, &lines)
-	return fmt.Sprintf("Planned for %s (%d moves); nobody else sees it before it is played:\n\n%s\n",
+	return fmt.Sprintf("Planned for %s (%d moves); nobody else sees it before it is played:\n%s",
 		b.rec.Seats[seat], pl.nodes(), strings.Join(lines, "\n")), nil
 }
 
