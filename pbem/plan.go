@@ -120,10 +120,10 @@ func (p *planParser) plan(depth int) (plan, error) {
 			return nil, err
 		}
 		br.Play, br.Number = text, n
-		switch strings.ToLower(text) {
-		case "propose", "draw", "accept", "reject", "undo", "swap":
+		if notPlannable(text) {
 			return nil, fmt.Errorf("%q cannot be planned, only moves and resign can; send it when it is your turn", text)
-		case "resign":
+		}
+		if strings.EqualFold(text, "resign") {
 			br.Play = "resign"
 		}
 		if p.nodes++; p.nodes > maxPlanNodes {
@@ -158,6 +158,16 @@ func (p *planParser) plan(depth int) (plan, error) {
 		}
 		return pl, nil
 	}
+}
+
+// notPlannable reports whether w is a command "move" takes that waits
+// for no turn: it cannot be queued.
+func notPlannable(w string) bool {
+	switch strings.ToLower(w) {
+	case "propose", "draw", "accept", "reject", "undo", "swap":
+		return true
+	}
+	return false
 }
 
 // nodes counts the moves of a plan.

@@ -104,19 +104,10 @@ func TestPlanPlaysOutInEveryGame(t *testing.T) {
 			h.signup("bob")
 			h.send("alice@example.org", name+" challenge alice bob", "")
 			g, _ := catalog.Lookup(name)
-			rec := h.game(name, 101)
-			if rec.Seats[0] != "alice" {
+			if rec := h.game(name, 101); rec.Seats[0] != "alice" {
 				t.Fatalf("seats %q", rec.Seats)
 			}
-			opts, err := rules.ParseOptions(g, rec.Options)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pos, err := replay(g, rec, opts, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines, main := scriptedPlan(t, pos, 0, depth)
+			lines, main := scriptedPlan(t, mustReplay(t, h, name), 0, depth)
 			r := one(t, h.send("bob@example.org", name+" queue 101 bob pw-bob", strings.Join(lines, "\n")), "bob@example.org")
 			says(t, r.Body, "Planned for bob (")
 			pl, err := planOf(h.game(name, 101), 1)
@@ -150,7 +141,7 @@ func TestPlanPlaysOutInEveryGame(t *testing.T) {
 				out := h.send("alice@example.org", fmt.Sprintf("%s move 101 alice pw-alice %s", name, answer), "")
 				boardMails(t, out, fmt.Sprintf("%s Board 101 bob", g.Title()), "alice@example.org", "bob@example.org")
 			}
-			rec = h.game(name, 101)
+			rec := h.game(name, 101)
 			for _, m := range rec.Moves {
 				if m.Auto != (m.Seat == 1) {
 					t.Errorf("move %+v: Auto should mark bob's planned moves only", m)

@@ -171,8 +171,7 @@ func (c *cmd) queue(args []string) error {
 	if len(words) == 0 {
 		return c.usage()
 	}
-	switch w := strings.ToLower(strings.Join(words, " ")); w {
-	case "propose", "draw", "accept", "reject", "undo", "swap":
+	if w := strings.ToLower(strings.Join(words, " ")); notPlannable(w) {
 		return c.failOn(b, "%q cannot be queued, only moves and resign can; send it now with \"%s move %d %s PASSWORD %s\"",
 			w, c.game.Name(), b.rec.Board, u.ID, w)
 	}
