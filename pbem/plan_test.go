@@ -302,3 +302,53 @@ func TestPlanByMail(t *testing.T) {
 		t.Errorf("after an answer the plan did not name: %d moves, queue %+v", len(g.Moves), g.Queue)
 	}
 }
+
+// TestPlanAddResignAndDamage: "add" puts a move after each last move of a
+// plan, a second resign takes back the one planned, a plan too big for the
+// bounds is refused whole, and a damaged plan stops no board.
+func TestPlanAddResignAndDamage(t *testing.T) {
+	h := twoPlayers(t)
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
+	h.send("bob@example.org", "tanbo move 101 bob pw-bob b7", "")
+	one(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob if b3 then h3 else if g7 then b6", ""), "bob@example.org")
+	r := one(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob add resign", ""), "bob@example.org")
+	has(t, r.Body, "Planned for bob (4 moves)", "  if b3 then h3\n    then resign\n  end\n  else if g7 then b6\n    then resign\n")
+	r = one(t, h.send("bob@example.org", "tanbo resign 101 bob pw-bob", ""), "bob@example.org")
+	says(t, r.Body, "a second resign takes it back, so you play on.")
+	if pl, _ := planOf(h.game("tanbo", 101), 1); pl.String() != "if b3 then h3 else if g7 then b6" {
+		t.Errorf("after the take-back: %q", pl)
+	}
+	// Beyond the bounds, in the body, nothing is kept.
+	many := strings.Repeat("b7 then ", maxPlanDepth) + "b7"
+	errorReply(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob add", many), "bob@example.org",
+		"a plan is at most 20 moves deep; plan fewer moves ahead.")
+	big := strings.Repeat("if b3 then h3 ", 1000)
+	errorReply(t, h.send("bob@example.org", "tanbo queue 101 bob pw-bob", big), "bob@example.org",
+		"A plan is at most 8000 bytes; this one has 13999. Plan fewer answers.")
+	if pl, _ := planOf(h.game("tanbo", 101), 1); pl.nodes() != 2 {
+		t.Errorf("a refused plan changed the one kept: %q", pl)
+	}
+
+	// A plan that cannot be read is dropped when its turn comes; the move
+	// that gave the turn stands, and its owner is told and mailed.
+	err := h.db.Update(func(tx *store.Tx) error {
+		g, err := tx.Game("tanbo", 101)
+		if err != nil {
+			return err
+		}
+		g.Queue = []store.Queued{{Seat: 1, User: "bob", Text: "if b3 then else"}}
+		return tx.PutGame(g)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := h.send("alice@example.org", "tanbo move 101 alice pw-alice b3", "")
+	if len(out) != 3 || out[0].To != "bob@example.org" {
+		t.Fatalf("after a damaged plan: %v", subjects(out))
+	}
+	says(t, out[0].Body, "Your plan on Tanbo board 101 could not be read (")
+	boardMails(t, out[1:], "Tanbo Board 101 bob", "alice@example.org", "bob@example.org")
+	if g := h.game("tanbo", 101); len(g.Moves) != 3 || len(g.Queue) != 0 {
+		t.Errorf("after a damaged plan: %d moves, queue %+v", len(g.Moves), g.Queue)
+	}
+}

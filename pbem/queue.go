@@ -56,14 +56,21 @@ func (r *request) runQueue(b *board) ([]string, error) {
 	var notices []string
 	for !b.rec.Over && !b.open() {
 		seat := b.pos.ToMove()
+		user := b.rec.Seats[seat]
 		pl, err := planOf(b.rec, seat)
 		if err != nil {
-			return nil, err
+			// A damaged plan must not stop the board: it is dropped, and
+			// its owner plays his turn himself.
+			setPlan(b.rec, seat, nil, r.now)
+			msg := fmt.Sprintf("Your plan on %s board %d could not be read (%v), so it was dropped. It is your turn: send your move.", b.game.Title(), b.rec.Board, err)
+			if err := r.privateBoard(b, user, fmt.Sprintf("%s Board %d queued move dropped", b.game.Title(), b.rec.Board), msg); err != nil {
+				return nil, err
+			}
+			break
 		}
 		if len(pl) == 0 {
 			break
 		}
-		user := b.rec.Seats[seat]
 		br, ok := pl.pick(lastTurn(b.rec.Moves, 1-seat))
 		if !ok {
 			setPlan(b.rec, seat, nil, r.now)
