@@ -438,3 +438,14 @@ func firstWord(s string) string {
 func (b *board) quiet(id string) bool {
 	return slices.Contains(b.planned, id) && !b.rec.Over && b.toMove() != id
 }
+
+// isPlan reports whether words can be a plan on a reply's first line:
+// each a keyword of plans or a move (isMove).
+func isPlan(words []string) bool {
+	for _, w := range words {
+		if planKeyword(w) == "" && !isMove([]string{w}) {
+			return false
+		}
+	}
+	return true
+}

@@ -352,3 +352,17 @@ func TestPlanAddResignAndDamage(t *testing.T) {
 		t.Errorf("after a damaged plan: %d moves, queue %+v", len(g.Moves), g.Queue)
 	}
 }
+
+// TestPlanByReply: a reply to a board mail queues a plan from its first
+// line, on the token of the player it was mailed to, and the plan plays.
+func TestPlanByReply(t *testing.T) {
+	h, out := ultimaGame(t)
+	toBob := mailTo(t, out, "bob@example.org")
+	r := one(t, h.deliver(h.plainReply("bob@example.org", toBob, "queue if e2-e5 then e7-e6 else if d2-d4 then d7-d6")), "bob@example.org")
+	has(t, r.Body, "Planned for bob (2 moves)", "  if Pe2-e5 then Pe7-e6\n  else if Pd2-d4 then Pd7-d6\n")
+	r = one(t, h.deliver(h.plainReply("alice@example.org", mailTo(t, out, "alice@example.org"), "d2-d4")), "alice@example.org")
+	says(t, r.Body, "bob played Pd7-d6 (queued).")
+	if got := strings.Join(moves(h), " "); got != "Pd2-d4 Pd7-d6" {
+		t.Errorf("moves: %s", got)
+	}
+}
