@@ -205,7 +205,7 @@ func (pl plan) linear() ([]store.Queued, bool) {
 // lines read back (joined) as the same plan: "end" closes a nested plan
 // whenever more follows it.
 func (pl plan) lines(depth int, first string, closed bool, out *[]string) {
-	indent := strings.Repeat("  ", depth)
+	indent := planIndent(depth)
 	for i, br := range pl {
 		lead := first
 		if i > 0 {
@@ -214,7 +214,7 @@ func (pl plan) lines(depth int, first string, closed bool, out *[]string) {
 		if br.If != "" {
 			lead += "if " + br.If + " then "
 		}
-		*out = append(*out, indent+lead+moveText(br.Play, br.Number))
+		*out = append(*out, wrapPlanLine(indent, lead+moveText(br.Play, br.Number))...)
 		if len(br.Next) > 0 {
 			then := ""
 			if br.Next[0].If == "" {
@@ -225,8 +225,32 @@ func (pl plan) lines(depth int, first string, closed bool, out *[]string) {
 	}
 	if closed {
 		// Under the branch whose plan it closes.
-		*out = append(*out, strings.Repeat("  ", max(depth-1, 0))+"end")
+		*out = append(*out, planIndent(depth-1)+"end")
 	}
+}
+
+// planIndent indents a plan's lines by their depth, up to the tenth, so
+// that deep plans stay within the lines of a mail.
+func planIndent(depth int) string {
+	return strings.Repeat("  ", min(max(depth, 0), 10))
+}
+
+// wrapPlanLine breaks a branch's line at spaces to keep within lineWidth,
+// its later lines indented further. A plan's words mean the same on one
+// line or many, so the lines still read back as the plan.
+func wrapPlanLine(indent, text string) []string {
+	var out []string
+	line := indent
+	for _, w := range strings.Fields(text) {
+		if len(line) > len(indent) && len(line)+1+len(w) > lineWidth {
+			out = append(out, line)
+			line = indent + "    "
+		} else if len(line) > len(indent) && !strings.HasSuffix(line, " ") {
+			line += " "
+		}
+		line += w
+	}
+	return append(out, line)
 }
 
 // String is the plan on one line, as it is stored.

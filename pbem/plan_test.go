@@ -110,6 +110,7 @@ func TestPlanPlaysOutInEveryGame(t *testing.T) {
 			lines, main := scriptedPlan(t, mustReplay(t, h, name), 0, depth)
 			r := one(t, h.send("bob@example.org", name+" queue 101 bob pw-bob", strings.Join(lines, "\n")), "bob@example.org")
 			says(t, r.Body, "Planned for bob (")
+			checkWidth(t, name, r)
 			pl, err := planOf(h.game(name, 101), 1)
 			if err != nil {
 				t.Fatal(err)
