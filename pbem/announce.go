@@ -50,6 +50,9 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 		audience = union(audience, more)
 	}
 	for _, id := range audience {
+		if b.quiet(id) {
+			continue
+		}
 		if err := r.mailBoard(b, v, id, subject, body); err != nil {
 			return err
 		}

@@ -22,6 +22,10 @@ type board struct {
 	pos  rules.Position
 
 	fresh bool // a game just created or joined: its mail says "New"
+
+	// planned is the players whose plans played in this request: their
+	// board mails wait until an answer leaves the plan (quiet).
+	planned []string
 }
 
 // model is b as the board model sees it. It shares b's record and

@@ -270,7 +270,7 @@ func parseReplyCommand(line string) (replyCommand, bool) {
 	case "propose", "draw", "accept", "reject", "undo":
 		return replyCommand{verb: "move", args: []string{first}}, len(words) == 1
 	case "queue", "qmove":
-		return replyCommand{verb: "queue", args: words[1:]}, len(words) > 1 && isMove(words[1:])
+		return replyCommand{verb: "queue", args: words[1:]}, len(words) > 1 && (isMove(words[1:]) || isPlan(words[1:]))
 	case "chat":
 		return replyCommand{verb: "chat", args: words[1:]}, true
 	case "move", "mvoe":

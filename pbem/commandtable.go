@@ -206,6 +206,10 @@ func init() {
 			words:    "GAME queue board userid password [add] move[#n]|clear",
 			text:     "Play a move when your turn comes, marked (Auto). As in pbmserv, a new queue replaces what you had queued, so a corrected move is the only one played; \"add\" puts it after those queued already, and they are played in order, one a turn. One that is illegal by then is dropped, with those queued after it, and you are told. \"clear\" empties your queue; without a move (pbemd's own) you get your queue as it stands. Every reply lists it.",
 			examples: []string{"tanbo queue 101 bob secret b7", "tanbo queue 101 bob secret add b9", "tanbo queue 101 bob secret clear"},
+		}, {
+			words:    "GAME queue board userid password [add] if ANSWER then MOVE ...",
+			text:     "A plan, for every game: \"if ANSWER then MOVE\" plays MOVE when your opponent's turn was ANSWER; a plan after MOVE (\"if ...\", or \"then MOVE2\" for any answer) is nested in it; \"else if ...\" adds another answer, \"else MOVE\" takes any other; an \"else\" belongs to the innermost \"if\", and \"end\" closes it. Write it in the Subject or, after the password, in the body, one line or many. Every answer and move is checked when you queue it and again when it is played; a move after any answer, when it is played. At most 64 moves, 20 deep. While your plan plays for you, you get no board mail: the next comes when an answer leaves the plan, or the game ends. \"add\" puts the plan after each last move of yours.",
+			examples: []string{"tanbo queue 101 bob secret if h7 then b7 if b3 then h3"},
 		}}},
 		{name: "swap", game: true, run: (*cmd).swapCommand, section: playingSection, forms: []form{{
 			words:    "GAME swap board userid password",

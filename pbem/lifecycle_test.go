@@ -100,14 +100,17 @@ func TestQueue(t *testing.T) {
 	golden(t, "queue", out)
 	has(t, one(t, out, "bob@example.org").Body, "Queued for bob, in this order: b7, h3#4.")
 
-	// alice moves: bob's first queued move is played at once, in the same mail.
-	r = boardMails(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""), "Tanbo Board 101 alice",
-		"alice@example.org", "bob@example.org")
+	// alice moves: bob's first queued move is played at once, in the same
+	// mail, and bob is not mailed: his board waits for alice's answer.
+	r = one(t, h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", ""), "alice@example.org")
+	if r.Subject != "Tanbo Board 101 alice" {
+		t.Errorf("subject %q", r.Subject)
+	}
 	has(t, r.Body, "alice played h7.\nbob played b7 (queued).\n", "   1. h7         2. b7 (Auto)\n")
 	// and the second when its turn comes, as move #4.
 	out = h.send("alice@example.org", "tanbo move 101 alice pw-alice b3", "")
 	golden(t, "queue-played", out)
-	r = boardMails(t, out, "Tanbo Board 101 alice", "alice@example.org", "bob@example.org")
+	r = one(t, out, "alice@example.org")
 	has(t, r.Body, "bob played h3 (queued).", "   3. b3         4. h3 (Auto)\n")
 	if g := h.game("tanbo", 101); len(g.Moves) != 4 || !g.Moves[3].Auto || g.Moves[2].Auto || len(g.Queue) != 0 {
 		t.Errorf("stored moves %+v, queue %+v", g.Moves, g.Queue)
@@ -134,7 +137,7 @@ func TestQueue(t *testing.T) {
 	has(t, r.Body, "bob played b9.")
 
 	errs := []struct{ subject, want string }{
-		{"tanbo queue 101 bob", "The command has the wrong number of words; write it as: tanbo queue board userid password [add] move[#n]|clear"},
+		{"tanbo queue 101 bob", "The command has the wrong number of words; write it as: tanbo queue board userid password [add] move[#n]|clear tanbo queue board userid password [add] if ANSWER then MOVE ..."},
 		{"tanbo queue 101 bob pw-bob b1#3", "Move b1#3 cannot be queued: board 101 is at move #7 already; queue it with a later number, or without one."},
 		{"tanbo queue 101 bob pw-bob propose", `"propose" cannot be queued, only moves and resign can; send it now with "tanbo move 101 bob PASSWORD propose".`},
 	}

@@ -3,6 +3,7 @@ package pbem
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -69,6 +70,7 @@ func (c *cmd) move(args []string) error {
 	if err != nil {
 		return err
 	}
+	b.planned = slices.DeleteFunc(b.planned, func(id string) bool { return id == u.ID }) // the sender is answered
 	return c.r.saveAndAnnounce(b, comment, append(notices, queued...)...)
 }
 
@@ -147,60 +149,80 @@ func (c *cmd) queue(args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(args) == 3 {
+	if len(args) == 3 && planKeyword(firstWord(c.comment)) != "if" {
 		return c.r.tellQueue(b, b.seatOf(u.ID), "queue", "")
 	}
 	if len(args) == 4 && strings.EqualFold(args[3], "clear") {
 		return c.clearQueue(b, b.seatOf(u.ID))
 	}
-	add := len(args) > 4 && strings.EqualFold(args[3], "add")
+	seat := b.seatOf(u.ID)
+	words := args[3:]
+	add := len(words) > 0 && strings.EqualFold(words[0], "add")
 	if add {
-		args = append(args[:3:3], args[4:]...)
+		words = words[1:]
 	}
-	text, want, err := splitMoveNumber(strings.Join(args[3:], " "))
+	if len(words) == 0 {
+		// The plan may be written in the body, one line or many.
+		body := strings.TrimSpace(c.comment)
+		if len(body) > c.r.s.limits.MessageBytes {
+			return c.failOn(b, "A plan is at most %d bytes; this one has %d. Plan fewer answers", c.r.s.limits.MessageBytes, len(body))
+		}
+		words = append(words, strings.Fields(body)...)
+	}
+	if len(words) == 0 {
+		return c.usage()
+	}
+	if w := strings.ToLower(strings.Join(words, " ")); notPlannable(w) {
+		return c.failOn(b, "%q cannot be queued, only moves and resign can; send it now with \"%s move %d %s PASSWORD %s\"",
+			w, c.game.Name(), b.rec.Board, u.ID, w)
+	}
+	if len(words) == 1 && strings.EqualFold(words[0], "resign") {
+		if err := c.playable(b); err != nil {
+			return err
+		}
+		if !b.hasMoved(seat) {
+			return c.resign(args[:3]) // a withdrawal, at once
+		}
+	}
+	pl, err := parsePlan(words)
 	if err != nil {
 		return c.failOn(b, "%s", err)
 	}
 	if err := c.playable(b); err != nil {
 		return err
 	}
-	seat := b.seatOf(u.ID)
-	mine := queuedOf(b.rec, seat)
-	switch strings.ToLower(text) {
-	case "propose", "draw", "accept", "reject", "undo", "swap":
-		return c.failOn(b, "%q cannot be queued, only moves and resign can; send it now with \"%s move %d %s PASSWORD %s\"",
-			text, c.game.Name(), b.rec.Board, u.ID, strings.ToLower(text))
-	case "resign":
-		text = "resign"
-		if !b.hasMoved(seat) {
-			return c.resign(args[:3]) // a withdrawal, at once
-		}
-		if pendingResign(mine) {
-			return c.withdrawResign(b, seat)
-		}
+	mine, err := planOf(b.rec, seat)
+	if err != nil {
+		return err
 	}
-	if b.pos.ToMove() == seat && len(mine) == 0 && (want == 0 || want == b.next()) {
-		return c.move(args)
+	if len(pl) == 1 && pl[0].Play == "resign" && mine.hasResign() {
+		return c.withdrawResign(b, seat)
 	}
-	if want != 0 && want < b.next() {
+	if first := pl[0]; b.pos.ToMove() == seat && len(mine) == 0 && len(pl) == 1 && first.If == "" && len(first.Next) == 0 &&
+		(first.Number == 0 || first.Number == b.next()) {
+		return c.move(append(args[:3:3], moveText(first.Play, first.Number)))
+	}
+	if first := pl[0]; first.Number != 0 && first.Number < b.next() {
 		return c.failOn(b, "Move %s#%d cannot be queued: board %d is at move #%d already; queue it with a later number, or without one",
-			text, want, b.rec.Board, b.next())
-	}
-	if add && len(mine) >= maxQueued {
-		return c.failOn(b, "You have %d moves queued on %s board %d, the most there may be; wait until some are played",
-			len(mine), b.game.Title(), b.rec.Board)
+			first.Play, first.Number, b.rec.Board, b.next())
 	}
 	lead := ""
-	if !add && len(mine) > 0 {
-		var was []string
-		for _, q := range mine {
-			was = append(was, queuedText(q))
+	if add {
+		pl = mine.then(pl)
+		if n, d := pl.nodes(), pl.depth(); n > maxPlanNodes || d > maxPlanDepth {
+			return c.failOn(b, "Your plan on %s board %d would have %d moves, %d deep; at most %d moves, %d deep, may be queued. Wait until some are played",
+				b.game.Title(), b.rec.Board, n, d, maxPlanNodes, maxPlanDepth)
 		}
+	} else if len(mine) > 0 {
 		lead = fmt.Sprintf("This replaces what you had queued (%s); to queue a move after others, send \"%s queue %d %s PASSWORD add MOVE\".",
-			strings.Join(was, ", "), c.game.Name(), b.rec.Board, u.ID)
-		c.r.dropSeatQueue(b, seat)
+			planShort(mine), c.game.Name(), b.rec.Board, u.ID)
 	}
-	b.rec.Queue = append(b.rec.Queue, store.Queued{Seat: seat, User: u.ID, Text: text, Number: want, At: c.r.now})
+	if _, linear := pl.linear(); !linear {
+		if err := b.checkPlan(pl, seat); err != nil {
+			return c.failOn(b, "Your plan was not queued: %s", err)
+		}
+	}
+	setPlan(b.rec, seat, pl, c.r.now)
 	if err := c.r.tx.PutGame(b.rec); err != nil {
 		return err
 	}

@@ -9,9 +9,6 @@ import (
 	"github.com/pbemd/pbemd/store"
 )
 
-// maxQueued is the most moves one player may have queued on a board.
-const maxQueued = 20
-
 // playable refuses moves on a board that is over or still waits for a player.
 func (c *cmd) playable(b *board) error {
 	if b.rec.Over {
@@ -46,50 +43,63 @@ func queuedText(q store.Queued) string {
 	return q.Text
 }
 
-// runQueue plays the queued moves of whoever is to move, turn after turn,
-// until the player to move has none queued or the game ends. It returns the
-// notices of what it played.
+// runQueue plays the plans of whoever is to move, turn after turn, until
+// the player to move has no plan, or none for the answer he got, or the
+// game ends. It returns the notices of what it played; the seats that
+// played are marked on the board (b.planned), so that announcing leaves
+// them unmailed while their plans hold.
 //
-// A queued move that cannot be played (illegal now, or queued for another
-// move number) is dropped with the moves its owner queued after it, which
-// were planned to follow it, and the owner is told; it is then his turn.
+// A planned move that cannot be played (illegal now, or queued for
+// another move number) is dropped with the plan after it, and the owner
+// is told; it is then his turn. An answer the plan does not name ends the
+// plan: the owner gets the board, as without one.
 func (r *request) runQueue(b *board) ([]string, error) {
 	var notices []string
 	for !b.rec.Over && !b.open() {
 		seat := b.pos.ToMove()
-		k := -1
-		for i, q := range b.rec.Queue {
-			if q.Seat == seat {
-				k = i
-				break
+		user := b.rec.Seats[seat]
+		pl, err := planOf(b.rec, seat)
+		if err != nil {
+			// A damaged plan must not stop the board: it is dropped, and
+			// its owner plays his turn himself.
+			setPlan(b.rec, seat, nil, r.now)
+			msg := fmt.Sprintf("Your plan on %s board %d could not be read (%v), so it was dropped. It is your turn: send your move.", b.game.Title(), b.rec.Board, err)
+			if err := r.privateBoard(b, user, fmt.Sprintf("%s Board %d queued move dropped", b.game.Title(), b.rec.Board), msg); err != nil {
+				return nil, err
 			}
-		}
-		if k < 0 {
 			break
 		}
-		q := b.rec.Queue[k]
-		b.rec.Queue = append(b.rec.Queue[:k:k], b.rec.Queue[k+1:]...)
-		if q.Text == "resign" {
-			b.end(r.now, rules.Win(1-seat, q.User+" resigned"))
-			notices = append(notices, fmt.Sprintf("%s resigned (queued).", q.User))
+		if len(pl) == 0 {
+			break
+		}
+		br, ok := pl.pick(lastTurn(b.rec.Moves, 1-seat))
+		if !ok {
+			setPlan(b.rec, seat, nil, r.now)
+			break
+		}
+		setPlan(b.rec, seat, br.Next, r.now)
+		if br.Play == "resign" {
+			b.end(r.now, rules.Win(1-seat, user+" resigned"))
+			notices = append(notices, fmt.Sprintf("%s resigned (queued).", user))
 			break
 		}
 		var why string
 		since := model.TurnSince(b.rec)
-		if q.Number != 0 && q.Number != b.next() {
-			why = fmt.Sprintf("it was queued as move #%d, but the move to play was #%d", q.Number, b.next())
-		} else if steps, err := b.play(seat, q.Text, r.now, true); err != nil {
-			why = moveReason(err, q.Text)
+		if br.Number != 0 && br.Number != b.next() {
+			why = fmt.Sprintf("it was queued as move #%d, but the move to play was #%d", br.Number, b.next())
+		} else if steps, err := b.play(seat, br.Play, r.now, true); err != nil {
+			why = moveReason(err, br.Play)
 		} else {
 			if err := r.chargeClock(b, seat, since); err != nil {
 				return nil, err
 			}
 			r.played += len(steps)
-			notices = append(notices, fmt.Sprintf("%s played %s (queued).", q.User, stepsText(steps)))
+			b.planned = append(b.planned, user)
+			notices = append(notices, fmt.Sprintf("%s played %s (queued).", user, stepsText(steps)))
 			notices = append(notices, r.answerByMove(b, seat)...)
 			continue
 		}
-		if err := r.dropQueue(b, q, why); err != nil {
+		if err := r.dropQueue(b, seat, br, why); err != nil {
 			return nil, err
 		}
 		break
@@ -97,25 +107,17 @@ func (r *request) runQueue(b *board) ([]string, error) {
 	return notices, nil
 }
 
-// dropQueue takes the rest of a seat's queue off the board after its move q
-// could not be played, and tells the owner.
-func (r *request) dropQueue(b *board, q store.Queued, why string) error {
-	var rest []string
-	var keep []store.Queued
-	for _, o := range b.rec.Queue {
-		if o.Seat == q.Seat {
-			rest = append(rest, queuedText(o))
-		} else {
-			keep = append(keep, o)
-		}
-	}
-	b.rec.Queue = keep
-	msg := fmt.Sprintf("Your queued move %s on %s board %d was not played: %s.", queuedText(q), b.game.Title(), b.rec.Board, why)
-	if len(rest) > 0 {
-		msg += fmt.Sprintf(" The moves you queued after it (%s) were dropped with it.", strings.Join(rest, ", "))
+// dropQueue takes the rest of a seat's plan off the board after its move
+// br could not be played, and tells the owner.
+func (r *request) dropQueue(b *board, seat int, br branch, why string) error {
+	user := b.rec.Seats[seat]
+	setPlan(b.rec, seat, nil, r.now)
+	msg := fmt.Sprintf("Your queued move %s on %s board %d was not played: %s.", moveText(br.Play, br.Number), b.game.Title(), b.rec.Board, why)
+	if len(br.Next) > 0 {
+		msg += fmt.Sprintf(" The moves you queued after it (%s) were dropped with it.", planShort(br.Next))
 	}
 	msg += " Your queue is empty now. It is your turn: send your move."
-	return r.privateBoard(b, q.User, fmt.Sprintf("%s Board %d queued move dropped", b.game.Title(), b.rec.Board), msg)
+	return r.privateBoard(b, user, fmt.Sprintf("%s Board %d queued move dropped", b.game.Title(), b.rec.Board), msg)
 }
 
 // privateBoard mails the board with a notice to one user only.
@@ -142,21 +144,30 @@ func stepsText(steps []rules.Step) string {
 
 // queueList says what seat has queued on a board, as every reply about the
 // queue tells it.
-func queueList(b *board, seat int) string {
-	var list []string
-	for _, q := range queuedOf(b.rec, seat) {
-		list = append(list, queuedText(q))
+func queueList(b *board, seat int) (string, error) {
+	pl, err := planOf(b.rec, seat)
+	if err != nil {
+		return "", err
 	}
-	if len(list) == 0 {
-		return fmt.Sprintf("Your queue on %s board %d is empty.", b.game.Title(), b.rec.Board)
+	if len(pl) == 0 {
+		return fmt.Sprintf("Your queue on %s board %d is empty.", b.game.Title(), b.rec.Board), nil
 	}
-	return queuedNotice(b.rec.Seats[seat], list)
+	if _, ok := pl.linear(); ok {
+		return queuedNotice(b.rec.Seats[seat], strings.Split(planShort(pl), ", ")), nil
+	}
+	var lines []string
+	pl.lines(1, "", false, &lines)
+	return fmt.Sprintf("Planned for %s (%d moves); nobody else sees it before it is played:\n%s",
+		b.rec.Seats[seat], pl.nodes(), strings.Join(lines, "\n")), nil
 }
 
 // tellQueue mails the player of seat his queue as it now stands, after
 // lead (what just happened, or ""), with the board.
 func (r *request) tellQueue(b *board, seat int, what, lead string) error {
-	notice := queueList(b, seat)
+	notice, err := queueList(b, seat)
+	if err != nil {
+		return err
+	}
 	if lead != "" {
 		notice = lead + " " + notice
 	}
@@ -165,48 +176,29 @@ func (r *request) tellQueue(b *board, seat int, what, lead string) error {
 
 // <game> queue board userid password clear: the player's queue is emptied.
 func (c *cmd) clearQueue(b *board, seat int) error {
-	n := len(queuedOf(b.rec, seat))
+	pl, err := planOf(b.rec, seat)
+	if err != nil {
+		return err
+	}
+	n := pl.nodes()
 	if n == 0 {
 		return c.failOn(b, "Your queue on %s board %d is empty already; there is nothing to clear", b.game.Title(), b.rec.Board)
 	}
-	c.r.dropSeatQueue(b, seat)
+	setPlan(b.rec, seat, nil, c.r.now)
 	if err := c.r.tx.PutGame(b.rec); err != nil {
 		return err
 	}
 	return c.r.tellQueue(b, seat, "queue cleared", map[bool]string{true: "1 queued move was taken off.", false: fmt.Sprintf("%d queued moves were taken off.", n)}[n == 1])
 }
 
-// dropSeatQueue takes every queued move of seat off the board.
-func (r *request) dropSeatQueue(b *board, seat int) {
-	keep := b.rec.Queue[:0:0]
-	for _, q := range b.rec.Queue {
-		if q.Seat != seat {
-			keep = append(keep, q)
-		}
-	}
-	b.rec.Queue = keep
-}
-
-// pendingResign reports whether a queue holds a resignation.
-func pendingResign(queue []store.Queued) bool {
-	for _, q := range queue {
-		if q.Text == "resign" {
-			return true
-		}
-	}
-	return false
-}
-
 // withdrawResign answers a second resignation while one waits in the queue,
 // as pbmserv did: the second takes the first back.
 func (c *cmd) withdrawResign(b *board, seat int) error {
-	keep := b.rec.Queue[:0:0]
-	for _, q := range b.rec.Queue {
-		if q.Seat != seat || q.Text != "resign" {
-			keep = append(keep, q)
-		}
+	pl, err := planOf(b.rec, seat)
+	if err != nil {
+		return err
 	}
-	b.rec.Queue = keep
+	setPlan(b.rec, seat, pl.withoutResign(), c.r.now)
 	if err := c.r.tx.PutGame(b.rec); err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ func TestQueueReplaces(t *testing.T) {
 	}
 	// alice moves: the correction is played, and nothing is refused.
 	out := h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", "")
-	r = boardMails(t, out, "Tanbo Board 101 alice", "alice@example.org", "bob@example.org")
+	r = one(t, out, "alice@example.org")
 	says(t, r.Body, "bob played h3 (queued).")
 	if g := h.game("tanbo", 101); len(g.Moves) != 2 || g.Moves[1].Text != "h3" || len(g.Queue) != 0 {
 		t.Errorf("moves %+v, queue %+v", g.Moves, g.Queue)

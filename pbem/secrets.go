@@ -199,8 +199,8 @@ func (r *request) guessSecrets(words []string) {
 }
 
 // maskLines masks a reply's text as mask does, line by line: a line of
-// prose that the mask made wider than lineWidth (a short password's mask
-// is longer) is wrapped again, as wrapText does; quoted lines ("> ") stay
+// prose that the mask made wider than model.LineWidth (a short password's mask
+// is longer) is wrapped again, as model.WrapText does; quoted lines ("> ") stay
 // as they are.
 func (r *request) maskLines(text string) string {
 	masked := r.mask(text)

@@ -40,7 +40,7 @@ func (r *request) withdraw(b *board, seat int, comment *store.Comment, why strin
 	id := b.rec.Seats[seat]
 	if b.rec.Extra[openSeatKey] == strconv.Itoa(seat) && !b.open() {
 		// He took an open seat: it is open again.
-		r.dropSeatQueue(b, seat)
+		setPlan(b.rec, seat, nil, r.now)
 		b.rec.Seats[seat] = ""
 		b.rec.Vote = nil
 		b.rec.Updated = r.now
