@@ -19,22 +19,25 @@ import (
 const checkTimeout = 30 * time.Second
 
 // checkServers logs in to the IMAP and SMTP servers once before the daemon
-// starts. A login refused or a certificate not trusted stops the start
-// with the setting to fix: no retry would mend them. A server that cannot
-// be reached now is only logged: it may come up, and the daemon retries it
+// starts; to SMTP alone when w is nil, for mail comes only over LMTP. A
+// login refused or a certificate not trusted stops the start with the
+// setting to fix: no retry would mend them. A server that cannot be
+// reached now is only logged: it may come up, and the daemon retries it
 // as it retries any lost connection.
 func checkServers(ctx context.Context, cfg *config.Config, w *mailbox.Watcher, smtpT *outbox.SMTP, log *slog.Logger) error {
-	ictx, cancel := context.WithTimeout(ctx, checkTimeout)
-	err := w.Check(ictx)
-	cancel()
-	if err := fatalStartError("imap", cfg.IMAP.Server, err); err != nil {
-		return err
-	}
-	if err != nil {
-		log.Warn("IMAP server not reachable at start; retrying", "addr", cfg.IMAP.Addr(), "err", err)
+	if w != nil {
+		ictx, cancel := context.WithTimeout(ctx, checkTimeout)
+		err := w.Check(ictx)
+		cancel()
+		if err := fatalStartError("imap", cfg.IMAP.Server, err); err != nil {
+			return err
+		}
+		if err != nil {
+			log.Warn("IMAP server not reachable at start; retrying", "addr", cfg.IMAP.Addr(), "err", err)
+		}
 	}
 	sctx, cancel := context.WithTimeout(ctx, checkTimeout)
-	err = smtpT.Check(sctx)
+	err := smtpT.Check(sctx)
 	cancel()
 	if err := fatalStartError("smtp", cfg.SMTP.Server, err); err != nil {
 		return err

@@ -1,0 +1,132 @@
+package daemon
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+	"github.com/pbemd/pbemd/pbem/config"
+	"github.com/pbemd/pbemd/pbem/mailconn"
+	"github.com/pbemd/pbemd/tests/smtpsink"
+	"github.com/pbemd/pbemd/tests/testenv"
+)
+
+// lmtpOnlyConfig is a configuration with an SMTP server for the replies,
+// an LMTP listener and no IMAP server at all.
+func lmtpOnlyConfig(t *testing.T, smtpAddr, smtpPassword string) *config.Config {
+	cfg := config.Default()
+	cfg.Address = "pbem@example.org"
+	cfg.Data = filepath.Join(t.TempDir(), "data")
+	cfg.SMTP.Server = server(t, smtpAddr, mailconn.Plain, "pbem", smtpPassword)
+	cfg.SMTP.Connections = 1
+	cfg.HTTP = "off"
+	cfg.LMTP.Listen = testenv.FreeAddr(t)
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("an LMTP-only configuration: %v", err)
+	}
+	if !cfg.LMTPOnly() {
+		t.Fatal("the configuration is not LMTPOnly")
+	}
+	return cfg
+}
+
+// With lmtp.listen and no imap.host the daemon reads no mailbox: it logs
+// in to SMTP alone at start, says imap=off, and answers a mail its MTA
+// hands it over LMTP with a reply sent through SMTP.
+func TestServeLMTPOnly(t *testing.T) {
+	sink, err := smtpsink.Start(smtpsink.Options{Username: "pbem", Password: "smtp-secret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sink.Close()
+	cfg := lmtpOnlyConfig(t, sink.Addr, "smtp-secret")
+
+	var logged syncBuffer
+	log := slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, Options{Config: cfg, Logger: log}) }()
+	stopped := false
+	stop := func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}
+	defer stop()
+
+	var conn net.Conn
+	for range 1000 { // the listener starts after the SMTP login
+		if conn, err = net.Dial("tcp", cfg.LMTP.Listen); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("nothing listens on %s: %v\n%s", cfg.LMTP.Listen, err, logged.String())
+	}
+	c := smtp.NewClientLMTP(conn)
+	mail := "From: alice@example.org\r\nTo: pbem@example.org\r\nSubject: help\r\nMessage-ID: <lmtp-only@client.example>\r\n\r\n"
+	if err := c.SendMail("alice@example.org", []string{"pbem@example.org"}, strings.NewReader(mail)); err != nil {
+		t.Fatalf("LMTP delivery: %v", err)
+	}
+	c.Close()
+
+	got := sink.Wait(1, time.Minute)
+	if len(got) != 1 {
+		t.Fatalf("%d replies sent through SMTP; want 1\n%s", len(got), logged.String())
+	}
+	if r := got[0]; len(r.To) != 1 || r.To[0] != "alice@example.org" || !strings.Contains(string(r.Data), "<lmtp-only@client.example>") {
+		t.Errorf("the reply went to %v and does not answer the mail:\n%s", r.To, r.Data)
+	}
+	stop()
+	out := logged.String()
+	if !strings.Contains(out, `msg="pbemd serving"`) || !strings.Contains(out, " imap=off ") {
+		t.Errorf("no \"pbemd serving\" line with imap=off:\n%s", out)
+	}
+	if strings.Contains(out, "part=mailbox") || strings.Contains(out, "IMAP") {
+		t.Errorf("the daemon spoke of an IMAP mailbox it has not:\n%s", out)
+	}
+}
+
+// The start-up check still logs in to SMTP when there is no mailbox: a
+// refused login stops the start and names the settings to fix.
+func TestServeLMTPOnlyChecksSMTP(t *testing.T) {
+	sink, err := smtpsink.Start(smtpsink.Options{Username: "pbem", Password: "smtp-secret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sink.Close()
+	cfg := lmtpOnlyConfig(t, sink.Addr, "forged-guess")
+	err = Run(context.Background(), Options{Config: cfg, Logger: slog.New(slog.DiscardHandler)})
+	if err == nil || !strings.Contains(err.Error(), "smtp: "+sink.Addr+" refused the login") {
+		t.Fatalf("Run with a wrong SMTP password: %v; want the refused login named", err)
+	}
+	if strings.Contains(err.Error(), "forged-guess") {
+		t.Errorf("the error quotes the password: %v", err)
+	}
+}
+
+// pbemd doctor checks no mailbox of an LMTP-only configuration: its IMAP
+// line says why it is skipped, and the SMTP server is still checked.
+func TestDoctorLMTPOnly(t *testing.T) {
+	c := newClinic(t, time.Now().Add(90*24*time.Hour))
+	c.cfg.IMAP = config.Default().IMAP
+	found, failed := c.examine(t)
+	expect(t, found, "imap", Skip, "LMTP only")
+	for _, check := range []string{"smtp", "lmtp"} {
+		expect(t, found, check, OK, "")
+	}
+	if failed {
+		t.Error("the doctor failed a healthy LMTP-only machine")
+	}
+}
