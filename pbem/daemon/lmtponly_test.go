@@ -16,13 +16,20 @@ import (
 	"github.com/pbemd/pbemd/tests/testenv"
 )
 
-// lmtpOnlyConfig is a configuration with an SMTP server for the replies,
-// an LMTP listener and no IMAP server at all.
-func lmtpOnlyConfig(t *testing.T, smtpAddr, smtpPassword string) *config.Config {
+// lmtpOnly is a configuration with an LMTP listener, no IMAP server at
+// all, and for the replies an SMTP sink that takes the login pbem with
+// the password smtp-secret; the configuration logs in with password.
+func lmtpOnly(t *testing.T, password string) (*config.Config, *smtpsink.Sink) {
+	t.Helper()
+	sink, err := smtpsink.Start(smtpsink.Options{Username: "pbem", Password: "smtp-secret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sink.Close() })
 	cfg := config.Default()
 	cfg.Address = "pbem@example.org"
 	cfg.Data = filepath.Join(t.TempDir(), "data")
-	cfg.SMTP.Server = server(t, smtpAddr, mailconn.Plain, "pbem", smtpPassword)
+	cfg.SMTP.Server = server(t, sink.Addr, mailconn.Plain, "pbem", password)
 	cfg.SMTP.Connections = 1
 	cfg.HTTP = "off"
 	cfg.LMTP.Listen = testenv.FreeAddr(t)
@@ -32,19 +39,14 @@ func lmtpOnlyConfig(t *testing.T, smtpAddr, smtpPassword string) *config.Config 
 	if !cfg.LMTPOnly() {
 		t.Fatal("the configuration is not LMTPOnly")
 	}
-	return cfg
+	return cfg, sink
 }
 
 // With lmtp.listen and no imap.host the daemon reads no mailbox: it logs
 // in to SMTP alone at start, says imap=off, and answers a mail its MTA
 // hands it over LMTP with a reply sent through SMTP.
 func TestServeLMTPOnly(t *testing.T) {
-	sink, err := smtpsink.Start(smtpsink.Options{Username: "pbem", Password: "smtp-secret"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sink.Close()
-	cfg := lmtpOnlyConfig(t, sink.Addr, "smtp-secret")
+	cfg, sink := lmtpOnly(t, "smtp-secret")
 
 	var logged syncBuffer
 	log := slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -65,6 +67,7 @@ func TestServeLMTPOnly(t *testing.T) {
 	defer stop()
 
 	var conn net.Conn
+	var err error
 	for range 1000 { // the listener starts after the SMTP login
 		if conn, err = net.Dial("tcp", cfg.LMTP.Listen); err == nil {
 			break
@@ -101,13 +104,8 @@ func TestServeLMTPOnly(t *testing.T) {
 // The start-up check still logs in to SMTP when there is no mailbox: a
 // refused login stops the start and names the settings to fix.
 func TestServeLMTPOnlyChecksSMTP(t *testing.T) {
-	sink, err := smtpsink.Start(smtpsink.Options{Username: "pbem", Password: "smtp-secret"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sink.Close()
-	cfg := lmtpOnlyConfig(t, sink.Addr, "forged-guess")
-	err = Run(context.Background(), Options{Config: cfg, Logger: slog.New(slog.DiscardHandler)})
+	cfg, sink := lmtpOnly(t, "forged-guess")
+	err := Run(context.Background(), Options{Config: cfg, Logger: slog.New(slog.DiscardHandler)})
 	if err == nil || !strings.Contains(err.Error(), "smtp: "+sink.Addr+" refused the login") {
 		t.Fatalf("Run with a wrong SMTP password: %v; want the refused login named", err)
 	}
