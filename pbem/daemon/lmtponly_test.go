@@ -12,6 +12,8 @@ import (
 	"github.com/emersion/go-smtp"
 	"github.com/pbemd/pbemd/pbem/config"
 	"github.com/pbemd/pbemd/pbem/mailconn"
+	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/storetest"
 	"github.com/pbemd/pbemd/tests/smtpsink"
 	"github.com/pbemd/pbemd/tests/testenv"
 )
@@ -44,9 +46,12 @@ func lmtpOnly(t *testing.T, password string) (*config.Config, *smtpsink.Sink) {
 
 // With lmtp.listen and no imap.host the daemon reads no mailbox: it logs
 // in to SMTP alone at start, says imap=off, and answers a mail its MTA
-// hands it over LMTP with a reply sent through SMTP.
+// hands it over LMTP with a reply sent through SMTP. A mail too large to
+// read is answered, acknowledged and kept in the store's quarantine, as
+// there is no IMAP folder to move it to.
 func TestServeLMTPOnly(t *testing.T) {
 	cfg, sink := lmtpOnly(t, "smtp-secret")
+	cfg.Limits.LargestMail = 64 << 10
 
 	var logged syncBuffer
 	log := slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -82,16 +87,31 @@ func TestServeLMTPOnly(t *testing.T) {
 	if err := c.SendMail("alice@example.org", []string{"pbem@example.org"}, strings.NewReader(mail)); err != nil {
 		t.Fatalf("LMTP delivery: %v", err)
 	}
+	huge := "From: bob@example.org\r\nTo: pbem@example.org\r\nSubject: help\r\nMessage-ID: <lmtp-huge@client.example>\r\n\r\n" +
+		strings.Repeat("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\r\n", 2048)
+	if err := c.SendMail("bob@example.org", []string{"pbem@example.org"}, strings.NewReader(huge)); err != nil {
+		t.Fatalf("LMTP delivery of a mail too large: %v; want it acknowledged once set aside", err)
+	}
 	c.Close()
 
-	got := sink.Wait(1, time.Minute)
-	if len(got) != 1 {
-		t.Fatalf("%d replies sent through SMTP; want 1\n%s", len(got), logged.String())
+	got := sink.Wait(2, time.Minute)
+	if len(got) != 2 {
+		t.Fatalf("%d replies sent through SMTP; want 2\n%s", len(got), logged.String())
 	}
-	if r := got[0]; len(r.To) != 1 || r.To[0] != "alice@example.org" || !strings.Contains(string(r.Data), "<lmtp-only@client.example>") {
-		t.Errorf("the reply went to %v and does not answer the mail:\n%s", r.To, r.Data)
+	answered := map[string]string{}
+	for _, r := range got {
+		answered[strings.Join(r.To, ",")] = string(r.Data)
+	}
+	if !strings.Contains(answered["alice@example.org"], "<lmtp-only@client.example>") ||
+		!strings.Contains(answered["bob@example.org"], "<lmtp-huge@client.example>") {
+		t.Errorf("the replies do not answer each sender's mail: %v", got)
 	}
 	stop()
+	db := storetest.Open(t, store.PathIn(cfg.Data), nil)
+	kept, err := db.Quarantined()
+	if err != nil || len(kept) != 1 || kept[0].Kind != store.TooLarge || kept[0].From != "bob@example.org" {
+		t.Errorf("quarantined %+v, %v; want bob's mail too large", kept, err)
+	}
 	out := logged.String()
 	if !strings.Contains(out, `msg="pbemd serving"`) || !strings.Contains(out, " imap=off ") {
 		t.Errorf("no \"pbemd serving\" line with imap=off:\n%s", out)
