@@ -220,7 +220,8 @@ type Config struct {
 	// ":port" is on the loopback interface; empty means off.
 	Metrics string `yaml:"metrics"`
 	// LMTP is where and how an MTA hands mail to the daemon over LMTP,
-	// beside the IMAP mailbox.
+	// beside the IMAP mailbox or, without imap.host, instead of it
+	// (LMTPOnly).
 	LMTP LMTP `yaml:"lmtp"`
 	Log  Log  `yaml:"log"`
 	// HTTP is the host:port of the read-only web view of the games, or
@@ -384,11 +385,13 @@ func parseFor(data []byte, lookupEnv func(string) (string, bool), uses Uses) (*C
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		return nil, errors.New("the file holds more than one YAML document; want exactly one")
 	}
+	// A fault of mailUses is reported in its turn by validateFor.
+	used, _ := c.mailUses(uses)
 	for _, s := range []struct {
 		name string
 		srv  *Server
 		used bool
-	}{{"imap", &c.IMAP.Server, uses&UsesIMAP != 0}, {"smtp", &c.SMTP.Server, uses&UsesSMTP != 0}} {
+	}{{"imap", &c.IMAP.Server, used&UsesIMAP != 0}, {"smtp", &c.SMTP.Server, used&UsesSMTP != 0}} {
 		if !s.used {
 			continue
 		}
@@ -479,6 +482,10 @@ func (c *Config) validateAddress() error {
 
 // validateServers checks the mail servers the command uses.
 func (c *Config) validateServers(uses Uses) error {
+	uses, err := c.mailUses(uses)
+	if err != nil {
+		return err
+	}
 	if uses&UsesIMAP != 0 {
 		if err := c.IMAP.Server.validate("imap", true); err != nil {
 			return err

@@ -10,5 +10,5 @@ const (
 	UsesSMTP                  // sends the replies
 
 	UsesNone Uses = 0                   // works on the data only (backup, admin)
-	UsesAll       = UsesIMAP | UsesSMTP // pbemd serve
+	UsesAll       = UsesIMAP | UsesSMTP // pbemd serve (no IMAP when LMTPOnly)
 )

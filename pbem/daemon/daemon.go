@@ -2,8 +2,9 @@
 // and the one intake (pbem/intake) from the configuration, and runs beside
 // them until its context ends:
 //
-//   - the ways in: the IMAP watcher (pbem/mailbox) and, when lmtp.listen
-//     is set, the LMTP listener (pbem/lmtp); both hand their mails to the
+//   - the ways in: the IMAP watcher (pbem/mailbox), unless mail comes
+//     only over LMTP (config.LMTPOnly), and, when lmtp.listen is set, the
+//     LMTP listener (pbem/lmtp); both hand their mails to the
 //     intake and only map its verdict (done, retry after a wait, set aside)
 //     onto their own means. pbemd deliver is the third way in, run by the
 //     MTA outside the daemon, into an intake of its own.
@@ -141,7 +142,10 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	robots.Store(worker)
 	in := newIntake(svc, cfg, watch, sender, m, log)
-	watcher := newWatcher(watch, in.Via("imap"), m, log)
+	var watcher *mailbox.Watcher // nil: no mailbox, mail comes over LMTP alone
+	if !cfg.LMTPOnly() {
+		watcher = newWatcher(watch, in.Via("imap"), m, log)
+	}
 	if smtpT, ok := smtpOf(conns[0]); ok && !embedded {
 		if err := checkServers(ctx, cfg, watcher, smtpT, log); err != nil {
 			return err
@@ -154,10 +158,16 @@ func Run(ctx context.Context, opts Options) error {
 		}
 		defer lm.Close()
 	}
-	logServing(log, cfg, watch.Addr, webURL)
+	imapAddr := "off"
+	if watcher != nil {
+		imapAddr = watch.Addr
+	}
+	logServing(log, cfg, imapAddr, webURL)
 	var wg sync.WaitGroup
 	wg.Go(func() { sender.Run(ctx) })
-	wg.Go(func() { watcher.Run(ctx) })
+	if watcher != nil {
+		wg.Go(func() { watcher.Run(ctx) })
+	}
 	wg.Go(func() { worker.Run(ctx) })
 	if sw, ok := any(svc).(sweeper); ok {
 		wg.Go(func() { sweepLoop(ctx, sw, cfg.SweepInterval, sender, m, log) })
@@ -269,9 +279,13 @@ func openStore(data string, log *slog.Logger) (*store.DB, error) {
 // mailServers are where the daemon reads and sends mail: the configured
 // IMAP and SMTP servers, or the embedded server it starts, with an account
 // of its own under a random password. The caller calls stop when done.
+// When the configuration is LMTPOnly, no mailbox is read: watch holds
+// only the waits, which the intake takes for a failing mail.
 func mailServers(opts Options, cfg *config.Config, embedded bool, webURL string) (watch mailbox.Config, conns []outbox.Transport, stop func(), err error) {
 	if !embedded {
-		if watch, err = watchConfig(cfg); err != nil {
+		if cfg.LMTPOnly() {
+			watch = mailbox.Config{BackoffMin: cfg.IMAP.BackoffMin, BackoffMax: cfg.IMAP.BackoffMax}
+		} else if watch, err = watchConfig(cfg); err != nil {
 			return watch, nil, nil, err
 		}
 		if conns, err = smtpConns(cfg); err != nil {

@@ -208,6 +208,9 @@ func (d *doctor) imap(ctx context.Context) Finding {
 	if !d.opts.Configured {
 		return Finding{Skip, "imap", "no configuration file: the embedded server"}
 	}
+	if d.cfg.LMTPOnly() {
+		return Finding{Skip, "imap", "off: LMTP only (lmtp.listen is set, imap.host is not), no mailbox is read"}
+	}
 	watch, err := watchConfig(d.cfg)
 	if err != nil {
 		return Finding{Fail, "imap", err.Error()}

@@ -19,28 +19,32 @@ import (
 const checkTimeout = 30 * time.Second
 
 // checkServers logs in to the IMAP and SMTP servers once before the daemon
-// starts. A login refused or a certificate not trusted stops the start
-// with the setting to fix: no retry would mend them. A server that cannot
-// be reached now is only logged: it may come up, and the daemon retries it
+// starts; to SMTP alone when w is nil, for mail comes only over LMTP. A
+// login refused or a certificate not trusted stops the start with the
+// setting to fix: no retry would mend them. A server that cannot be
+// reached now is only logged: it may come up, and the daemon retries it
 // as it retries any lost connection.
 func checkServers(ctx context.Context, cfg *config.Config, w *mailbox.Watcher, smtpT *outbox.SMTP, log *slog.Logger) error {
-	ictx, cancel := context.WithTimeout(ctx, checkTimeout)
-	err := w.Check(ictx)
+	if w != nil {
+		if err := checkServer(ctx, "imap", cfg.IMAP.Server, w.Check, "IMAP server not reachable at start; retrying", log); err != nil {
+			return err
+		}
+	}
+	return checkServer(ctx, "smtp", cfg.SMTP.Server, smtpT.Check, "SMTP server not reachable at start; replies wait in the outbox", log)
+}
+
+// checkServer runs the check of the server called name within
+// checkTimeout: a fault no retry mends is returned, another is logged
+// with the warning unreachable.
+func checkServer(ctx context.Context, name string, srv config.Server, check func(context.Context) error, unreachable string, log *slog.Logger) error {
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	err := check(ctx)
 	cancel()
-	if err := fatalStartError("imap", cfg.IMAP.Server, err); err != nil {
+	if err := fatalStartError(name, srv, err); err != nil {
 		return err
 	}
 	if err != nil {
-		log.Warn("IMAP server not reachable at start; retrying", "addr", cfg.IMAP.Addr(), "err", err)
-	}
-	sctx, cancel := context.WithTimeout(ctx, checkTimeout)
-	err = smtpT.Check(sctx)
-	cancel()
-	if err := fatalStartError("smtp", cfg.SMTP.Server, err); err != nil {
-		return err
-	}
-	if err != nil {
-		log.Warn("SMTP server not reachable at start; replies wait in the outbox", "addr", cfg.SMTP.Addr(), "err", err)
+		log.Warn(unreachable, "addr", srv.Addr(), "err", err)
 	}
 	return nil
 }

@@ -88,7 +88,7 @@ ready() {
 		postfix) postfix status 2>/dev/null && return 0 ;;
 		dovecot) [ -f /run/dovecot/master.pid ] && return 0 ;;
 		pbemd)
-			tail -n +"$from" "$dir/journal" | grep -q 'IMAP connected' && return 0
+			tail -n +"$from" "$dir/journal" | grep -q 'msg="pbemd serving"' && return 0
 			kill -0 "$(cat "$dir/pbemd.pid")" 2>/dev/null || { echo "pbemd exited" >&2; rm -f "$dir/pbemd.pid"; exit 1; } ;;
 		esac
 		sleep 0.1
@@ -258,6 +258,8 @@ func TestReadme(t *testing.T) {
 	}
 	if out := run("systemd"); !strings.Contains(out, `msg="pbemd serving"`) {
 		t.Errorf("the systemd recipe:\n%s", out)
+	} else if !strings.Contains(out, " imap=off ") {
+		t.Errorf("the README's pbemd reads an IMAP mailbox; mail comes only over LMTP:\n%s", out)
 	}
 	checkUnprivileged(t, filepath.Join(stubs, "pbemd.pid"))
 
