@@ -26,13 +26,14 @@ const (
 )
 
 // deadline is when the sweep must next look at a board: its next reminder
-// or its forfeit, or those of its open proposal, whichever comes first; zero for a board that has none
-// (over, or waiting for a player). The store keeps it in its deadline
+// or its forfeit, or those of its open proposal, whichever comes first; for
+// a board waiting for a player, when it lapses (lapseAt); zero for a board
+// over. The store keeps it in its deadline
 // index, so that the sweep reads the boards due and no other. A player on
 // vacation moves his boards' clocks on; the sweep finds them due, sees the
 // vacation and leaves them until his return or an hour (snoozeFor).
 func deadline(rec *store.Game) time.Time {
-	if at := inviteLapse(rec.Created, rec.Extra[model.PendingKey]); !rec.Over && !at.IsZero() {
+	if at := lapseAt(rec); !at.IsZero() {
 		return at
 	}
 	if rec.Over || len(rec.Seats) != 2 || rec.Seats[0] == "" || rec.Seats[1] == "" {

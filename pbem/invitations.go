@@ -1,6 +1,7 @@
 package pbem
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -32,14 +33,27 @@ const inviteLife = 3 * day
 // pending returns the players of the board who have not accepted yet.
 func (b *board) pending() []string { return model.Invited(b.rec) }
 
-// lapses is when the board's invitation lapses; zero when none is pending.
-func (b *board) lapses() time.Time { return inviteLapse(b.rec.Created, b.rec.Extra[model.PendingKey]) }
+// seekLife is how long a board waits for a player to take its open seat
+// (a seek's, or a challenge's "?"), so that the list of open seats holds
+// no seeker who has long gone.
+const seekLife = 14 * day
 
-func inviteLapse(created time.Time, pending string) time.Time {
-	if pending == "" {
+// lapses is when the board lapses unplayed; zero when it cannot.
+func (b *board) lapses() time.Time { return lapseAt(b.rec) }
+
+// lapseAt is when a board in play lapses unplayed: an invitation
+// inviteLife after it was made, an open seat seekLife after the board last
+// changed (it opens again when its taker withdraws); zero for any other.
+func lapseAt(rec *store.Game) time.Time {
+	switch {
+	case rec.Over:
 		return time.Time{}
+	case rec.Extra[model.PendingKey] != "":
+		return rec.Created.Add(inviteLife)
+	case contains(rec.Seats, ""):
+		return rec.Updated.Add(seekLife)
 	}
-	return created.Add(inviteLife)
+	return time.Time{}
 }
 
 // inviteOnly returns the human players whose seats a challenge leaves
@@ -210,9 +224,20 @@ func (c *cmd) acceptInvitation(b *board, id string) error {
 	return c.r.saveAndAnnounce(b, nil, fmt.Sprintf("%s accepted the challenge. The game begins.", id))
 }
 
-// lapse ends a board whose invitation was not accepted in time.
+// lapse ends a board whose invitation was not accepted in time, or whose
+// open seat nobody took: withdrawn, unrated.
 func (r *request) lapse(b *board) error {
 	pending := b.pending()
+	if len(pending) == 0 {
+		var seeker string // the one seated player
+		for _, id := range b.rec.Seats {
+			seeker = cmp.Or(seeker, id)
+		}
+		b.end(r.now, rules.Drawn(fmt.Sprintf("no one took the open seat within %d days", seekLife/day)))
+		b.rec.Withdrawn = seeker
+		return r.saveAndAnnounce(b, nil, fmt.Sprintf("No one took the open seat within %d days: the board is withdrawn. \"%s seek %s PASSWORD\" asks again.",
+			seekLife/day, b.game.Name(), seeker))
+	}
 	b.end(r.now, rules.Drawn(fmt.Sprintf("the invitation was not accepted within %d days", inviteLife/day)))
 	b.rec.Withdrawn = pending[0]
 	delete(b.rec.Extra, model.PendingKey)

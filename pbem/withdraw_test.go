@@ -143,8 +143,9 @@ func TestForfeitBeforeFirstMoveWithdraws(t *testing.T) {
 	if g := h.game("tanbo", 102); g.Over || g.Seats[0] != "" {
 		t.Errorf("board 102: over %v, seats %q", g.Over, g.Seats)
 	}
-	// Nobody is reminded of a board waiting for a player.
-	h.now = h.now.Add(30 * day)
+	// Nobody is reminded of a board waiting for a player; it lapses
+	// unplayed (TestSeekLapses).
+	h.now = h.now.Add(seekLife - time.Minute)
 	if out := h.sweep(); len(out) != 0 {
 		t.Errorf("an open board was swept: %v", subjects(out))
 	}
