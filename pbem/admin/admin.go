@@ -331,10 +331,10 @@ func outboxList(env Env, w io.Writer) error {
 		if m.NextTry.After(env.Now()) {
 			state = "retry " + when(m.NextTry)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\n", m.ID, state, recipients(m.To), when(m.Queued), m.Attempts, oneLine(m.LastError))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\n", m.ID, state, recipients(m.To), when(m.Queued), m.Attempts, OneLine(m.LastError, cellBytes))
 	}
 	for _, m := range failed {
-		fmt.Fprintf(tw, "%d\tfailed %s\t%s\t%s\t%d\t%s\n", m.ID, when(m.GaveUp), recipients(m.To), when(m.Queued), m.Attempts, oneLine(m.LastError))
+		fmt.Fprintf(tw, "%d\tfailed %s\t%s\t%s\t%d\t%s\n", m.ID, when(m.GaveUp), recipients(m.To), when(m.Queued), m.Attempts, OneLine(m.LastError, cellBytes))
 	}
 	return tw.Flush()
 }
@@ -346,14 +346,6 @@ func recipients(to []string) string {
 		return fmt.Sprintf("%s and %d more", to[0], len(to)-1)
 	}
 	return strings.Join(to, ",")
-}
-
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 80 {
-		s = s[:77] + "..."
-	}
-	return s
 }
 
 func stats(env Env, _ []string, w io.Writer) error {
@@ -385,7 +377,7 @@ func quarantine(env Env, args []string, w io.Writer) error {
 			if q.Size > 0 {
 				size = q.Size // only the header is kept
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\n", q.ID, when(q.At), q.From, kind, size, oneLine(q.Why))
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\n", q.ID, when(q.At), q.From, kind, size, OneLine(q.Why, cellBytes))
 		}
 		return tw.Flush()
 	}

@@ -42,14 +42,12 @@ func answerAdmin(conn net.Conn, args []string, run adminFunc) {
 	case err == nil:
 		fmt.Fprint(conn, "OK\n")
 	case errors.As(err, &usage):
-		fmt.Fprintf(conn, "USAGE %s\n", oneLine(err.Error()))
+		fmt.Fprintf(conn, "USAGE %s\n", admin.OneLine(err.Error(), 0))
 	default:
-		fmt.Fprintf(conn, "ERR %s\n", oneLine(err.Error()))
+		fmt.Fprintf(conn, "ERR %s\n", admin.OneLine(err.Error(), 0))
 	}
 	conn.Write(out.Bytes())
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // RunAdmin asks the daemon running on the data directory dir to run an
 // admin action, and copies its answer to w. An action the daemon refused
