@@ -51,6 +51,7 @@ import (
 	"github.com/pbemd/pbemd/pbem/devmail"
 	"github.com/pbemd/pbemd/pbem/intake"
 	"github.com/pbemd/pbemd/pbem/lmtp"
+	"github.com/pbemd/pbemd/pbem/mailauth"
 	"github.com/pbemd/pbemd/pbem/mailbox"
 	"github.com/pbemd/pbemd/pbem/mailconn"
 	"github.com/pbemd/pbemd/pbem/metrics"
@@ -339,7 +340,7 @@ func listenLMTP(cfg *config.Config, in *intake.Intake, log *slog.Logger) (*lmtp.
 	lm, err := lmtp.Listen(lmtp.Options{Addr: l.Listen, Recipients: []string{cfg.Address},
 		SocketMode: os.FileMode(l.SocketMode), SocketGroup: l.SocketGroup,
 		Conns: l.Connections, PerPeer: l.ConnectionsPerPeer, Idle: l.IdleTimeout,
-		Domain: domainOf(cfg.Address), Logger: log.With("part", "lmtp"),
+		Domain: mailauth.Domain(cfg.Address), Logger: log.With("part", "lmtp"),
 		First: cfg.Verifier().Trusted}, in)
 	if err != nil {
 		return nil, err
@@ -356,12 +357,6 @@ func logServing(log *slog.Logger, cfg *config.Config, imapAddr, webURL string) {
 	if len(cfg.TrustedAuthservIDs) == 0 && !cfg.VerifyDKIM {
 		log.Warn("no mail can be authenticated: set trusted_authserv_ids to your MTA's id, or verify_dkim: true (docs/trust.md)")
 	}
-}
-
-// domainOf is the domain of a mail address.
-func domainOf(addr string) string {
-	_, d, _ := strings.Cut(addr, "@")
-	return d
 }
 
 // sweepLoop runs the sweep at start and then every interval. A sweep

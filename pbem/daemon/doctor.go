@@ -18,6 +18,7 @@ import (
 
 	"github.com/pbemd/pbemd/pbem/config"
 	"github.com/pbemd/pbemd/pbem/lmtp"
+	"github.com/pbemd/pbemd/pbem/mailauth"
 	"github.com/pbemd/pbemd/pbem/mailbox"
 	"github.com/pbemd/pbemd/store"
 )
@@ -357,7 +358,7 @@ func (d *doctor) lookupTXT(ctx context.Context, name string) (txts []string, err
 // dnsDomain is the domain whose records the doctor checks, or "" when
 // there is none to ask DNS about.
 func (d *doctor) dnsDomain() string {
-	dom := domainOf(d.cfg.Address)
+	dom := mailauth.Domain(d.cfg.Address)
 	if !d.opts.Configured || dom == "" || dom == "localhost" || !strings.Contains(dom, ".") {
 		return ""
 	}

@@ -238,7 +238,7 @@ func (v *Verifier) fromResults(h mail.Header, from string) (Result, bool) {
 		if err != nil {
 			return Result{How: "ar " + id + " unreadable"}, true
 		}
-		domain := domainOf(from)
+		domain := Domain(from)
 		for _, res := range results {
 			switch r := res.(type) {
 			case *authres.DMARCResult:
@@ -301,7 +301,7 @@ func (v *Verifier) fromSignatures(raw []byte, from string) Result {
 			}
 		case !signs(ver.HeaderKeys, "subject"):
 			how = "dkim pass, Subject not signed: " + strings.ToLower(ver.Domain)
-		case Aligned(ver.Domain, domainOf(from)):
+		case Aligned(ver.Domain, Domain(from)):
 			return Result{Authenticated: true, How: "dkim " + strings.ToLower(ver.Domain)}
 		default:
 			how = "dkim pass, not aligned: " + strings.ToLower(ver.Domain)
@@ -340,15 +340,16 @@ func Aligned(signer, from string) bool {
 // one just below its public suffix), or the domain itself when it has none:
 // the unit a signing domain's owner controls, for counting his mail.
 func Organization(addr string) string {
-	d := domainOf(addr)
+	d := Domain(addr)
 	if org, err := publicsuffix.EffectiveTLDPlusOne(d); err == nil {
 		return org
 	}
 	return d
 }
 
-// domainOf is the domain of an address, lower-case.
-func domainOf(addr string) string {
+// Domain is the domain of a mail address, lower-case: what follows its
+// last "@" (a quoted local part may hold one); "" when it has none.
+func Domain(addr string) string {
 	at := strings.LastIndexByte(addr, '@')
 	if at < 0 {
 		return ""
