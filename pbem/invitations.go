@@ -1,7 +1,6 @@
 package pbem
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -229,10 +228,7 @@ func (c *cmd) acceptInvitation(b *board, id string) error {
 func (r *request) lapse(b *board) error {
 	pending := b.pending()
 	if len(pending) == 0 {
-		var seeker string // the one seated player
-		for _, id := range b.rec.Seats {
-			seeker = cmp.Or(seeker, id)
-		}
+		seeker := model.Seeker(b.rec)
 		b.end(r.now, rules.Drawn(fmt.Sprintf("no one took the open seat within %d days", seekLife/day)))
 		b.rec.Withdrawn = seeker
 		return r.saveAndAnnounce(b, nil, fmt.Sprintf("No one took the open seat within %d days: the board is withdrawn. \"%s seek %s PASSWORD\" asks again.",

@@ -568,6 +568,7 @@ const (
 	RunningBoards                    // boards not over, by number
 	OpenBoards                       // running boards with an open seat, by number
 	FinishedBoards                   // boards over, the last ended first
+	OpenNewest                       // running boards with an open seat, the newest first
 )
 
 // KindBoards returns the numbers of the page of the kind's boards in the
@@ -586,6 +587,8 @@ func (tx *Tx) KindBoards(kind string, state BoardState, p Page) ([]int, bool) {
 		return nums, p.Size > 0 && firstBoard+p.Skip+len(nums) <= last
 	case OpenBoards:
 		b = tx.index(bucketOpen)
+	case OpenNewest:
+		b, back = tx.index(bucketOpen), true
 	case FinishedBoards:
 		b, back = tx.index(bucketFinished), true
 	}

@@ -29,6 +29,7 @@ const (
 	frontResults  = 5  // recent results per game on the front page
 	frontScan     = 40 // newest boards read per game to find them
 	frontCacheFor = 5 * time.Second
+	frontSeeks    = 8 // newest seeks per game on the front page, of the frontScan newest open seats
 	timeLayout    = "2006-01-02 15:04 MST"
 )
 
@@ -125,6 +126,7 @@ type frontKind struct {
 	Running int
 	Boards  []boardRow
 	Results []boardRow
+	Seeks   []seekRow
 }
 
 func (s *Server) frontPage() (page, error) {
@@ -161,6 +163,9 @@ func (s *Server) frontPage() (page, error) {
 				if rec.Over && len(k.Results) < frontResults {
 					k.Results = append(k.Results, rowOf(g, rec))
 				}
+			}
+			if k.Seeks, err = seeksOf(tx, g); err != nil {
+				return err
 			}
 			v.Kinds = append(v.Kinds, k)
 		}
