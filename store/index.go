@@ -465,7 +465,11 @@ func (db *DB) SetDeadline(due func(*Game) time.Time) error {
 	})
 }
 
-var keyDueIndex = []byte("due-index")
+// keyDueIndex marks the deadline index built. Its name changes when the
+// caller's policy comes to give a time to boards it gave none, so that
+// boards stored before are indexed anew: "due-index-2" when open seats
+// came to lapse.
+var keyDueIndex = []byte("due-index-2")
 
 // A Due is a board due for the sweep, with its place in the deadline
 // index.

@@ -362,3 +362,23 @@ func TestUpgradeIndexesInParts(t *testing.T) {
 		return nil
 	})
 }
+
+// A file whose deadline index an older policy built (its mark the old
+// one) is indexed anew: a board the old policy gave no time, such as an
+// open seat before open seats lapsed, gets one.
+func TestDueIndexRebuiltForNewPolicy(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	putGame(t, db, &Game{Kind: "tanbo", Board: 101, Seats: []string{"a", ""}, Updated: t0})
+	update(t, db, func(tx *Tx) error { return tx.bucket(bucketMeta).Put([]byte("due-index"), []byte("1")) })
+	if err := db.SetDeadline(func(g *Game) time.Time { return g.Updated.Add(14 * 24 * time.Hour) }); err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		if due := tx.DueBoards(t0.Add(14*24*time.Hour), nil, 10); len(due) != 1 || due[0].GameRef != (GameRef{"tanbo", 101}) {
+			t.Errorf("due after the upgrade: %v; want tanbo 101", due)
+		}
+		return nil
+	})
+}
