@@ -303,7 +303,7 @@ func init() {
 		}}},
 		{name: "seek", game: true, run: (*cmd).seek, section: startingSection, forms: []form{{
 			words:    "GAME seek userid password [-option ...] [--nagtime=D --forfeittime=D]",
-			text:     "Ask for a game against anyone: an open seat board with you as the first player, listed by \"GAME games open\"; anyone takes it with \"GAME accept board userid password\". One seek a game at a time; \"GAME decline board userid password\" withdraws it.",
+			text:     "Ask for a game against anyone: an open seat board with you as the first player, listed by \"GAME games open\"; anyone takes it with \"GAME accept board userid password\". One seek a game at a time; \"GAME decline board userid password\" withdraws it, and one nobody takes within 14 days lapses, unrated.",
 			examples: []string{"tanbo seek alice secret -size=9"},
 		}}},
 		{name: "rematch", game: true, run: (*cmd).rematch, section: startingSection, forms: []form{{
