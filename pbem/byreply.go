@@ -322,6 +322,9 @@ func (r *request) byReply() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if why == "" && t.Boards != "" {
+		return true, r.playDigest(tok, t, answers)
+	}
 	if why == "" && isCmd && answers {
 		return true, r.playReply(tok, t, b, rc, comment)
 	}
@@ -377,6 +380,9 @@ func (r *request) liveToken(tok []byte) (*store.ReplyToken, *board, string, erro
 	}
 	if !contains(u.Addresses, r.sender()) {
 		return nil, nil, fmt.Sprintf("it comes from %s, which is not an address of %s", r.sender(), u.ID), nil
+	}
+	if t.Boards != "" {
+		return t, nil, "", nil // a digest's: its boards are checked line by line
 	}
 	if _, ok := catalog.Lookup(t.Kind); !ok {
 		return nil, nil, "its game is no longer offered here", nil

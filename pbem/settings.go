@@ -12,6 +12,7 @@ import (
 // command table.
 var settings = map[string]func(c *cmd, u userSetting) error{
 	"timezone": (*cmd).setTimezone,
+	"mail":     (*cmd).setMail,
 }
 
 // A userSetting is what set hands a setting: the account, proved, and the
@@ -27,7 +28,7 @@ func (c *cmd) set(args []string) error {
 	}
 	fn, ok := settings[strings.ToLower(args[0])]
 	if !ok {
-		return fail("%q is not a setting; the settings are: timezone (\"set timezone USERID PASSWORD Europe/Berlin\")", args[0])
+		return fail("%q is not a setting; the settings are: timezone (\"set timezone USERID PASSWORD Europe/Berlin\") and mail (\"set mail USERID PASSWORD digest 08:00,20:00\")", args[0])
 	}
 	u, err := c.r.auth(args[1], args[2])
 	if err != nil {
