@@ -323,6 +323,12 @@ func (r *request) byReply() (bool, error) {
 		return false, err
 	}
 	if why == "" && t.Boards != "" {
+		// A digest's reply plays its body's lines; one without any, or
+		// only threaded to a digest, may be a command by its subject.
+		own := !replySubject(commandWords(r.mail.Subject)) && !strings.Contains(strings.ToLower(r.mail.Subject), digestSubject)
+		if (!answers || len(mailmsg.CommandLines(r.mail.Text)) == 0) && own {
+			return false, nil
+		}
 		return true, r.playDigest(tok, t, answers)
 	}
 	if why == "" && isCmd && answers {

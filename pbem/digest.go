@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
@@ -31,6 +32,9 @@ const (
 	mailKey      = "mail"       // a user's Extra: "digest 08:00,20:00", unset for a mail at each move
 	digestDueKey = "digest-due" // a user's Extra: the note of his next digest
 	digestNotes  = "digest/"
+	// digestSubject starts a digest's subject; a reply that repeats it
+	// is no command of its own.
+	digestSubject = "pbemd: digest of "
 
 	// maxDigestTimes bounds the digests of a day, maxDigestBoards the
 	// boards of one (the rest are counted, and todo lists them), and
@@ -230,7 +234,8 @@ func (r *request) sendDigest(key string) error {
 		return err // nothing at his move: no mail
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "The boards where it is %s's move, the most urgent first. Reply to this mail with one line a board, GAME BOARD MOVE (or BOARD MOVE), e.g.:\n\n", u.ID)
+	b.WriteString(model.Wrap([]string{fmt.Sprintf("The boards where it is %s's move, the most urgent first. Reply to this mail with one line a board, GAME BOARD MOVE (or BOARD MOVE), e.g.:", u.ID)}, model.LineWidth)[0])
+	b.WriteString("\n\n")
 	listed := items[:min(len(items), maxDigestBoards)]
 	fmt.Fprintf(&b, "  %s %d MOVE\n\n", listed[0].Game, listed[0].Board)
 	var boards []string
@@ -248,10 +253,10 @@ func (r *request) sendDigest(key string) error {
 		if more {
 			plus = " or more"
 		}
-		fmt.Fprintf(&b, "And %d%s more boards at your move: send todo.\n", n, plus)
+		fmt.Fprintf(&b, "Boards at your move besides these: %d%s; send todo.\n", n, plus)
 	}
 	fmt.Fprintf(&b, "A mail at each move again: set mail %s PASSWORD each\n", u.ID)
-	subject := fmt.Sprintf("pbemd: digest of %s, %d boards at your move", u.ID, len(items))
+	subject := fmt.Sprintf("%s%s, boards at your move: %d", digestSubject, u.ID, len(items))
 	n := len(r.parts)
 	r.mailAddresses(u.Addresses, subject, b.String(), "")
 	for _, p := range r.parts[n:] {
@@ -330,12 +335,13 @@ func (r *request) playDigest(tok []byte, t *store.ReplyToken, answers bool) erro
 		fmt.Fprintf(&out, "%s\n%s\n\n", shorten(line, 60), res)
 	}
 	if len(lines) == 0 {
-		out.WriteString("The reply held no line of your own; write one line a board: GAME BOARD MOVE.\n")
+		// Nothing played: the token stays good for a reply with lines.
+		return r.refuse("pbemd", nil, fail("This reply to a digest held no line of your own, so nothing was played; write one line a board above the quoted digest: GAME BOARD MOVE, e.g. %s", digestExample(listed)))
 	}
 	if err := r.tx.SpendReplyToken(tok); err != nil {
 		return err
 	}
-	r.replyText(r.sender(), subject, out.String())
+	r.replyText(r.sender(), subject, strings.TrimSuffix(out.String(), "\n"))
 	return nil
 }
 
@@ -349,7 +355,7 @@ func (r *request) digestLine(t *store.ReplyToken, line string, listed []digestBo
 		}
 	}
 	if len(words) < 2 {
-		return "Refused: write GAME BOARD MOVE, e.g. ultima 101 Pe2-e5.", nil
+		return "Refused: write GAME BOARD MOVE, e.g. " + digestExample(listed) + ".", nil
 	}
 	num, err := strconv.Atoi(words[0])
 	if err != nil {
@@ -403,4 +409,12 @@ func (r *request) digestLine(t *store.ReplyToken, line string, listed []digestBo
 		return "", err
 	}
 	return fmt.Sprintf("Played on %s board %d as move #%d.", b.game.Title(), d.board, d.move), nil
+}
+
+// digestExample is a reply line for the first board a digest lists.
+func digestExample(listed []digestBoard) string {
+	if len(listed) == 0 {
+		return "tanbo 101 d5"
+	}
+	return fmt.Sprintf("%s %d MOVE", listed[0].kind, listed[0].board)
 }

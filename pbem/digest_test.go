@@ -41,7 +41,7 @@ func firstLegal(t *testing.T, h *harness, num int) (who, move string) {
 	return rec.Seats[pos.ToMove()], pos.Legal()[0]
 }
 
-func isDigest(r reply) bool { return strings.HasPrefix(r.Subject, "pbemd: digest of ") }
+func isDigest(r reply) bool { return strings.HasPrefix(r.Subject, digestSubject) }
 
 // A simulated week of 20 active boards: bob answers every hour, alice only
 // by replying to her digests. Besides the answers to her own replies she
@@ -107,8 +107,9 @@ func TestDigestReply(t *testing.T) {
 	h.now = time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)
 	d := one(t, h.sweep(), "alice@example.org")
 	says(t, d.Body, "Tanbo board 101 against bob: no move yet.", "Reply line: tanbo 120 MOVE (move #1)",
-		"And 1 more boards at your move: send todo.")
+		"Boards at your move besides these: 1; send todo.")
 	hasNot(t, d.Body, "tanbo 121 MOVE")
+	checkWidth(t, "digest", d)
 	if !strings.HasPrefix(d.messageID(), tokenIDPrefix) {
 		t.Fatalf("the digest carries no reply token: %q", d.messageID())
 	}
@@ -226,4 +227,59 @@ func TestSetMailRefused(t *testing.T) {
 	}
 	says(t, one(t, h.send("alice@example.org", "set mail alice pw-alice", ""), "alice@example.org").Body,
 		"Board mails of alice come at each move.")
+}
+
+// Digest times are of the player's zone, and move with it: 08:00 in
+// Berlin is 07:00 UTC in winter. The next digest after a change of zone
+// follows the new one.
+func TestDigestInPlayerZone(t *testing.T) {
+	t.Parallel()
+	h := digestHarness(t, 1)
+	one(t, h.send("alice@example.org", "set timezone alice pw-alice Europe/Berlin", ""), "alice@example.org")
+	say := one(t, h.send("alice@example.org", "set mail alice pw-alice digest 08:00", ""), "alice@example.org")
+	says(t, say.Body, "digest at 08:00 Europe/Berlin: the next at Mon 08:00.")
+	h.now = time.Date(2026, 11, 23, 6, 59, 0, 0, time.UTC)
+	if out := h.sweep(); len(out) != 0 {
+		t.Fatalf("a digest before its time: %v", subjects(out))
+	}
+	h.now = h.now.Add(time.Minute)
+	if d := one(t, h.sweep(), "alice@example.org"); !isDigest(d) {
+		t.Fatalf("at 08:00 Berlin: %q", d.Subject)
+	}
+	one(t, h.send("alice@example.org", "set timezone alice pw-alice America/New_York", ""), "alice@example.org")
+	h.now = time.Date(2026, 11, 23, 12, 59, 0, 0, time.UTC)
+	if out := h.sweep(); len(out) != 0 {
+		t.Fatalf("a digest before 08:00 in New York: %v", subjects(out))
+	}
+	h.now = time.Date(2026, 11, 23, 13, 0, 0, 0, time.UTC) // 08:00 in New York
+	one(t, h.sweep(), "alice@example.org")
+	h.now = time.Date(2026, 11, 24, 7, 0, 0, 0, time.UTC)
+	if out := h.sweep(); len(out) != 0 {
+		t.Fatalf("a digest at the old zone's time: %v", subjects(out))
+	}
+}
+
+// A mail that answers a digest by its subject, with no lines, runs its
+// subject; one that names a digest only in References plays no line.
+func TestDigestReplyBySubject(t *testing.T) {
+	t.Parallel()
+	h := digestHarness(t, 1)
+	h.now = time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)
+	d := one(t, h.sweep(), "alice@example.org")
+	_, move := firstLegal(t, h, 101)
+
+	threaded := strings.Replace(string(h.plainReply("alice@example.org", d, "tanbo 101 "+move+"\n")),
+		"In-Reply-To: <"+d.messageID()+">\r\n", "", 1)
+	r := one(t, h.deliver([]byte(threaded)), "alice@example.org")
+	says(t, r.Body, "names a digest only in its References")
+	if n := len(h.game("tanbo", 101).Moves); n != 0 {
+		t.Fatalf("a reply threaded to a digest played %d moves", n)
+	}
+
+	raw := strings.Replace(string(h.plainReply("alice@example.org", d, "")),
+		"Subject: Re: "+d.Subject, "Subject: tanbo move 101 alice pw-alice "+move, 1)
+	h.deliver([]byte(raw))
+	if n := len(h.game("tanbo", 101).Moves); n != 1 {
+		t.Fatalf("the subject's move was not played: %d moves", n)
+	}
 }

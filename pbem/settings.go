@@ -62,7 +62,8 @@ func (c *cmd) setTimezone(s userSetting) error {
 		u.Extra = map[string]string{}
 	}
 	u.Extra[zoneKey] = loc.String()
-	if err := c.r.tx.PutUser(u); err != nil {
+	// Digest times are of his zone: the next one moves with it.
+	if err := scheduleDigest(c.r.tx, u, c.r.now); err != nil {
 		return err
 	}
 	c.r.replyText(c.r.sender(), "pbemd: time zone of "+u.ID, fmt.Sprintf(
