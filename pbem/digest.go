@@ -178,9 +178,12 @@ func scheduleDigest(tx *store.Tx, u *store.User, now time.Time) error {
 var errEnough = errors.New("enough")
 
 // sweepDigests sends the digests due at now, digestBatch a transaction.
+// A digest that cannot be made (a panic, an unreadable record) is logged
+// and dropped, its player's next one scheduled, so that it stops no other.
 func (s *Service) sweepDigests(now time.Time, ids *[]uint64) error {
 	last := digestNotes + now.UTC().Format(time.RFC3339) + "/\xff"
 	for more := true; more; {
+		failed := ""
 		_, err := s.sweepStep(now, ids, func(tx *store.Tx, r *request) (int, error) {
 			var due []string
 			err := tx.Notes(digestNotes, func(key, _ string) error {
@@ -195,18 +198,45 @@ func (s *Service) sweepDigests(now time.Time, ids *[]uint64) error {
 			}
 			more = len(due) == digestBatch
 			for _, key := range due {
-				if err := r.sendDigest(key); err != nil {
+				if err := safely(func() error { return r.sendDigest(key) }); err != nil {
+					failed = key
 					return 0, err
 				}
 			}
 			return len(r.parts), nil
 		})
-		if err != nil {
+		if failed == "" && err != nil {
 			return err
+		}
+		if failed != "" {
+			s.log.Error("sweep: digest not sent; the next is scheduled", "note", failed, "err", err)
+			if _, err := s.sweepStep(now, ids, func(tx *store.Tx, _ *request) (int, error) {
+				return 0, dropDigest(tx, failed, now)
+			}); err != nil {
+				return err
+			}
+			more = true
 		}
 	}
 	return nil
 }
+
+// dropDigest deletes the note of a digest that could not be made and
+// schedules its player's next.
+func dropDigest(tx *store.Tx, key string, now time.Time) error {
+	if err := tx.DeleteNote(key); err != nil {
+		return err
+	}
+	u, err := tx.User(digestUser(key))
+	if err != nil || u.Extra[digestDueKey] != key {
+		return nil // gone or unreadable: the note alone goes
+	}
+	delete(u.Extra, digestDueKey)
+	return scheduleDigest(tx, u, now)
+}
+
+// digestUser is the user id a digest's note names.
+func digestUser(key string) string { return key[strings.LastIndexByte(key, '/')+1:] }
 
 // sendDigest sends the digest a note is due for, if it is still his
 // next, and schedules the one after.
@@ -214,8 +244,7 @@ func (r *request) sendDigest(key string) error {
 	if err := r.tx.DeleteNote(key); err != nil {
 		return err
 	}
-	id := key[strings.LastIndexByte(key, '/')+1:]
-	u, err := r.tx.User(id)
+	u, err := r.tx.User(digestUser(key))
 	if errNotFound(err) {
 		return nil
 	}
@@ -242,7 +271,7 @@ func (r *request) sendDigest(key string) error {
 	for _, it := range listed {
 		bd, err := r.loadBoard(it.Game, it.Board)
 		if err != nil {
-			return err
+			return err // the digest is dropped (sweepDigests)
 		}
 		b.WriteString(it.entry(r.now))
 		fmt.Fprintf(&b, "  Reply line: %s %d MOVE (move #%d)\n\n%s\n\n", it.Game, it.Board, it.Move, strings.TrimRight(bd.pos.Board(), "\n"))

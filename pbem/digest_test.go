@@ -7,6 +7,7 @@ import (
 	"time"
 
 	model "github.com/pbemd/pbemd/pbem/board"
+	"github.com/pbemd/pbemd/store"
 )
 
 // digestHarness signs up alice and bob and starts n Tanbo boards between
@@ -281,5 +282,26 @@ func TestDigestReplyBySubject(t *testing.T) {
 	h.deliver([]byte(raw))
 	if n := len(h.game("tanbo", 101).Moves); n != 1 {
 		t.Fatalf("the subject's move was not played: %d moves", n)
+	}
+}
+
+// A digest that cannot be made (its player's record unreadable) is
+// dropped and logged; the digests after it still go.
+func TestDigestUnreadablePassedOver(t *testing.T) {
+	t.Parallel()
+	h := digestHarness(t, 2)
+	_, m := firstLegal(t, h, 101)
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice "+m, "")
+	one(t, h.send("bob@example.org", "set mail bob pw-bob digest 20:00", ""), "bob@example.org")
+	if err := h.db.Update(func(tx *store.Tx) error { return tx.CorruptUser("alice") }); err != nil {
+		t.Fatal(err)
+	}
+	h.now = time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)
+	out := h.sweep()
+	if d := one(t, out, "bob@example.org"); !isDigest(d) {
+		t.Fatalf("bob's digest beside alice's unreadable one: %q", d.Subject)
+	}
+	if out := h.sweep(); len(out) != 0 {
+		t.Errorf("the dropped digest came back: %v", subjects(out))
 	}
 }
