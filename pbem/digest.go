@@ -197,7 +197,14 @@ func (s *Service) sweepDigests(now time.Time, ids *[]uint64) error {
 				return 0, err
 			}
 			more = len(due) == digestBatch
-			for _, key := range due {
+			began := time.Now()
+			for i, key := range due {
+				if i > 0 && time.Since(began) > sweepStep {
+					// A digest reads up to maxTodo boards: the rest wait
+					// for the next transaction, as the boards' sweep does.
+					more = true
+					break
+				}
 				if err := safely(func() error { return r.sendDigest(key) }); err != nil {
 					failed = key
 					return 0, err
