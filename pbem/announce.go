@@ -53,6 +53,11 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 		if b.quiet(id) {
 			continue
 		}
+		if held, err := r.heldForDigest(b, id); err != nil {
+			return err
+		} else if held {
+			continue
+		}
 		if err := r.mailBoard(b, v, id, subject, body); err != nil {
 			return err
 		}

@@ -172,18 +172,27 @@ func (b *board) replyLine(id string) string {
 // configured.
 func (r *request) giveTokens(b *board, u *store.User, parts []*part) error {
 	for _, p := range parts {
-		tok, err := r.tx.NewReplyToken(&store.ReplyToken{
-			User: u.ID, Kind: b.game.Name(), Board: b.rec.Board, Move: b.next(),
-			Account: accountPrint(u), Expires: r.now.Add(replyTokenLife),
-		})
-		if err != nil {
+		if err := r.mintToken(p, u, store.ReplyToken{Kind: b.game.Name(), Board: b.rec.Board, Move: b.next()}); err != nil {
 			return err
 		}
-		text := tokenEncoding.EncodeToString(tok)
-		p.messageID = tokenIDPrefix + text + "@" + r.s.cfg.Domain
-		if a := r.s.cfg.ReplyAddress; a != "" {
-			p.replyTo = strings.Replace(a, ReplyTokenPlace, text, 1)
-		}
+	}
+	return nil
+}
+
+// mintToken puts a new reply token of player u, standing for what t
+// names, in mail p: its Message-ID, and its Reply-To when a reply address
+// is configured. The token is bound to his password as it is now, and
+// lives replyTokenLife.
+func (r *request) mintToken(p *part, u *store.User, t store.ReplyToken) error {
+	t.User, t.Account, t.Expires = u.ID, accountPrint(u), r.now.Add(replyTokenLife)
+	tok, err := r.tx.NewReplyToken(&t)
+	if err != nil {
+		return err
+	}
+	text := tokenEncoding.EncodeToString(tok)
+	p.messageID = tokenIDPrefix + text + "@" + r.s.cfg.Domain
+	if a := r.s.cfg.ReplyAddress; a != "" {
+		p.replyTo = strings.Replace(a, ReplyTokenPlace, text, 1)
 	}
 	return nil
 }
@@ -313,6 +322,15 @@ func (r *request) byReply() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if why == "" && t.Boards != "" {
+		// A digest's reply plays its body's lines; one without any, or
+		// only threaded to a digest, may be a command by its subject.
+		own := !replySubject(commandWords(r.mail.Subject)) && !strings.Contains(strings.ToLower(r.mail.Subject), digestSubject)
+		if (!answers || len(mailmsg.CommandLines(r.mail.Text)) == 0) && own {
+			return false, nil
+		}
+		return true, r.playDigest(tok, t, answers)
+	}
 	if why == "" && isCmd && answers {
 		return true, r.playReply(tok, t, b, rc, comment)
 	}
@@ -368,6 +386,9 @@ func (r *request) liveToken(tok []byte) (*store.ReplyToken, *board, string, erro
 	}
 	if !contains(u.Addresses, r.sender()) {
 		return nil, nil, fmt.Sprintf("it comes from %s, which is not an address of %s", r.sender(), u.ID), nil
+	}
+	if t.Boards != "" {
+		return t, nil, "", nil // a digest's: its boards are checked line by line
 	}
 	if _, ok := catalog.Lookup(t.Kind); !ok {
 		return nil, nil, "its game is no longer offered here", nil

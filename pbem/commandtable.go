@@ -300,6 +300,11 @@ func init() {
 			text:     "The time zone in which the off-time of your clocks (-clock=...,weekends or ,nights=23-07) is counted, by its IANA name such as Europe/Berlin; UTC until you set one. Without a zone, the reply says the one you have.",
 			more:     "How clocks, off-time and the vacation pool are counted is in [clocks.md](clocks.md).",
 			examples: []string{"set timezone alice secret Europe/Berlin"},
+		}, {
+			words:    "set mail userid password [each|digest HH:MM[,HH:MM]]",
+			text:     "How the mails of your boards in play come: \"each\", a mail at each move (the default), or \"digest\" and up to 4 times of day in your zone: at those times one mail lists every board at your move, the most urgent first, with its last move and its board. Reply to it with one line a board, GAME BOARD MOVE (or BOARD MOVE); one mail answers them all. Reminders and the end of a game still come at once.",
+			more:     "How the digest is made and answered is in [digest.md](digest.md).",
+			examples: []string{"set mail alice secret digest 08:00,20:00", "set mail alice secret each"},
 		}}},
 		{name: "seek", game: true, run: (*cmd).seek, section: startingSection, forms: []form{{
 			words:    "GAME seek userid password [-option ...] [--nagtime=D --forfeittime=D]",

@@ -46,6 +46,9 @@ type request struct {
 	// uncommitted holds the positions of the boards the transaction
 	// changed, for the next mail of its batch; nil outside a batch.
 	uncommitted *model.PositionCache
+	// digest is set while a reply to a digest plays (digest.go): its
+	// player's board mails wait, one mail answers him.
+	digest bool
 }
 
 // A failure is a command refused: the sender gets an error reply, and nothing

@@ -12,6 +12,7 @@ import (
 // command table.
 var settings = map[string]func(c *cmd, u userSetting) error{
 	"timezone": (*cmd).setTimezone,
+	"mail":     (*cmd).setMail,
 }
 
 // A userSetting is what set hands a setting: the account, proved, and the
@@ -27,7 +28,7 @@ func (c *cmd) set(args []string) error {
 	}
 	fn, ok := settings[strings.ToLower(args[0])]
 	if !ok {
-		return fail("%q is not a setting; the settings are: timezone (\"set timezone USERID PASSWORD Europe/Berlin\")", args[0])
+		return fail("%q is not a setting; the settings are: timezone (\"set timezone USERID PASSWORD Europe/Berlin\") and mail (\"set mail USERID PASSWORD digest 08:00,20:00\")", args[0])
 	}
 	u, err := c.r.auth(args[1], args[2])
 	if err != nil {
@@ -61,7 +62,8 @@ func (c *cmd) setTimezone(s userSetting) error {
 		u.Extra = map[string]string{}
 	}
 	u.Extra[zoneKey] = loc.String()
-	if err := c.r.tx.PutUser(u); err != nil {
+	// Digest times are of his zone: the next one moves with it.
+	if err := scheduleDigest(c.r.tx, u, c.r.now); err != nil {
 		return err
 	}
 	c.r.replyText(c.r.sender(), "pbemd: time zone of "+u.ID, fmt.Sprintf(

@@ -119,6 +119,9 @@ func (s *Service) sweep(now time.Time, most int) ([]uint64, error) {
 			s.log.Debug("sweep: forgot "+p.what, "count", p.n) // every few minutes: not worth a line at info
 		}
 	}
+	if err := s.sweepDigests(now, &ids); err != nil {
+		return ids, err
+	}
 	// Boards due that stay due (their player is away) are passed over,
 	// and not read again until they wake. A board that cannot be swept
 	// (its record unreadable, a panic) is logged and passed over too, so

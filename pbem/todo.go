@@ -129,20 +129,26 @@ func (c *cmd) todo(args []string) error {
 		fmt.Fprintf(&b, "The boards where it is %s's move, the most urgent first:\n\n", u.ID)
 	}
 	for _, it := range items {
-		last := "no move yet"
-		if it.LastMove != "" {
-			last = it.Opponent + " played " + it.LastMove
-		}
-		left := "Your clock stands while your proposal is open"
-		if !it.Deadline.IsZero() {
-			left = fmt.Sprintf("%s left, until %s", clock.FormatDuration(it.Deadline.Sub(c.r.now)), it.Deadline.UTC().Format(timeFormat))
-		}
-		fmt.Fprintf(&b, "%s board %d against %s: %s.\n  %s.\n  %s move %d %s PASSWORD MOVE#%d\n\n",
-			it.Title, it.Board, it.Opponent, last, left, it.Game, it.Board, u.ID, it.Move)
+		b.WriteString(it.entry(c.r.now))
+		fmt.Fprintf(&b, "  %s move %d %s PASSWORD MOVE#%d\n\n", it.Game, it.Board, u.ID, it.Move)
 	}
 	if more {
 		fmt.Fprintf(&b, "These are %d of the boards at your move; there are more.\n", maxTodo)
 	}
 	c.r.replyText(c.r.sender(), "pbemd: todo of "+u.ID, b.String())
 	return nil
+}
+
+// entry is the item as todo and the digest list it: the board, its
+// opponent and his last move, then the time left on the player's clock.
+func (it TodoItem) entry(now time.Time) string {
+	last := "no move yet"
+	if it.LastMove != "" {
+		last = it.Opponent + " played " + it.LastMove
+	}
+	left := "Your clock stands while your proposal is open"
+	if !it.Deadline.IsZero() {
+		left = fmt.Sprintf("%s left, until %s", clock.FormatDuration(it.Deadline.Sub(now)), it.Deadline.UTC().Format(timeFormat))
+	}
+	return fmt.Sprintf("%s board %d against %s: %s.\n  %s.\n", it.Title, it.Board, it.Opponent, last, left)
 }

@@ -27,6 +27,10 @@ type ReplyToken struct {
 	// Spent is set when the token has played its command: a token
 	// authorises one command, never a second.
 	Spent bool
+	// Boards is set for a digest's token, which answers several boards:
+	// the boards it lists at their move numbers, "GAME BOARD MOVE" each,
+	// separated by ";". Kind and Board are empty then.
+	Boards string
 }
 
 // The tokens' buckets are created on first write, as the counters' are:
@@ -156,6 +160,9 @@ func encodeToken(t *ReplyToken) ([]byte, error) {
 	w.string(5, t.Account)
 	w.time(6, t.Expires)
 	w.bool(7, t.Spent)
+	if t.Boards != "" {
+		w.string(8, t.Boards)
+	}
 	return w.b, w.err
 }
 
@@ -176,6 +183,8 @@ func tokenFields(r *recordReader, t *ReplyToken) {
 			t.Expires = r.time(kind)
 		case 7:
 			t.Spent = r.bool(kind)
+		case 8:
+			t.Boards = r.string(kind)
 		default:
 			r.skip(kind)
 		}

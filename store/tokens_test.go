@@ -277,3 +277,33 @@ func TestSpendReplyToken(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDigestTokenBoards: a digest's token keeps the boards it answers,
+// spent or not: the boards are what it may play, so losing them would
+// play nothing, and keeping them after a spend must not revive it.
+func TestDigestTokenBoards(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	want := ReplyToken{User: "alice", Account: "f00d", Boards: "ultima 101 3;tanbo 102 7",
+		Expires: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
+	err := db.Update(func(tx *Tx) error {
+		tok, err := tx.NewReplyToken(&want)
+		if err != nil {
+			return err
+		}
+		if got, err := tx.ReplyToken(tok); err != nil || *got != want {
+			t.Errorf("ReplyToken = %+v, %v; want %+v", got, err, want)
+		}
+		if err := tx.SpendReplyToken(tok); err != nil {
+			return err
+		}
+		got, err := tx.ReplyToken(tok)
+		if err != nil || !got.Spent || got.Boards != want.Boards {
+			t.Errorf("after a spend: %+v, %v; want spent with boards %q", got, err, want.Boards)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
