@@ -227,7 +227,7 @@ func (r *request) resume() error {
 		return nil
 	}
 	proved := r.authenticated()
-	for _, id := range []string{r.proved, r.replyAs} {
+	for _, id := range []string{r.proved, r.tokenUser} {
 		if id == "" || proved {
 			continue
 		}

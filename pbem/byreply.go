@@ -322,6 +322,9 @@ func (r *request) byReply() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if why == "" && answers { // References may be copied from another's mail
+		r.tokenUser = t.User
+	}
 	if why == "" && t.Boards != "" {
 		// A digest's reply plays its body's lines; one without any, or
 		// only threaded to a digest, may be a command by its subject.

@@ -49,6 +49,10 @@ type request struct {
 	// digest is set while a reply to a digest plays (digest.go): its
 	// player's board mails wait, one mail answers him.
 	digest bool
+	// tokenUser is the player whose live reply token the mail carries,
+	// from an address of his (byreply.go); "" when none. Unlike replyAs
+	// it lasts the whole mail: resume reads it once the commands ran.
+	tokenUser string
 }
 
 // A failure is a command refused: the sender gets an error reply, and nothing
