@@ -280,7 +280,7 @@ func (r *request) sendDigest(key string) error {
 		if err != nil {
 			return err // the digest is dropped (sweepDigests)
 		}
-		b.WriteString(it.entry(r.now))
+		b.WriteString(model.WrapText(it.entry(r.now))) // as todo's reply wraps it
 		fmt.Fprintf(&b, "  Reply line: %s %d MOVE (move #%d)\n\n%s\n\n", it.Game, it.Board, it.Move, strings.TrimRight(bd.pos.Board(), "\n"))
 		boards = append(boards, fmt.Sprintf("%s %d %d", it.Game, it.Board, it.Move))
 	}
