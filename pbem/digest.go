@@ -347,6 +347,13 @@ func (r *request) playDigest(tok []byte, t *store.ReplyToken, answers bool) erro
 		return err
 	}
 	subject := "pbemd: digest reply of " + t.User
+	// A line may be the full command, password and all: the answer, and
+	// a refusal's quote of the mail, show it masked. A digest reads at
+	// most maxDigestBoards lines, so they cost as many lookups of words.
+	lines := mailmsg.CommandLines(r.mail.Text)
+	for _, line := range lines[:min(len(lines), maxDigestBoards)] {
+		r.guessSecrets(strings.Fields(line))
+	}
 	switch {
 	case !answers:
 		return r.refuse("pbemd", nil, fail("This reply names a digest only in its References, which thread a mail but do not stand for your password, so nothing was played; reply to the digest itself"))
@@ -354,7 +361,6 @@ func (r *request) playDigest(tok []byte, t *store.ReplyToken, answers bool) erro
 		return r.refuse("pbemd", nil, fail("This digest has been answered already, and a digest takes one reply, so nothing was played; reply to the newest digest, or send todo for the boards at your move"))
 	}
 	listed := digestBoards(t.Boards)
-	lines := mailmsg.CommandLines(r.mail.Text)
 	var out strings.Builder
 	used := make([]bool, len(listed))
 	r.digest = true
