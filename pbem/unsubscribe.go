@@ -152,6 +152,11 @@ func (s *Service) unsubToken(m *mailmsg.Incoming) string {
 // MAC must be of, and says so to it.
 func (r *request) unsubscribeByMail(tok string) error {
 	r.outcome.command = "unsubscribe"
+	// Its answer goes to the From, which anyone may forge: it counts
+	// against that sender's budget, as a command does.
+	if ok, err := r.allowSender(); !ok || err != nil {
+		return err
+	}
 	parts := strings.Split(strings.TrimPrefix(tok, unsubTokenPrefix), ".")
 	num, err := 0, errors.New("not three parts")
 	if len(parts) == 3 {

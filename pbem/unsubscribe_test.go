@@ -1,6 +1,7 @@
 package pbem
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -120,5 +121,23 @@ func TestUnsubscribeFromReminders(t *testing.T) {
 	}
 	if c := copyTo(h.chat("my move comes"), "alice@example.org"); c == nil {
 		t.Fatal("the player's own board mail stopped")
+	}
+}
+
+// Mails to an unsubscribe address count against their sender's budget as
+// any command does: forged in numbers under a victim's From, they draw at
+// most the budget's answers to him (and one warning), not one each.
+func TestUnsubscribeByMailBounded(t *testing.T) {
+	h := watchHarness(t)
+	_, mailto := unsubscribeLinks(t, copyTo(h.chat("hello"), "dead@example.net"))
+	bad := strings.Replace(mailto, "@", "x@", 1) // a changed link
+	answers := 0
+	for i := range 80 {
+		raw := h.forged("victim@example.com", fmt.Sprintf("unsubscribe %d", i), "")
+		raw = []byte(strings.Replace(string(raw), "To: pbem@example.org", "To: "+bad, 1))
+		answers += len(h.sendStamped(raw))
+	}
+	if most := h.svc.limits.Mails + 1; answers > most {
+		t.Errorf("80 forged mails to a changed unsubscribe address drew %d answers to their From; want at most %d", answers, most)
 	}
 }
