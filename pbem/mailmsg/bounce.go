@@ -191,13 +191,17 @@ func (b *Bounce) readText(body string) {
 		smtp5xxRE.MatchString(body)
 	var rcpts []string
 	lines := strings.Split(body, "\n")
-	for i, line := range lines {
-		l := strings.ToLower(strings.TrimSpace(line))
+	for i := 0; i < len(lines); i++ {
+		l := strings.ToLower(strings.TrimSpace(lines[i]))
 		switch {
 		case strings.HasSuffix(l, "failed:") && strings.Contains(l, "address"):
 			// Exim: the addresses follow, indented, each alone on its
-			// line, until a blank line or one that is no address.
-			for _, next := range lines[i+1:] {
+			// line, until a blank line or one that is no address. The
+			// lines read here are not read again: each line of a report
+			// is looked at a bounded number of times, however it is made.
+			j := i + 1
+			for ; j < len(lines); j++ {
+				next := lines[j]
 				t := strings.TrimSpace(next)
 				if t == "" && len(rcpts) == 0 {
 					continue
@@ -209,6 +213,7 @@ func (b *Bounce) readText(body string) {
 					rcpts = append(rcpts, a)
 				}
 			}
+			i = j - 1
 		case strings.HasPrefix(l, "<") && strings.HasSuffix(l, ">:"):
 			// qmail: "<alice@example.org>:" opens its paragraph.
 			if a := addressOf(l[:len(l)-1]); a != "" {
