@@ -188,6 +188,15 @@ func holdRobotSeat(rec *store.Game) {
 // the game begins with the last one, and a robot named takes its seat
 // then, within the player's share of it.
 func (c *cmd) acceptInvitation(b *board, id string) error {
+	// His own limit: invitations waiting did not count against it, the
+	// one he takes now does.
+	u, err := c.r.tx.User(id)
+	if err != nil {
+		return err
+	}
+	if err := c.underLimit(u, "decline an invitation instead"); err != nil {
+		return err
+	}
 	left := remove(b.pending(), id)
 	if robot := b.rec.Extra[robotSeatKey]; robot != "" && len(left) == 0 {
 		seats := append([]string(nil), b.rec.Seats...)

@@ -165,3 +165,33 @@ func TestInvitationsDoNotFillLimit(t *testing.T) {
 	errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob", ""), "alice@example.org",
 		"alice already plays 1 active Tanbo game, the limit alice set; wait until one ends, or raise the limit with \"tanbo limit alice PASSWORD NUMBER\".")
 }
+
+// A From line names nobody: a forged one in a refusing player's name
+// passes no refusal of his, and invites no one for him.
+func TestForgedFromPassesNoRefusal(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.signup("alice", "bob")
+	h.send("bob@example.org", "tanbo reject bob pw-bob", "")
+	out := h.deliver(h.forged("bob@example.org", "tanbo challenge bob alice", ""))
+	for _, r := range out {
+		if r.To == "alice@example.org" {
+			t.Fatalf("a forged challenge in the name of bob, who refuses Tanbo, invited alice: %q", r.Subject)
+		}
+	}
+}
+
+// Accepting an invitation counts against the player's limit: those he has
+// not accepted did not, so that a forger's could not fill it.
+func TestAcceptHoldsLimit(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.signup("alice", "bob", "carol")
+	h.send("alice@example.org", "tanbo limit alice pw-alice 1", "")
+	h.deliver(h.forged("x@evil.example", "tanbo challenge bob alice", ""))
+	if out := h.send("alice@example.org", "tanbo challenge alice carol", ""); len(out) != 2 {
+		t.Fatalf("alice's own challenge beside an invitation: %v", subjects(out))
+	}
+	errorReply(t, h.send("alice@example.org", "tanbo join 101 alice pw-alice", ""), "alice@example.org",
+		"alice already plays 1 active Tanbo game, the limit alice set; wait until one ends, or decline an invitation instead.")
+}

@@ -54,9 +54,12 @@ func (c *cmd) newBoard(ids, params, server []string, proved string) error {
 	if err := c.robotPair(ids); err != nil {
 		return err
 	}
-	by := c.senderID("")
-	if proved != "" {
-		by = proved
+	// Who challenges: a player his password proves, or one his domain
+	// vouches for; a bare From line names nobody, so that it can pass no
+	// refusal of the player it names.
+	by := proved
+	if by == "" && c.r.authenticated() {
+		by = c.senderID("")
 	}
 	var seats []string
 	for _, id := range ids {
