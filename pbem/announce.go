@@ -49,14 +49,20 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 		}
 		audience = union(audience, more)
 	}
+	// Only a plain move ("bob played b7.", its one notice) waits for a
+	// digest: a comment, another notice or an open proposal is news the
+	// digest's list of boards would not carry.
+	plain := comment == nil && len(notices) <= 1 && b.rec.Vote == nil
 	for _, id := range audience {
 		if b.quiet(id) {
 			continue
 		}
-		if held, err := r.heldForDigest(b, id); err != nil {
-			return err
-		} else if held {
-			continue
+		if plain {
+			if held, err := r.heldForDigest(b, id); err != nil {
+				return err
+			} else if held {
+				continue
+			}
 		}
 		if err := r.mailBoard(b, v, id, subject, body); err != nil {
 			return err

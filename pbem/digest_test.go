@@ -305,3 +305,23 @@ func TestDigestUnreadablePassedOver(t *testing.T) {
 		t.Errorf("the dropped digest came back: %v", subjects(out))
 	}
 }
+
+// Only a plain move waits for the digest: a move with a comment, and a
+// proposal to answer, reach the digest player at once.
+func TestDigestHoldsOnlyPlainMoves(t *testing.T) {
+	t.Parallel()
+	h := digestHarness(t, 1)
+	_, m := firstLegal(t, h, 101)
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice "+m, "")
+	_, m = firstLegal(t, h, 101)
+	out := h.send("bob@example.org", "tanbo move 101 bob pw-bob "+m, "Well played so far.")
+	if got := filterTo(out, "alice@example.org"); len(got) != 1 || !strings.Contains(got[0].Body, "Well played so far.") {
+		t.Fatalf("bob's move with a comment did not reach alice in digest mode: %v", subjects(out))
+	}
+	_, m = firstLegal(t, h, 101)
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice "+m, "")
+	out = h.send("bob@example.org", "tanbo move 101 bob pw-bob propose", "")
+	if len(filterTo(out, "alice@example.org")) != 1 {
+		t.Fatalf("bob's draw proposal did not reach alice in digest mode: %v", subjects(out))
+	}
+}
