@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/clock"
@@ -64,12 +65,23 @@ func userZone(u *store.User) *time.Location {
 	if u == nil || u.Extra[zoneKey] == "" {
 		return time.UTC
 	}
-	loc, err := time.LoadLocation(u.Extra[zoneKey])
+	name := u.Extra[zoneKey]
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location)
+	}
+	loc, err := time.LoadLocation(name)
 	if err != nil {
 		return time.UTC
 	}
+	zones.Store(name, loc)
 	return loc
 }
+
+// zones keeps the zones loaded: time.LoadLocation reads and parses its
+// file on every call, and the sweep and todo ask for a player's zone on
+// each board. Only names "set timezone" accepted are stored, so the map
+// holds at most the zones there are.
+var zones sync.Map
 
 // absences are a user's vacations as the clock counts them.
 func absences(u *store.User) []clock.Span {
