@@ -55,7 +55,8 @@ func (c *cmd) broadcast(args []string) error {
 			return errBroadcastFull
 		}
 		n++
-		return c.r.mailUser(p.ID, "pbemd: news from "+u.ID, body, "")
+		c.r.mailAddresses(p.Addresses, "pbemd: news from "+u.ID, body, "")
+		return nil
 	})
 	if err != nil && !errors.Is(err, errBroadcastFull) {
 		return err

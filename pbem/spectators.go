@@ -126,7 +126,12 @@ func (c *cmd) subscribeNamed(args []string, on bool) error {
 		boards = append(boards, b)
 		return nil
 	}
+	named := map[string]bool{}
 	for _, w := range words {
+		if named[strings.ToLower(w)] {
+			continue // a word named twice reads its boards once
+		}
+		named[strings.ToLower(w)] = true
 		if isBoardWord(w) {
 			b, err := c.boardOf(w)
 			if err != nil {
