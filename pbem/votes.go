@@ -53,6 +53,18 @@ func (c *cmd) vote(args []string, word string) error {
 			return c.failOn(b, "%s has proposed %s on %s board %d; answer that first with accept or reject",
 				open.User, voteWhat(open), b.game.Title(), b.rec.Board)
 		}
+		// His clock stands while his proposal is open and gets the time
+		// back when it is rejected: one proposal a turn, or proposing
+		// again and again would stop it for good.
+		turn := fmt.Sprintf("%d:%d", seat, len(b.rec.Moves))
+		if b.pos.ToMove() == seat && b.rec.Extra[proposedKey] == turn {
+			return c.failOn(b, "You have proposed once this turn on %s board %d and %s rejected it; make your move, and propose again next turn",
+				b.game.Title(), b.rec.Board, other)
+		}
+		if b.rec.Extra == nil {
+			b.rec.Extra = map[string]string{}
+		}
+		b.rec.Extra[proposedKey] = turn
 		// The open proposal shows among the board notices of every mail.
 		v := &store.Vote{Kind: "draw", Seat: seat, User: u.ID, At: c.r.now}
 		if word == "undo" {
@@ -86,6 +98,10 @@ func (c *cmd) vote(args []string, word string) error {
 	}
 	return c.r.acceptVote(b, comment, fmt.Sprintf("%s accepted %s's undo: %s taken back.", u.ID, open.User, movesFrom(b.rec, open.Back)))
 }
+
+// proposedKey is the Extra key of the turn (seat:moves) of the last
+// proposal made while its player was to move.
+const proposedKey = "proposed"
 
 // closeVote takes the open proposal off the board. As on pbmserv, the
 // proposer's clock does not run while his proposal waits for an answer:

@@ -104,3 +104,13 @@ func TestUndoSilenceAccepts(t *testing.T) {
 		t.Errorf("after the undo: over %v, %d moves, vote %+v, turn since %v", g.Over, len(g.Moves), g.Vote, g.TurnSince)
 	}
 }
+
+// One proposal a turn: a rejected one gives its time back, so proposing
+// again and again would stop the proposer's clock for good.
+func TestOneProposalATurn(t *testing.T) {
+	h := playersWhoMoved(t)
+	h.send("carol@example.org", "tanbo move 101 carol pw-carol propose", "")
+	h.send("dave@example.org", "tanbo move 101 dave pw-dave reject", "")
+	errorReply(t, h.send("carol@example.org", "tanbo move 101 carol pw-carol propose", ""), "carol@example.org",
+		"You have proposed once this turn on Tanbo board 101 and dave rejected it; make your move, and propose again next turn.")
+}
