@@ -117,11 +117,13 @@ func (c *cmd) allowInvitations(invited []string) error {
 		return c.fail("Mail from %s has sent %d invitations within %s, the most it may; send this again after %s, or from an address whose domain signs its mail (DKIM), whose challenges start games at once",
 			c.r.sender(), sent.Count, shortDuration(lim.Window), sent.Start.Add(lim.Window).UTC().Format(timeFormat))
 	}
-	for _, id := range invited {
+	counts := make([]store.Counter, len(invited))
+	for i, id := range invited {
 		got, err := c.r.counter(invitedKey(id), inviteLife)
 		if err != nil {
 			return err
 		}
+		counts[i] = got
 		if got.Count >= lim.Invitations {
 			return c.fail("%s has been sent %d invitations within %d days by mail that proves nothing of its sender, the most he is sent; ask him to challenge you, or send this from an address whose domain signs its mail (DKIM)",
 				id, got.Count, inviteLife/day)
@@ -131,11 +133,8 @@ func (c *cmd) allowInvitations(invited []string) error {
 	if err := c.r.tx.PutCounter(invitesKey(scope), sent); err != nil {
 		return err
 	}
-	for _, id := range invited {
-		got, err := c.r.counter(invitedKey(id), inviteLife)
-		if err != nil {
-			return err
-		}
+	for i, id := range invited {
+		got := counts[i]
 		got.Count++
 		if err := c.r.tx.PutCounter(invitedKey(id), got); err != nil {
 			return err

@@ -195,3 +195,20 @@ func TestAcceptHoldsLimit(t *testing.T) {
 	errorReply(t, h.send("alice@example.org", "tanbo join 101 alice pw-alice", ""), "alice@example.org",
 		"alice already plays 1 active Tanbo game, the limit alice set; wait until one ends, or decline an invitation instead.")
 }
+
+// A stranger's challenge of a player at his limit is refused, and costs
+// the stranger's budget of invitations all the same: refused or not,
+// each reads the player's boards, so there are no more of them than
+// invitations.
+func TestRefusedInvitationsCountAgainstBudget(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.signup("alice", "bob", "carol")
+	h.send("alice@example.org", "tanbo limit alice pw-alice 1", "")
+	h.send("alice@example.org", "tanbo challenge alice carol", "")
+	var out []reply
+	for i := range h.svc.limits.Invitations + 1 {
+		out = h.deliver(h.forged("x@evil.example", fmt.Sprintf("tanbo challenge bob alice --nagtime=%d", i+1), ""))
+	}
+	says(t, one(t, out, "x@evil.example").Body, "Mail from x@evil.example has sent 5 invitations")
+}

@@ -62,6 +62,7 @@ func (c *cmd) newBoard(ids, params, server []string, proved string) error {
 		by = c.senderID("")
 	}
 	var seats []string
+	var players []*store.User
 	for _, id := range ids {
 		if id == "?" {
 			seats = append(seats, "") // an open seat: anyone may join
@@ -78,18 +79,13 @@ func (c *cmd) newBoard(ids, params, server []string, proved string) error {
 			return c.fail("%s refuses all %s challenges at present; challenge another player, or open a seat with \"%s challenge USERID ?\"",
 				u.ID, c.game.Title(), c.game.Name())
 		}
-		instead := "challenge another player"
-		if u.ID == by {
-			// The challenger's own limit: only he can lift it.
-			instead = fmt.Sprintf("raise the limit with \"%s limit %s PASSWORD NUMBER\"", c.game.Name(), u.ID)
-		}
-		if err := c.underLimit(u, instead); err != nil {
-			return err
-		}
+		players = append(players, u)
 		seats = append(seats, u.ID)
 	}
 	// An invitation seats a robot it names only once it is accepted,
-	// and its share is checked then.
+	// and its share is checked then. Its budget is counted before the
+	// players' limits are read, so that a stranger's invitations cost
+	// their reads once each, not again and again.
 	invited, err := c.inviteOnly(seats, proved)
 	if err != nil {
 		return err
@@ -100,6 +96,16 @@ func (c *cmd) newBoard(ids, params, server []string, proved string) error {
 		}
 	} else if err := c.robotShare(seats); err != nil {
 		return err
+	}
+	for _, u := range players {
+		instead := "challenge another player"
+		if u.ID == by {
+			// The challenger's own limit: only he can lift it.
+			instead = fmt.Sprintf("raise the limit with \"%s limit %s PASSWORD NUMBER\"", c.game.Name(), u.ID)
+		}
+		if err := c.underLimit(u, instead); err != nil {
+			return err
+		}
 	}
 	opts, err := rules.ParseOptions(c.game, params)
 	if err != nil {
