@@ -96,18 +96,7 @@ func (m *Metrics) gauges(read Read) {
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "pbemd", Name: name, Help: help}, f))
 	}
 	if read.Waiting != nil {
-		// One look at the outbox serves both gauges of a scrape.
-		gauge("replies_waiting", "Replies in the outbox, due or waiting for a retry.", func() float64 {
-			n, _, _ := read.Waiting()
-			return float64(n)
-		})
-		gauge("oldest_reply_waiting_seconds", "Age of the oldest reply in the outbox; 0 when it is empty.", func() float64 {
-			n, oldest, err := read.Waiting()
-			if err != nil || n == 0 || oldest.IsZero() {
-				return 0
-			}
-			return time.Since(oldest).Seconds()
-		})
+		m.reg.MustRegister(outboxCollector{read.Waiting})
 	}
 	if read.Failed != nil {
 		gauge("failed_replies", "Replies given up and kept as failed mail (pbemd admin outbox).", func() float64 {
@@ -124,6 +113,40 @@ func (m *Metrics) gauges(read Read) {
 	if read.RobotTurns != nil {
 		gauge("robot_turns_waiting", "Robot boards queued to be played.", func() float64 { return float64(read.RobotTurns()) })
 	}
+}
+
+// outboxCollector reports the outbox's two gauges from one look at it per
+// scrape; a store that cannot be read shows as an error of the scrape,
+// not as an empty outbox that would keep an alert quiet.
+type outboxCollector struct {
+	waiting func() (int, time.Time, error)
+}
+
+var (
+	repliesWaitingDesc = prometheus.NewDesc("pbemd_replies_waiting",
+		"Replies in the outbox, due or waiting for a retry.", nil, nil)
+	oldestReplyDesc = prometheus.NewDesc("pbemd_oldest_reply_waiting_seconds",
+		"Age of the oldest reply in the outbox; 0 when it is empty.", nil, nil)
+)
+
+func (c outboxCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- repliesWaitingDesc
+	ch <- oldestReplyDesc
+}
+
+func (c outboxCollector) Collect(ch chan<- prometheus.Metric) {
+	n, oldest, err := c.waiting()
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(repliesWaitingDesc, err)
+		ch <- prometheus.NewInvalidMetric(oldestReplyDesc, err)
+		return
+	}
+	age := 0.0
+	if n > 0 && !oldest.IsZero() {
+		age = time.Since(oldest).Seconds()
+	}
+	ch <- prometheus.MustNewConstMetric(repliesWaitingDesc, prometheus.GaugeValue, float64(n))
+	ch <- prometheus.MustNewConstMetric(oldestReplyDesc, prometheus.GaugeValue, age)
 }
 
 // MailIn counts a mail taken by the way named, with its verdict.

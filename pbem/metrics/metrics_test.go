@@ -107,3 +107,24 @@ func TestMetricsEmptyAndFailing(t *testing.T) {
 		t.Error("a gauge with no reader is exported")
 	}
 }
+
+// The outbox is looked at once a scrape for both its gauges, and an
+// outbox that cannot be read is no gauge at all, not an empty outbox
+// that keeps its alert quiet.
+func TestOutboxGauges(t *testing.T) {
+	looks := 0
+	var fail error
+	m := New("pbemd test", Read{Waiting: func() (int, time.Time, error) {
+		looks++
+		return 2, time.Now().Add(-time.Minute), fail
+	}})
+	text := scrape(t, m)
+	if looks != 1 || value(text, "pbemd_replies_waiting") != 2 || value(text, "pbemd_oldest_reply_waiting_seconds") < 60 {
+		t.Errorf("%d looks at the outbox for one scrape; gauges:\n%s", looks, text)
+	}
+	fail = errors.New("store closed")
+	text = scrape(t, m)
+	if value(text, "pbemd_replies_waiting") != -1 || value(text, "pbemd_oldest_reply_waiting_seconds") != -1 {
+		t.Errorf("an outbox that cannot be read shows gauges:\n%s", text)
+	}
+}
