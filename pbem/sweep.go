@@ -297,12 +297,6 @@ type wait struct {
 	since                time.Time
 }
 
-// deadline is when the wait reaches its forfeit, his off-time and his
-// vacations known so far counted.
-func (w *wait) deadline(rec *store.Game) time.Time {
-	return boardClock(rec).Off.Reach(w.since, w.forfeit, userZone(w.user), absences(w.user))
-}
-
 // wake is when this clock may next have something due, once nothing was
 // at now: its reminder (repeated a nag time after the last, nagged) or its
 // forfeit, or the player's return from his vacation.
@@ -429,11 +423,11 @@ func (r *request) remindBoard(kind string, num int) (time.Time, error) {
 			kept = fmt.Sprintf("and %s of %s's bank is left", clock.FormatDuration(forfeit-waited), id)
 		}
 		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d %s. Without a move by %s, %s. Away? Send \"vacation %s PASSWORD DAYS\".",
-			id, b.game.Title(), b.rec.Board, kept, w.deadline(b.rec).UTC().Format(timeFormat), then, id)
+			id, b.game.Title(), b.rec.Board, kept, runsOut(b.rec, w.user, w.since).UTC().Format(timeFormat), then, id)
 		return time.Time{}, r.nag(b, id, notice)
 	}
 	if fischer && !b.rec.Nagged.Before(since) {
-		return earliest(vote, w.deadline(b.rec)), nil
+		return earliest(vote, runsOut(b.rec, w.user, w.since)), nil
 	}
 	return earliest(vote, w.wake(r.now, b.rec.Nagged)), nil
 }
