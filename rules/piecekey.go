@@ -2,9 +2,10 @@ package rules
 
 import "strings"
 
-// keyWidth is the longest line of a piece key: the board mails' 72
-// columns.
-const keyWidth = 72
+// LineWidth is the widest line of prose in a mail: 72 columns leave
+// room for the "> " of a quoting reply within the 78 that mail clients
+// show. A piece key keeps to it, and so do the server's replies.
+const LineWidth = 72
 
 // PieceKey is the key a board diagram prints under the board when it
 // writes pieces as letters: each letter with its piece's name, then the
@@ -22,7 +23,7 @@ func PieceKey(letters string, names []string, note string) string {
 	var b strings.Builder
 	line := ""
 	for _, w := range words {
-		if line != "" && len(line)+2+len(w) > keyWidth {
+		if line != "" && len(line)+2+len(w) > LineWidth {
 			b.WriteString(line + "\n")
 			line = ""
 		}

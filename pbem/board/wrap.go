@@ -1,11 +1,14 @@
 package board
 
-import "strings"
+import (
+	"strings"
 
-// LineWidth is the widest line of prose in a reply: 72 columns leave room
-// for the "> " of a quoting reply within the 78 that mail clients show.
+	"github.com/pbemd/pbemd/rules"
+)
+
+// LineWidth is the widest line of prose in a reply (rules.LineWidth).
 // Boards, move lists and commands are never broken.
-const LineWidth = 72
+const LineWidth = rules.LineWidth
 
 // Reflow re-wraps the paragraphs of text a player wrote (a comment, a chat,
 // a message) to LineWidth columns. A paragraph whose lines all fit is kept
