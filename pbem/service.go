@@ -299,6 +299,10 @@ func (s *Service) HandleAll(raws [][]byte) ([][]uint64, []error) {
 	return ids, errs
 }
 
+// Tokens are the service's tokens of return paths and List-Unsubscribe,
+// which the outbox stamps on each copy as it sends it.
+func (s *Service) Tokens() *Tokens { return s.tokens }
+
 // own lists the addresses that are the server itself: mail from them is a loop.
 func (s *Service) own() []string { return []string{s.cfg.Address} }
 

@@ -135,7 +135,7 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 
-	sender := newSender(db, conns, cfg, m, log)
+	sender := newSender(db, conns, cfg, svc.Tokens(), m, log)
 	running.Store(sender)
 	worker, err := startRobots(svc, cfg, sender, log)
 	if err != nil {
@@ -217,8 +217,8 @@ func newMetrics(db *store.DB, robots *atomic.Pointer[robot.Worker]) *metrics.Met
 
 // newSender sends the outbox over conns, counting what it sends and
 // gives up.
-func newSender(db *store.DB, conns []outbox.Transport, cfg *config.Config, m *metrics.Metrics, log *slog.Logger) *outbox.Sender {
-	so := senderOptions(cfg, db)
+func newSender(db *store.DB, conns []outbox.Transport, cfg *config.Config, tokens *pbem.Tokens, m *metrics.Metrics, log *slog.Logger) *outbox.Sender {
+	so := senderOptions(cfg, tokens)
 	so.Logger = log.With("part", "outbox")
 	so.OnSent = m.RepliesSent.Inc
 	so.OnFailure = m.Errors.Inc
@@ -417,13 +417,14 @@ func watchConfig(cfg *config.Config) (mailbox.Config, error) {
 }
 
 // senderOptions are the retry settings of a configuration's outbox, and
-// the return path and List-Unsubscribe each copy gets as it leaves.
-func senderOptions(cfg *config.Config, db *store.DB) outbox.Options {
+// the return path and List-Unsubscribe each copy gets as it leaves, made
+// by the service's tokens.
+func senderOptions(cfg *config.Config, tokens *pbem.Tokens) outbox.Options {
 	return outbox.Options{
 		RetryMin:    cfg.SMTP.RetryMin,
 		RetryMax:    cfg.SMTP.RetryMax,
 		GiveUpAfter: cfg.SMTP.GiveUpAfter,
-		Stamp:       pbem.NewTokens(db, cfg.Service(nil)).Stamp,
+		Stamp:       tokens.Stamp,
 	}
 }
 
@@ -443,7 +444,7 @@ func SendQueued(ctx context.Context, db *store.DB, cfg *config.Config) error {
 	if due, err := db.Pending(time.Now(), 0, sendQueuedAlone+1); err == nil && copies(due) <= sendQueuedAlone {
 		conns = conns[:1]
 	}
-	outbox.NewConns(db, conns, senderOptions(cfg, db)).Drain(ctx)
+	outbox.NewConns(db, conns, senderOptions(cfg, pbem.NewTokens(db, cfg.Service(nil)))).Drain(ctx)
 	return nil
 }
 
