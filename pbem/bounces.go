@@ -71,14 +71,26 @@ func bounceToken(key []byte, addr string, now time.Time) string {
 // bounceOf reports whether tok is the return path's token of a mail to
 // addr sent within bounceTokenDays before now, and its day.
 func bounceOf(key []byte, tok, addr string, now time.Time) (int64, bool) {
-	rest, ok := strings.CutPrefix(tok, bounceTokenPrefix)
-	ds, sum, ok2 := strings.Cut(rest, ".")
-	d, ok3 := parseDay(ds)
-	today := epochDay(now)
-	if !ok || !ok2 || !ok3 || d > today || today-d > bounceTokenDays {
+	d, ds, sum, ok := bounceDay(tok, now)
+	if !ok {
 		return 0, false
 	}
 	return d, hmac.Equal([]byte(sum), []byte(mac(key, "bounce", strings.ToLower(addr), ds)))
+}
+
+// bounceDay reads the day of a return path's token, and its MAC: ok only
+// for a token of the form a return path has, of a day within
+// bounceTokenDays before now. It needs no key, so a report to a token
+// that is none is passed over before it is read.
+func bounceDay(tok string, now time.Time) (d int64, ds, sum string, ok bool) {
+	rest, ok1 := strings.CutPrefix(tok, bounceTokenPrefix)
+	ds, sum, ok2 := strings.Cut(rest, ".")
+	d, ok3 := parseDay(ds)
+	today := epochDay(now)
+	if !ok1 || !ok2 || !ok3 || d > today || today-d > bounceTokenDays {
+		return 0, "", "", false
+	}
+	return d, ds, sum, true
 }
 
 // returnToken is the token of the return path a mail came to, or "".
@@ -117,6 +129,10 @@ func recipientToken(m *mailmsg.Incoming, pattern string, ok func(tok string) boo
 // It is never answered.
 func (r *request) bounce(tok string, raw []byte) error {
 	r.outcome = outcome{result: resultIgnored, command: "bounce"}
+	if _, _, _, ok := bounceDay(tok, r.now); !ok {
+		r.outcome.why = "mail to a return path whose token is none, or too old"
+		return nil
+	}
 	rep := mailmsg.ReadBounce(raw)
 	if rep == nil {
 		r.outcome.why = "mail to the return path that reports no failure"
