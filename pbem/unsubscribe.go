@@ -191,13 +191,13 @@ func (s *Service) Unsubscribe(token string) (text string, ok bool, err error) {
 	parts := strings.Split(token, ".")
 	var addr []byte
 	var num int
-	if len(parts) == 4 && len(token) <= maxUnsubToken {
+	if len(parts) == 4 && len(token) <= MaxUnsubscribeToken {
 		addr, err = tokenEncoding.DecodeString(parts[3])
 		if err == nil {
 			num, err = strconv.Atoi(parts[1])
 		}
 	}
-	if len(parts) != 4 || len(token) > maxUnsubToken || err != nil {
+	if len(parts) != 4 || len(token) > MaxUnsubscribeToken || err != nil {
 		return linkCutShort + ".", false, nil
 	}
 	// A link that is no one's is refused before the mail's lock is taken:
@@ -220,9 +220,10 @@ func (s *Service) Unsubscribe(token string) (text string, ok bool, err error) {
 	return text, err == nil, err
 }
 
-// maxUnsubToken bounds a link's token: a game's name, a board, the MAC
-// and an address of 254 bytes in base32.
-const maxUnsubToken = 600
+// MaxUnsubscribeToken bounds a link's token: a game's name, a board, the
+// MAC and an address of 254 bytes in base32. The web view bounds the
+// link's path by it.
+const MaxUnsubscribeToken = 600
 
 // nag mails a reminder of board b to its player id, as a mail of the
 // board's list: one click stops the reminders.

@@ -5,6 +5,8 @@ import (
 	"html/template"
 	"net/http"
 	"strings"
+
+	"github.com/pbemd/pbemd/pbem"
 )
 
 // One-click unsubscribe (RFC 8058): the List-Unsubscribe of a board's mail
@@ -22,9 +24,9 @@ type Unsubscriber func(token string) (text string, ok bool, err error)
 
 const (
 	unsubscribePath = "/unsubscribe/"
-	// maxUnsubscribeURI bounds the path of a link: a token holds an
-	// address of up to 254 bytes in base32.
-	maxUnsubscribeURI = 700
+	// maxUnsubscribeURI bounds the path of a link: the service's bound
+	// on its token, after the path's prefix.
+	maxUnsubscribeURI = len(unsubscribePath) + pbem.MaxUnsubscribeToken
 	// maxUnsubscribeBody bounds the POST's form: it holds one field.
 	maxUnsubscribeBody = 1 << 10
 )
