@@ -226,6 +226,13 @@ func (r *request) auth(id, password string) (*store.User, error) {
 		}
 		return nil, fail("The password for %s is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset %s' and a code comes to the account's addresses", u.Name, u.ID)
 	}
+	if v := r.s.passwords.verifier(u, password); v != "" && v != u.Verifier {
+		// Kept, the next start of the daemon checks it without a bcrypt.
+		u.Verifier = v
+		if err := r.tx.PutUser(u); err != nil {
+			return nil, err
+		}
+	}
 	r.proved = u.ID
 	return u, r.used(u)
 }
@@ -366,8 +373,11 @@ func (r *request) newHash(password string) (string, error) {
 type passwordCache struct {
 	mu     sync.Mutex
 	key    [32]byte
-	result map[[32]byte]bool   // HMAC of user id, hash and password -> right
-	ahead  map[[32]byte]string // HMAC of a new password -> its bcrypt hash
+	result map[[32]byte]bool // HMAC of user id, hash and password -> right
+	// verifierKey keys the verifiers kept in the store (Config.PasswordKey);
+	// nil keeps none.
+	verifierKey []byte
+	ahead       map[[32]byte]string // HMAC of a new password -> its bcrypt hash
 
 	compares atomic.Int64 // bcrypt comparisons run, for tests
 	hashes   atomic.Int64 // bcrypt hashes made, for tests
@@ -376,15 +386,19 @@ type passwordCache struct {
 // maxCached bounds each map of the cache; a full one starts again empty.
 const maxCached = 100000
 
-func newPasswordCache() *passwordCache {
-	c := &passwordCache{result: map[[32]byte]bool{}, ahead: map[[32]byte]string{}}
+func newPasswordCache(verifierKey []byte) *passwordCache {
+	c := &passwordCache{result: map[[32]byte]bool{}, ahead: map[[32]byte]string{}, verifierKey: verifierKey}
 	rand.Read(c.key[:])
 	return c
 }
 
 // mac is the cache key of the parts.
-func (c *passwordCache) mac(parts ...string) [32]byte {
-	mac := hmac.New(sha256.New, c.key[:])
+func (c *passwordCache) mac(parts ...string) [32]byte { return keyedHash(c.key[:], parts...) }
+
+// keyedHash is the HMAC-SHA-256 under key of the parts, each ended by a NUL
+// (which no part holds), so that no two lists of parts share a hash.
+func keyedHash(key []byte, parts ...string) [32]byte {
+	mac := hmac.New(sha256.New, key)
 	for _, part := range parts {
 		mac.Write([]byte(part))
 		mac.Write([]byte{0})
@@ -394,8 +408,8 @@ func (c *passwordCache) mac(parts ...string) [32]byte {
 	return k
 }
 
-// check reports whether password is u's, running bcrypt only for a pair not
-// seen before.
+// check reports whether password is u's, running bcrypt only for a pair
+// neither seen before nor proved by u's stored verifier.
 func (c *passwordCache) check(u *store.User, password string) bool {
 	k := c.mac(u.ID, u.PasswordHash, password)
 	c.mu.Lock()
@@ -404,8 +418,14 @@ func (c *passwordCache) check(u *store.User, password string) bool {
 	if found {
 		return ok
 	}
-	c.compares.Add(1)
-	ok = bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) == nil
+	if v := c.verifier(u, password); v != "" && hmac.Equal([]byte(v), []byte(u.Verifier)) {
+		ok = true
+	} else {
+		// A verifier that does not match proves nothing wrong: it may
+		// be stale, or made under another key.
+		c.compares.Add(1)
+		ok = bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) == nil
+	}
 	c.mu.Lock()
 	if len(c.result) > maxCached {
 		clear(c.result)
@@ -413,6 +433,17 @@ func (c *passwordCache) check(u *store.User, password string) bool {
 	c.result[k] = ok
 	c.mu.Unlock()
 	return ok
+}
+
+// verifier returns the stored proof (store.User.Verifier) that password is
+// u's, or "" when the service keeps none. It names u's password hash, so
+// that a new password makes the old verifier prove nothing.
+func (c *passwordCache) verifier(u *store.User, password string) string {
+	if c.verifierKey == nil {
+		return ""
+	}
+	k := keyedHash(c.verifierKey, u.ID, u.PasswordHash, password)
+	return string(k[:])
 }
 
 // known reports whether the outcome of the password is remembered: its

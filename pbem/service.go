@@ -69,6 +69,11 @@ type Config struct {
 	// Admins are the user ids that may "broadcast" to every player, with
 	// their password and from an address whose domain vouches for them.
 	Admins []string
+	// PasswordKey keys the password verifiers kept in the user records,
+	// with which a daemon just started checks a password without a
+	// bcrypt (docs/passwords.md); nil keeps none. It must not live in the
+	// store: a stolen store or backup is then no easier to guess from.
+	PasswordKey []byte
 }
 
 // Service runs commands from mail. Its methods are safe for concurrent use;
@@ -118,7 +123,7 @@ func New(db *store.DB, cfg Config) *Service {
 		positions: model.NewPositionCache(2000),
 		snoozed:   snoozed{},
 		limits:    cfg.Limits.withDefaults(),
-		passwords: newPasswordCache(),
+		passwords: newPasswordCache(cfg.PasswordKey),
 		strangers: make(chan struct{}, 1),
 		hashCost:  bcrypt.DefaultCost,
 	}

@@ -54,6 +54,7 @@ func encodeUser(u *User) ([]byte, error) {
 		w.string(2, c.CodeHash)
 		w.time(3, c.Sent)
 	})
+	w.string(14, u.Verifier)
 	return w.b, w.err
 }
 
@@ -129,6 +130,8 @@ func userFields(r *recordReader, u *User) {
 					}
 				})
 			}))
+		case 14:
+			u.Verifier = r.string(kind)
 		default:
 			r.skip(kind)
 		}

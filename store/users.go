@@ -34,6 +34,12 @@ type User struct {
 	// confirmed yet: they get their confirmation mail and nothing else, and
 	// are not in the address index.
 	Unconfirmed []Unconfirmed `json:",omitempty"`
+
+	// Verifier proves a password right without a bcrypt: a keyed hash
+	// (HMAC-SHA-256) of the id, the PasswordHash and the password, under a
+	// key the service keeps outside the store. Empty until the password
+	// first checks out with a key set.
+	Verifier string `json:",omitempty"`
 }
 
 // An Unconfirmed address waits for the code mailed to it.

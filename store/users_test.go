@@ -25,6 +25,7 @@ func TestUserRoundTripAndCase(t *testing.T) {
 		Limits:       map[string]int{"tanbo": 4},
 		NotifyKinds:  []string{"tobit"},
 		Vacations:    []Vacation{{From: created, Until: created.Add(48 * time.Hour)}},
+		Verifier:     "\x01\x02 verifier bytes",
 	}
 	update(t, db, func(tx *Tx) error { return tx.PutUser(u) })
 	if u.ID != "alice" {

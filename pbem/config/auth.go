@@ -18,11 +18,18 @@ import (
 // program that runs the service: pbemd serve, deliver, sweep and the rest.
 // Hooks for counters (pbem.Config.OnMoves) are the caller's to add.
 func (c *Config) Service(log *slog.Logger) pbem.Config {
+	key, err := c.PasswordKey()
+	if err != nil && log != nil {
+		// The verifiers only spare bcrypt work; without them every
+		// password is still checked, by bcrypt after each start.
+		log.Warn("password verifiers are off", "err", err)
+	}
 	return pbem.Config{Address: c.Address, Name: c.Name, Log: log,
 		PublicURL: c.PublicURL, ReplyAddress: c.ReplyAddress,
 		Limits: c.Limits.Service(), Mail: c.Limits.Mail(),
 		RobotJoin: c.Robots.Join, Auth: c.Verifier(), Admins: c.Admins,
-		Bounces: pbem.Bounces{ReturnPath: c.Bounces.ReturnPath, PauseAfter: c.Bounces.PauseAfter}}
+		Bounces:     pbem.Bounces{ReturnPath: c.Bounces.ReturnPath, PauseAfter: c.Bounces.PauseAfter},
+		PasswordKey: key}
 }
 
 // Verifier returns what tells the service which mails their From domain

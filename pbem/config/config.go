@@ -259,6 +259,9 @@ type Config struct {
 	// Admins are the user ids that may mail "broadcast" to every player
 	// (with their password, from a domain that signs its mail).
 	Admins []string `yaml:"admins"`
+	// PasswordKeyFile holds the key of the password verifiers (see
+	// PasswordKey); default DATA/password.key, made at the first start.
+	PasswordKeyFile string `yaml:"password_key_file"`
 }
 
 // LMTP is the listener an MTA hands mail to. In the file it is either
