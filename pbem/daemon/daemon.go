@@ -184,12 +184,12 @@ func Run(ctx context.Context, opts Options) error {
 	return nil
 }
 
-// watchMemory gives the store's mapped memory back to the system while
-// the daemon runs; the function it returns stops it.
+// watchMemory gives the store's mapped memory back to the system when
+// memory is short while the daemon runs; the function it returns stops it.
 func watchMemory(ctx context.Context, db *store.DB, log *slog.Logger) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
-	go func() { defer close(done); releaseLoop(ctx, db, memoryCheck, mappedBudget, log) }()
+	go func() { defer close(done); releaseLoop(ctx, db, memoryCheck, mappedBudget, memoryShort, log) }()
 	return func() { cancel(); <-done }
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,7 +14,9 @@ import (
 )
 
 // Reading much of a large store must not leave the daemon holding it all
-// as resident memory: the release loop gives the mapped pages back.
+// as resident memory when memory is short: the release loop gives the
+// mapped pages back. While memory is plentiful it leaves them to the
+// kernel, and reads find them mapped.
 func TestResidentMemoryStaysNearBudget(t *testing.T) {
 	if residentFileBytes() == 0 {
 		t.Skip("no /proc/self/statm on this system: nothing to measure")
@@ -53,13 +56,24 @@ func TestResidentMemoryStaysNearBudget(t *testing.T) {
 		t.Fatalf("reading 32 MiB of notes grew the resident file memory by %d bytes only; the test measures nothing", grown)
 	}
 
+	var short atomic.Bool
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan struct{})
 	go func() {
-		releaseLoop(ctx, db, 10*time.Millisecond, 8<<20, slog.New(slog.DiscardHandler))
+		releaseLoop(ctx, db, 10*time.Millisecond, 8<<20, short.Load, slog.New(slog.DiscardHandler))
 		close(done)
 	}()
+	// Memory is plentiful: once the loop has measured its start, what
+	// reads map stays mapped.
+	time.Sleep(50 * time.Millisecond)
+	readAll()
+	plentiful := residentFileBytes()
+	time.Sleep(200 * time.Millisecond) // twenty looks of the loop
+	if now := residentFileBytes(); now < plentiful-8<<20 {
+		t.Fatalf("resident file memory fell from %d to %d bytes with memory plentiful; want the pages left mapped", plentiful, now)
+	}
+	short.Store(true)
 	// At its start the loop gives back what was read before it; then it
 	// keeps what reads touch under its budget.
 	waitUnder := func(limit int64) {
@@ -77,4 +91,19 @@ func TestResidentMemoryStaysNearBudget(t *testing.T) {
 	waitUnder(base + 16<<20)
 	cancel()
 	<-done
+}
+
+// The system's memory reads as a size: the release loop's test of
+// shortage has something to compare.
+func TestMeminfoReadsSizes(t *testing.T) {
+	total := meminfo("MemTotal")
+	if total == 0 {
+		t.Skip("no /proc/meminfo on this system")
+	}
+	if avail := meminfo("MemAvailable"); avail <= 0 || avail > total {
+		t.Errorf("MemAvailable %d bytes of MemTotal %d; want between 1 and the total", avail, total)
+	}
+	if meminfo("NoSuchField") != 0 {
+		t.Error("a field /proc/meminfo lacks read as non-zero")
+	}
 }
