@@ -239,7 +239,7 @@ type Game struct {
 	Round  int // from 1 (a ladder numbers its challenges)
 	// Group is the round robin group or the league division, from 1; in a
 	// knockout, the match in the round's bracket, from 1.
-	Group int `json:",omitempty"`
+	Group  int `json:",omitempty"`
 	White  string
 	Black  string `json:",omitempty"` // empty for a bye
 	Result Result `json:",omitempty"`
