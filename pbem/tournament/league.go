@@ -19,9 +19,11 @@ import (
 //     the promoted from below.
 //  4. Players who joined during the season enter the order by rating:
 //     each after the last player rated at least as high.
-//  5. The order is cut again into divisions of at most DivisionSize, of
-//     sizes as equal as can be: so when players leave or join, those at
-//     the edge of a division may move one division up or down.
+//  5. The order is cut again into divisions of DivisionSize from the
+//     top, as at the start (the last two sharing their players when the
+//     last would have fewer than half): so a place left by a player who
+//     withdrew goes to the next below, and a newcomer pushes those below
+//     down one place.
 
 func (s *State) nextLeague() ([]Game, error) {
 	if s.Round >= s.roundRobinRounds() {

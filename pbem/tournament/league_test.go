@@ -17,19 +17,16 @@ type refLeague struct {
 	rating        map[string]int
 }
 
-// divisions cuts the order into divisions of at most size, as equal as
-// can be, the larger first.
+// divisions cuts the order into divisions of size, the last two
+// sharing equally when the last would have under half of size.
 func (r *refLeague) divisions() [][]string {
-	d := (len(r.order) + r.size - 1) / r.size
 	var out [][]string
-	at := 0
-	for k := range d {
-		n := len(r.order) / d
-		if k < len(r.order)%d {
-			n++
-		}
-		out = append(out, r.order[at:at+n])
-		at += n
+	for at := 0; at < len(r.order); at += r.size {
+		out = append(out, r.order[at:min(at+r.size, len(r.order))])
+	}
+	if n := len(out); n >= 2 && len(out[n-1])*2 < r.size {
+		both := slices.Concat(out[n-2], out[n-1])
+		out[n-2], out[n-1] = both[:(len(both)+1)/2], both[(len(both)+1)/2:]
 	}
 	return out
 }
@@ -120,7 +117,7 @@ func TestLeagueThreeSeasons(t *testing.T) {
 	for _, c := range []struct {
 		size, promote int
 		double        bool
-	}{{10, 2, false}, {12, 3, true}, {7, 1, false}} {
+	}{{10, 2, false}, {12, 3, true}, {7, 1, false}, {9, 4, false}} {
 		t.Run(fmt.Sprintf("%d-%d-%v", c.size, c.promote, c.double), func(t *testing.T) {
 			playLeague(t, c.size, c.promote, c.double)
 		})
@@ -154,6 +151,12 @@ func playLeague(t *testing.T, size, promote int, double bool) {
 	}
 	withdrawn := make(map[string]bool)
 	recorded := make(map[int]bool) // the games whose result the test gave
+	// When each player withdrew and each game was paired, in steps of
+	// the test: a game is decided by the first withdrawal of its players
+	// after it is paired, or at its pairing by those before.
+	step := 0
+	withdrewAt := make(map[string]int)
+	pairedAt := make(map[int]int)
 	joined := 200
 	for season := 1; season <= 3; season++ {
 		if season == 2 {
@@ -172,7 +175,12 @@ func playLeague(t *testing.T, size, promote int, double bool) {
 		var newcomers []string
 		first := len(s.Games)
 		for round := 1; round == 1 || !s.SeasonOver(); round++ {
+			step++
+			paired := len(s.Games)
 			games, err := s.NextRound()
+			for i := paired; i < len(s.Games); i++ {
+				pairedAt[i] = step
+			}
 			if err != nil {
 				t.Fatalf("season %d round %d: %v", season, round, err)
 			}
@@ -196,6 +204,8 @@ func playLeague(t *testing.T, size, promote int, double bool) {
 				}
 				id := in[rng.IntN(len(in))]
 				withdrawn[id] = true
+				step++
+				withdrewAt[id] = step
 				s.Withdraw(id)
 			case 1:
 				id := fmt.Sprintf("p%03d", joined)
@@ -232,7 +242,17 @@ func playLeague(t *testing.T, size, promote int, double bool) {
 				busy[[2]any{g.Round, id}] = true
 			}
 			if !recorded[first+i] {
-				want := map[[2]bool]Result{{true, false}: WhiteForfeits, {false, true}: BlackForfeits, {true, true}: DoubleForfeit}[[2]bool{withdrawn[g.White], withdrawn[g.Black]}]
+				decided := pairedAt[first+i]
+				out := func(id string) bool { return withdrawn[id] && withdrewAt[id] <= decided }
+				if !out(g.White) && !out(g.Black) {
+					// Pending at its pairing: decided by the first to withdraw.
+					w, b := withdrewAt[g.White], withdrewAt[g.Black]
+					decided = max(w, b)
+					if w > 0 && b > 0 {
+						decided = min(w, b)
+					}
+				}
+				want := map[[2]bool]Result{{true, false}: WhiteForfeits, {false, true}: BlackForfeits, {true, true}: DoubleForfeit}[[2]bool{out(g.White), out(g.Black)}]
 				if want == Pending || g.Result != want {
 					t.Fatalf("season %d: %+v has result %s without the test giving it, want %s", season, g, g.Result, want)
 				}
