@@ -188,10 +188,12 @@ type Entrant struct {
 	Rating    int
 	Withdrawn bool `json:",omitempty"`
 	// Group is the round robin group or the league division the player
-	// is in, from 1; 0 before the start (or, in a league, until the next
-	// season places a player who joined during one).
+	// is in, from 1; 0 before the start, and in a league for a player
+	// who joined during the season (until the next places them) or who
+	// withdrew in an earlier season.
 	Group int `json:",omitempty"`
-	// Seed is the player's place by rating at the start, from 1.
+	// Seed is the player's place by rating at the start, from 1; in a
+	// league, the place in the league's order at the season's start.
 	Seed int `json:",omitempty"`
 }
 
@@ -254,7 +256,10 @@ type State struct {
 	Settings Settings
 	Started  bool `json:",omitempty"`
 	Entrants []Entrant
-	Games    []Game `json:",omitempty"`
+	// Games are the games paired, in order; a league keeps those of the
+	// season in play and the one before, a ladder its last
+	// MaxLadderHistory decided challenges and those pending.
+	Games []Game `json:",omitempty"`
 	// Round is the round in play, from 1; 0 before the first. In a league
 	// it counts within the season.
 	Round int `json:",omitempty"`
@@ -397,6 +402,7 @@ func (s *State) Record(round int, white, black string, r Result) error {
 	}
 	s.Games[i].Result = r
 	s.decided(i)
+	s.trimLadder()
 	return nil
 }
 
@@ -420,6 +426,7 @@ func (s *State) Withdraw(id string) error {
 	}
 	if s.Settings.Kind == Ladder {
 		s.Ladder = slices.DeleteFunc(s.Ladder, func(x string) bool { return x == id })
+		s.trimLadder()
 	}
 	return nil
 }
