@@ -406,9 +406,26 @@ func (s *State) Record(round int, white, black string, r Result) error {
 	return nil
 }
 
+// Leave takes a player off the entries before the start.
+func (s *State) Leave(id string) error {
+	k := s.entrant(id)
+	if k < 0 {
+		return fmt.Errorf("%s is not in the tournament", shorten(id))
+	}
+	if s.Started {
+		return fmt.Errorf("the tournament has started, so %s cannot leave it; withdrawing forfeits the games left", id)
+	}
+	s.Entrants = slices.Delete(s.Entrants, k, k+1)
+	return nil
+}
+
 // Withdraw takes a player out: their pending games become forfeits, and
-// no game is paired for them again but as a forfeit.
+// no game is paired for them again but as a forfeit. Before the start
+// it is Leave.
 func (s *State) Withdraw(id string) error {
+	if !s.Started {
+		return s.Leave(id)
+	}
 	k := s.entrant(id)
 	if k < 0 {
 		return fmt.Errorf("%s is not in the tournament", shorten(id))
