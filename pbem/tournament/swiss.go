@@ -210,6 +210,10 @@ type swissPairing struct {
 func (pr *swissPairing) pair(bye int) [][2]int {
 	n := len(pr.players)
 	pr.n = n
+	// Each try costs n squared to set up: n steps of the budget.
+	if pr.budget -= n; pr.budget <= 0 {
+		return nil
+	}
 	if pr.ok == nil || len(pr.ok) != n*n {
 		pr.ok = make([]bool, n*n)
 	}
