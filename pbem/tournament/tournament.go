@@ -22,6 +22,8 @@
 //   - A withdrawn player's pending games become forfeits, and a game
 //     paired for them later (a round robin, a league season) is paired
 //     already forfeited. A Swiss pairs them no more.
+//   - A game counts as a meeting whatever its result, a forfeit too: a
+//     Swiss does not pair the two again.
 //   - Ties in the order of entrants (same rating) are broken by ID, so
 //     nothing depends on the order in which players joined.
 package tournament
