@@ -29,6 +29,7 @@
 package tournament
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -397,7 +398,7 @@ func (s *State) Record(round int, white, black string, r Result) error {
 	}
 	i := s.game(round, white, black)
 	if i < 0 {
-		return fmt.Errorf("there is no game of round %d with %s as White and %s as Black", round, white, black)
+		return fmt.Errorf("there is no game of round %d with %s as White and %s as Black", round, shorten(white), shorten(black))
 	}
 	if s.Games[i].Result != Pending {
 		return fmt.Errorf("the game of round %d between %s and %s already has its result (%s)", round, white, black, s.Games[i].Result)
@@ -455,7 +456,7 @@ func (s *State) Withdraw(id string) error {
 func (s *State) SetBoard(round int, white, black string, board int) error {
 	i := s.game(round, white, black)
 	if i < 0 || s.Games[i].Result != Pending {
-		return fmt.Errorf("there is no pending game of round %d with %s as White and %s as Black", round, white, black)
+		return fmt.Errorf("there is no pending game of round %d with %s as White and %s as Black", round, shorten(white), shorten(black))
 	}
 	s.Games[i].Board = board
 	return nil
@@ -544,10 +545,7 @@ func (s *State) byRating(keep func(Entrant) bool) []int {
 	}
 	slices.SortFunc(order, func(a, b int) int {
 		ea, eb := s.Entrants[a], s.Entrants[b]
-		if ea.Rating != eb.Rating {
-			return eb.Rating - ea.Rating
-		}
-		return strings.Compare(ea.ID, eb.ID)
+		return cmp.Or(cmp.Compare(eb.Rating, ea.Rating), strings.Compare(ea.ID, eb.ID))
 	})
 	return order
 }
