@@ -117,7 +117,7 @@ func (s *State) nextSwiss() ([]Game, error) {
 		}
 	}
 	if pairs == nil {
-		return nil, fmt.Errorf("round %d of the Swiss cannot be paired without a repeat or a second bye", round)
+		return nil, fmt.Errorf("round %d of the Swiss cannot be paired: no pairing was found without a repeat or a second bye", round)
 	}
 	s.Round = round
 	var games []Game

@@ -264,3 +264,24 @@ func TestSwissLarge(t *testing.T) {
 		}
 	}
 }
+
+// TestSwissNoPairing: three players meet each other and take one bye
+// each in three rounds; a fourth round has no pairing, and says so.
+func TestSwissNoPairing(t *testing.T) {
+	s, _ := New(Settings{Kind: Swiss, Rounds: 4})
+	entrants(s, 3)
+	s.Start()
+	for r := 1; r <= 3; r++ {
+		for _, g := range must(s.NextRound()) {
+			if g.Result == Pending {
+				s.Record(r, g.White, g.Black, Draw)
+			}
+		}
+	}
+	if _, err := s.NextRound(); err == nil || !contains(err.Error(), "round 4 of the Swiss cannot be paired") {
+		t.Fatalf("round 4: %v", err)
+	}
+	if s.Round != 3 || s.Done() {
+		t.Errorf("after the refusal: round %d, done %v", s.Round, s.Done())
+	}
+}
