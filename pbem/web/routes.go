@@ -9,8 +9,10 @@ import (
 	"github.com/pbemd/pbemd/rules/catalog"
 )
 
-// routes are the pages by address: /, /style.css, /users/NAME, /GAME/,
-// /GAME/standings, /GAME/BOARD, /GAME/BOARD.svg and /GAME/BOARD.json. A
+// routes are the pages by address: /, /style.css, /users/NAME,
+// /users/NAME/todo.atom, /GAME/, /GAME/standings, /GAME/BOARD,
+// /GAME/BOARD.svg, /GAME/BOARD.json and /GAME/BOARD.atom, and the API
+// under /api/v1/ (api.go). A
 // game's pages are registered under its own name, so that no pattern of a
 // game overlaps /users/NAME; every other address, a game's alias among
 // them, comes to s.elsewhere.
@@ -24,6 +26,9 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /users/{name}", s.serve(func(r *http.Request) (page, error) {
 		return s.userPage(r.PathValue("name"), r.URL.Query())
 	}))
+	mux.HandleFunc("GET /users/{name}/todo.atom", s.serve(func(r *http.Request) (page, error) {
+		return s.todoFeed(r.PathValue("name"), r.URL.Query(), s.base(r))
+	}))
 	for _, g := range catalog.All() {
 		// Without it ServeMux would answer "/GAME" with a redirect of
 		// its own, a 307; the site's addresses move for good (301).
@@ -35,9 +40,10 @@ func (s *Server) routes() *http.ServeMux {
 			return s.standingsPage(g, r.URL.Query())
 		}))
 		mux.HandleFunc("GET /"+g.Name()+"/{board}", s.serve(func(r *http.Request) (page, error) {
-			return s.boardPages(g, r.PathValue("board"), r.URL.Query())
+			return s.boardPages(g, r.PathValue("board"), r.URL.Query(), s.base(r))
 		}))
 	}
+	s.apiRoutes(mux)
 	mux.HandleFunc("/", s.elsewhere)
 	return mux
 }
@@ -50,9 +56,13 @@ func (s *Server) serve(f func(*http.Request) (page, error)) http.HandlerFunc {
 	}
 }
 
-// boardPages is a board's page, or its drawing (name.svg) or data
-// (name.json): a pattern's wildcard is a whole segment of the path.
-func (s *Server) boardPages(g rules.Game, name string, q url.Values) (page, error) {
+// boardPages is a board's page, or its drawing (name.svg), data
+// (name.json) or feed (name.atom, its ids under base): a pattern's
+// wildcard is a whole segment of the path.
+func (s *Server) boardPages(g rules.Game, name string, q url.Values, base string) (page, error) {
+	if num, ok := strings.CutSuffix(name, ".atom"); ok {
+		return s.boardFeed(g, num, q, base)
+	}
 	if num, ok := strings.CutSuffix(name, ".svg"); ok {
 		return s.boardFile(g, num, q, "svg")
 	}
