@@ -181,15 +181,23 @@ func feedOf(t *testing.T, h *pbemtest.Harness, id string) string {
 	return ""
 }
 
+// feedHarness is a service whose mails link to https://pbem.example.org,
+// with alice and bob signed up.
+func feedHarness(t *testing.T) *pbemtest.Harness {
+	t.Helper()
+	h := pbemtest.New(t)
+	h.Service = pbem.New(h.DB, pbem.Config{Address: pbemtest.Address, Now: h.Clock, Auth: pbemtest.Auth(),
+		PublicURL: "https://pbem.example.org", Log: slog.New(slog.DiscardHandler)})
+	h.SignUp("alice", "bob")
+	return h
+}
+
 // TestFeedsFollowMoves: a move made by mail takes the board out of the
 // mover's todo feed and into his opponent's, adds an entry to the
 // board's feed and moves its updated; every feed is Atom 1.0.
 func TestFeedsFollowMoves(t *testing.T) {
 	t.Parallel()
-	h := pbemtest.New(t)
-	h.Service = pbem.New(h.DB, pbem.Config{Address: pbemtest.Address, Now: h.Clock, Auth: pbemtest.Auth(),
-		PublicURL: "https://pbem.example.org", Log: slog.New(slog.DiscardHandler)})
-	h.SignUp("alice", "bob")
+	h := feedHarness(t)
 	h.Mail("alice@example.org", "tanbo challenge alice bob -size=9", "")
 	aliceFeed, bobFeed := feedOf(t, h, "alice"), feedOf(t, h, "bob")
 	s := New(h.DB, Options{Name: "pbemd test", Now: h.Clock, Rate: 1e6, Burst: 1e6, URL: "https://pbem.example.org/"})
@@ -243,10 +251,7 @@ func TestFeedsFollowMoves(t *testing.T) {
 // checked before the store is read, and a forged one of any shape fails.
 func TestTodoFeedKeys(t *testing.T) {
 	t.Parallel()
-	h := pbemtest.New(t)
-	h.Service = pbem.New(h.DB, pbem.Config{Address: pbemtest.Address, Now: h.Clock, Auth: pbemtest.Auth(),
-		PublicURL: "https://pbem.example.org", Log: slog.New(slog.DiscardHandler)})
-	h.SignUp("alice", "bob")
+	h := feedHarness(t)
 	s := New(h.DB, Options{Now: h.Clock, Rate: 1e6, Burst: 1e6})
 	aliceFeed, bobFeed := feedOf(t, h, "alice"), feedOf(t, h, "bob")
 	_, aliceKey, _ := strings.Cut(aliceFeed, "?key=")
