@@ -224,7 +224,5 @@ func (s *Server) todoFeed(name string, q url.Values, base string) (page, error) 
 		})
 	}
 	f.Updated = atomTime(updated)
-	p, err := feedPage(f)
-	p.private = true
-	return p, err
+	return feedPage(f)
 }

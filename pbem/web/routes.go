@@ -9,13 +9,13 @@ import (
 	"github.com/pbemd/pbemd/rules/catalog"
 )
 
-// routes are the pages by address: /, /style.css, /users/NAME,
-// /users/NAME/todo.atom, /GAME/, /GAME/standings, /GAME/BOARD,
-// /GAME/BOARD.svg, /GAME/BOARD.json and /GAME/BOARD.atom, and the API
-// under /api/v1/ (api.go). A
+// routes are the pages by address: /, /style.css, /users/NAME, /GAME/,
+// /GAME/standings, /GAME/BOARD, /GAME/BOARD.svg and /GAME/BOARD.json. A
 // game's pages are registered under its own name, so that no pattern of a
 // game overlaps /users/NAME; every other address, a game's alias among
 // them, comes to s.elsewhere.
+// The feeds are /GAME/BOARD.atom and /users/NAME/todo.atom (atom.go),
+// the API is under /api/v1/ (api.go).
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.serve(func(*http.Request) (page, error) { return s.frontPage() }))
@@ -26,9 +26,11 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /users/{name}", s.serve(func(r *http.Request) (page, error) {
 		return s.userPage(r.PathValue("name"), r.URL.Query())
 	}))
-	mux.HandleFunc("GET /users/{name}/todo.atom", s.serve(func(r *http.Request) (page, error) {
-		return s.todoFeed(r.PathValue("name"), r.URL.Query(), s.base(r))
-	}))
+	mux.HandleFunc("GET /users/{name}/todo.atom", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "private, no-cache") // keyed: no shared cache keeps it
+		p, err := s.todoFeed(r.PathValue("name"), r.URL.Query(), s.base(r))
+		s.answer(w, r, p, err)
+	})
 	for _, g := range catalog.All() {
 		// Without it ServeMux would answer "/GAME" with a redirect of
 		// its own, a 307; the site's addresses move for good (301).
@@ -40,7 +42,10 @@ func (s *Server) routes() *http.ServeMux {
 			return s.standingsPage(g, r.URL.Query())
 		}))
 		mux.HandleFunc("GET /"+g.Name()+"/{board}", s.serve(func(r *http.Request) (page, error) {
-			return s.boardPages(g, r.PathValue("board"), r.URL.Query(), s.base(r))
+			if num, ok := strings.CutSuffix(r.PathValue("board"), ".atom"); ok {
+				return s.boardFeed(g, num, r.URL.Query(), s.base(r))
+			}
+			return s.boardPages(g, r.PathValue("board"), r.URL.Query())
 		}))
 	}
 	s.apiRoutes(mux)
@@ -56,13 +61,9 @@ func (s *Server) serve(f func(*http.Request) (page, error)) http.HandlerFunc {
 	}
 }
 
-// boardPages is a board's page, or its drawing (name.svg), data
-// (name.json) or feed (name.atom, its ids under base): a pattern's
-// wildcard is a whole segment of the path.
-func (s *Server) boardPages(g rules.Game, name string, q url.Values, base string) (page, error) {
-	if num, ok := strings.CutSuffix(name, ".atom"); ok {
-		return s.boardFeed(g, num, q, base)
-	}
+// boardPages is a board's page, or its drawing (name.svg) or data
+// (name.json): a pattern's wildcard is a whole segment of the path.
+func (s *Server) boardPages(g rules.Game, name string, q url.Values) (page, error) {
 	if num, ok := strings.CutSuffix(name, ".svg"); ok {
 		return s.boardFile(g, num, q, "svg")
 	}

@@ -165,8 +165,6 @@ type page struct {
 	body  []byte
 	ctype string
 	buf   *bytes.Buffer // the pooled buffer holding body, if any
-	// private keeps a page out of shared caches: a keyed feed's.
-	private bool
 }
 
 // send writes p with an ETag of its content, or 304 Not Modified when the
@@ -176,9 +174,8 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, p page) {
 	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
 	h := w.Header()
 	h.Set("ETag", etag)
-	h.Set("Cache-Control", "no-cache")
-	if p.private {
-		h.Set("Cache-Control", "private, no-cache")
+	if h.Get("Cache-Control") == "" { // a route may have set its own
+		h.Set("Cache-Control", "no-cache")
 	}
 	if etagMatch(r.Header.Get("If-None-Match"), etag) {
 		w.WriteHeader(http.StatusNotModified)
