@@ -327,6 +327,16 @@ func init() {
 			text:     "The seeks and other open seats waiting for a player (the same as \"GAME games open\").",
 			examples: []string{"tanbo seeks"},
 		}}},
+		{name: "feed", run: (*cmd).feed, section: playingSection, forms: []form{{
+			words:    "feed key userid password",
+			text:     "Mail the address of your Atom feed of the boards where it is your move (as todo lists them), with its key, to the account's addresses (never to the sender as such). The password may be left out in mail from an address of the account whose domain signs it.",
+			more:     "The feed is /users/USERID/todo.atom?key=KEY on the web view; each board also has a public feed of its moves, /GAME/BOARD.atom. See [api.md](api.md).",
+			examples: []string{"feed key alice secret"},
+		}, {
+			words:    "feed revoke userid password",
+			text:     "Every key of your feed given so far fails from now on; \"feed key\" then mails a new one.",
+			examples: []string{"feed revoke alice secret"},
+		}}},
 	}
 	indexCommands()
 }

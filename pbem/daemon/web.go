@@ -36,7 +36,7 @@ func startWeb(addr string, db *store.DB, cfg *config.Config, unsub web.Unsubscri
 	if err != nil {
 		return "", nil, fmt.Errorf("web view: %w (choose another address with -http or the http setting, or turn it off with -http off)", err)
 	}
-	srv := web.New(db, web.Options{Name: cfg.Name, Mail: cfg.Address, Log: log.With("part", "web")}).WithUnsubscribe(unsub).HTTPServer()
+	srv := web.New(db, web.Options{Name: cfg.Name, Mail: cfg.Address, Log: log.With("part", "web"), URL: cfg.PublicURL}).WithUnsubscribe(unsub).HTTPServer()
 	go srv.Serve(ln)
 	stop := func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

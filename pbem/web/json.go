@@ -2,12 +2,16 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/pbemd/pbemd/pbem"
+	"github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -53,8 +57,8 @@ func clockDoc(rec *store.Game) clockJS {
 	return d
 }
 
-// todoDoc is a player's boards at his move, as /users/NAME.json gives
-// them, the most urgent first.
+// todoDoc is a player's boards at his move, the most urgent first, as
+// userDoc begins.
 type todoDoc struct {
 	User string   `json:"user"`
 	Todo []todoJS `json:"todo"`
@@ -110,20 +114,107 @@ func boardJSON(b *boardAt) boardDoc {
 		d.Moves = append(d.Moves, moveJS{Number: i + 1, Side: strings.ToLower(sides[m.Seat&1]), Move: m.Text, Captured: m.Captured, Auto: m.Auto})
 	}
 	res := b.result()
+	d.Status, d.Result = stateWords(sides, b.rec, res)
+	if res.Over {
+		d.Reason = res.Reason
+	} else {
+		d.ToMove = strings.ToLower(sides[b.pos.ToMove()])
+	}
+	return d
+}
+
+// stateWords are a board's status ("open", "playing" or "over") and
+// result (a side in lower case, "draw" or "withdrawn"; "" until over) as
+// the JSON names them, for the result res of the position shown.
+func stateWords(sides [2]string, rec *store.Game, res rules.Result) (status, result string) {
 	switch {
 	case res.Over:
-		d.Status, d.Reason = "over", res.Reason
-		d.Result = "draw"
-		if b.rec.Withdrawn != "" {
-			d.Result = "withdrawn" // ended before a first move, unrated
+		result = "draw"
+		if rec.Withdrawn != "" {
+			result = "withdrawn" // ended before a first move, unrated
 		} else if res.Winner != rules.Draw {
-			d.Result = strings.ToLower(sides[res.Winner])
+			result = strings.ToLower(sides[res.Winner])
 		}
-	case b.open():
-		d.Status = "open"
-		d.ToMove = strings.ToLower(sides[b.pos.ToMove()])
-	default:
-		d.ToMove = strings.ToLower(sides[b.pos.ToMove()])
+		return "over", result
+	case !rec.Over && (&board.Board{Rec: rec}).Open():
+		return "open", ""
+	}
+	return "playing", ""
+}
+
+// summaryJS is a board in a list, read from its record alone (no replay).
+type summaryJS struct {
+	Game    string     `json:"game"`
+	Board   int        `json:"board"`
+	Options []string   `json:"options"`
+	Players []playerJS `json:"players"`
+	Invited []string   `json:"invited,omitempty"` // who must accept the challenge by mail
+	Status  string     `json:"status"`
+	ToMove  string     `json:"to_move,omitempty"` // the side to move, as boardDoc names it
+	Result  string     `json:"result,omitempty"`
+	Reason  string     `json:"reason,omitempty"`
+	Moves   int        `json:"moves"`
+	Created time.Time  `json:"created"`
+	Updated time.Time  `json:"updated"`
+	URL     string     `json:"url"` // its address in the API
+}
+
+func summaryJSON(g rules.Game, rec *store.Game) summaryJS {
+	sides := g.Sides()
+	res := rules.Ongoing
+	if rec.Over {
+		res = rules.Result{Over: true, Winner: rec.Winner, Reason: rec.EndReason}
+	}
+	d := summaryJS{Game: g.Name(), Board: rec.Board, Options: rec.Options, Players: []playerJS{}, Invited: board.Invited(rec),
+		Reason: res.Reason, Moves: len(rec.Moves), Created: rec.Created.UTC(), Updated: rec.Updated.UTC(),
+		URL: fmt.Sprintf("%s/games/%s/boards/%d", apiPrefix, g.Name(), rec.Board)}
+	if d.Options == nil {
+		d.Options = []string{}
+	}
+	for i, side := range sides {
+		d.Players = append(d.Players, playerJS{Side: strings.ToLower(side), User: seatAt(rec.Seats, i)})
+	}
+	d.Status, d.Result = stateWords(sides, rec, res)
+	if d.Status != "over" && (rec.ToMove == 0 || rec.ToMove == 1) {
+		d.ToMove = strings.ToLower(sides[rec.ToMove])
+	}
+	return d
+}
+
+// userDoc is a player as /api/v1/users/NAME and /users/NAME.json give
+// him: what his page shows, never an address.
+type userDoc struct {
+	todoDoc
+	Ratings []ratingJS  `json:"ratings"`
+	Total   int         `json:"total"` // his boards
+	Page    int         `json:"page"`  // of Boards, 50 a page, newest first
+	Boards  []summaryJS `json:"boards"`
+	Next    string      `json:"next,omitempty"` // the address of the next page
+}
+
+type ratingJS struct {
+	Game        string `json:"game"`
+	Rating      int    `json:"rating"`
+	Provisional bool   `json:"provisional"`
+	Games       int    `json:"games"`
+	Won         int    `json:"won"`
+	Lost        int    `json:"lost"`
+	Drawn       int    `json:"drawn"`
+}
+
+func userJSON(v userView) userDoc {
+	d := userDoc{todoDoc: todoJSON(v.User, v.Todo, v.TodoMore), Ratings: []ratingJS{}, Total: v.Total, Page: v.Page, Boards: []summaryJS{}}
+	for _, r := range v.Ratings {
+		d.Ratings = append(d.Ratings, ratingJS{Game: r.Game.Name(), Rating: r.Rating, Provisional: r.Provisional,
+			Games: r.games, Won: r.Won, Lost: r.Lost, Drawn: r.Drawn})
+	}
+	for _, rec := range v.recs {
+		if g, ok := catalog.Lookup(rec.Kind); ok {
+			d.Boards = append(d.Boards, summaryJSON(g, rec))
+		}
+	}
+	if v.Next > 0 {
+		d.Next = fmt.Sprintf("%s/users/%s?page=%d", apiPrefix, url.PathEscape(v.User), v.Next)
 	}
 	return d
 }
@@ -135,8 +226,16 @@ func seatAt(seats []string, i int) string {
 	return ""
 }
 
+// jsonPage is v as a page of JSON.
+func jsonPage(v any) (page, error) {
+	buf := getBuffer()
+	writeJSON(buf, v)
+	return page{body: buf.Bytes(), ctype: "application/json", buf: buf}, nil
+}
+
 func writeJSON(w io.Writer, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // served as JSON, never inside a page
 	enc.Encode(v)
 }

@@ -57,7 +57,7 @@ func (s *Server) html(name string, data any) (page, error) {
 		putBuffer(b)
 		return page{}, err
 	}
-	return page{b.Bytes(), "text/html; charset=utf-8", b}, nil
+	return page{body: b.Bytes(), ctype: "text/html; charset=utf-8", buf: b}, nil
 }
 
 // Page buffers are reused: a board page is some 30 kB, and growing a new
@@ -445,9 +445,7 @@ func (s *Server) boardFile(g rules.Game, text string, q url.Values, kind string)
 		svg := boardSVG(g, d, b.pos.Board())
 		return page{body: []byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + svg + "\n"), ctype: "image/svg+xml"}, nil
 	}
-	buf := getBuffer()
-	writeJSON(buf, boardJSON(b))
-	return page{body: buf.Bytes(), ctype: "application/json", buf: buf}, nil
+	return jsonPage(boardJSON(b))
 }
 
 // ratingView is a rating as the standings print it: rounded, with the
@@ -478,28 +476,45 @@ type userView struct {
 	// Todo are the boards at his move, the most urgent first.
 	Todo     []pbem.TodoItem
 	TodoMore bool
+	recs     []*store.Game // the boards of Rows, for the JSON
 }
 
 type userRating struct {
 	Game rules.Game
 	ratingView
+	games int // rated games finished
 }
 
 // userPage is a player's ratings and boards (newest first, a page at a
-// time), never his addresses.
+// time), never his addresses; NAME.json is the same as data, the API's
+// /api/v1/users/NAME.
 func (s *Server) userPage(name string, q url.Values) (page, error) {
-	if err := onlyParams(q, "page"); err != nil {
+	name, asJSON := strings.CutSuffix(name, ".json")
+	v, err := s.readUser(name, q)
+	if err != nil {
 		return page{}, err
 	}
-	if name == "" || strings.ContainsAny(name, "/\x00") || len(name) > 64 {
-		return page{}, notFound("There is no user %q; user ids are what players signed up with.", name)
+	if asJSON {
+		return jsonPage(userJSON(v))
 	}
-	name, asJSON := strings.CutSuffix(name, ".json")
+	v.chrome = s.chrome(v.User)
+	return s.html("user", v)
+}
+
+// readUser reads what a player's page shows: his ratings, the boards at
+// his move, and the page of his boards that ?page=N asks for.
+func (s *Server) readUser(name string, q url.Values) (userView, error) {
 	v := userView{Page: 1}
+	if err := onlyParams(q, "page"); err != nil {
+		return v, err
+	}
+	if name == "" || strings.ContainsAny(name, "/\x00") || len(name) > 64 {
+		return v, notFound("There is no user %q; user ids are what players signed up with.", name)
+	}
 	if q.Has("page") {
 		n, err := number(q.Get("page"), "page", 1, math.MaxInt32)
 		if err != nil {
-			return page{}, err
+			return v, err
 		}
 		v.Page = n
 	}
@@ -521,12 +536,9 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 		if v.Todo, v.TodoMore, err = pbem.Todo(tx, u.ID, ""); err != nil {
 			return err
 		}
-		if asJSON {
-			return nil
-		}
 		for _, g := range catalog.All() {
 			if r, ok := u.Ratings[g.Name()]; ok && r != nil && r.Games > 0 {
-				v.Ratings = append(v.Ratings, userRating{Game: g, ratingView: viewRating(r)})
+				v.Ratings = append(v.Ratings, userRating{Game: g, ratingView: viewRating(r), games: r.Games})
 			}
 		}
 		refs, err := tx.GamesOf(u.ID)
@@ -553,6 +565,7 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 				return err
 			}
 			v.Rows = append(v.Rows, rowOf(g, rec))
+			v.recs = append(v.recs, rec)
 		}
 		if v.Page > 1 {
 			v.Prev = v.Page - 1
@@ -562,16 +575,7 @@ func (s *Server) userPage(name string, q url.Values) (page, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return page{}, err
-	}
-	if asJSON {
-		buf := getBuffer()
-		writeJSON(buf, todoJSON(v.User, v.Todo, v.TodoMore))
-		return page{body: buf.Bytes(), ctype: "application/json", buf: buf}, nil
-	}
-	v.chrome = s.chrome(v.User)
-	return s.html("user", v)
+	return v, err
 }
 
 // moveRowsHTML writes the rows of a board's move table, each move a link to

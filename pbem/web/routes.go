@@ -14,6 +14,8 @@ import (
 // game's pages are registered under its own name, so that no pattern of a
 // game overlaps /users/NAME; every other address, a game's alias among
 // them, comes to s.elsewhere.
+// The feeds are /GAME/BOARD.atom and /users/NAME/todo.atom (atom.go),
+// the API is under /api/v1/ (api.go).
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.serve(func(*http.Request) (page, error) { return s.frontPage() }))
@@ -24,6 +26,11 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /users/{name}", s.serve(func(r *http.Request) (page, error) {
 		return s.userPage(r.PathValue("name"), r.URL.Query())
 	}))
+	mux.HandleFunc("GET /users/{name}/todo.atom", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "private, no-cache") // keyed: no shared cache keeps it
+		p, err := s.todoFeed(r.PathValue("name"), r.URL.Query(), s.base(r))
+		s.answer(w, r, p, err)
+	})
 	for _, g := range catalog.All() {
 		// Without it ServeMux would answer "/GAME" with a redirect of
 		// its own, a 307; the site's addresses move for good (301).
@@ -35,9 +42,13 @@ func (s *Server) routes() *http.ServeMux {
 			return s.standingsPage(g, r.URL.Query())
 		}))
 		mux.HandleFunc("GET /"+g.Name()+"/{board}", s.serve(func(r *http.Request) (page, error) {
+			if num, ok := strings.CutSuffix(r.PathValue("board"), ".atom"); ok {
+				return s.boardFeed(g, num, r.URL.Query(), s.base(r))
+			}
 			return s.boardPages(g, r.PathValue("board"), r.URL.Query())
 		}))
 	}
+	s.apiRoutes(mux)
 	mux.HandleFunc("/", s.elsewhere)
 	return mux
 }

@@ -44,6 +44,13 @@ func TestRoutes(t *testing.T) {
 		{"/users", 404, "There is no page /users here"},
 		{"/style.css/x", 404, "There is no page"},
 		{"/%00", 404, "There is no page"},
+		{fmt.Sprintf("/baroque/%d.atom", u), 301, fmt.Sprintf("/ultima/%d.atom", u)},
+		{fmt.Sprintf("/ultima/%d.atom", u), 200, "<feed"},
+		{"/users/alice/todo.atom", 404, "There is no such feed"},
+		{"/users/alice/todo.atom/x", 404, "There is no user"},
+		{"/api/v1/games", 200, `"name": "ultima"`},
+		{"/api/v1", 307, "/api/v1/"},
+		{"/api/v1/games/", 404, "There is no API address"},
 	} {
 		r := get(t, s, c.path)
 		b := body(t, r)
@@ -55,5 +62,10 @@ func TestRoutes(t *testing.T) {
 			t.Errorf("GET %s: %d %q, want %d with %q", c.path, r.StatusCode, got, c.status, c.want)
 		}
 		checkHeaders(t, c.path, r)
+	}
+	// The style sheet is kept a day, as its route says; pages are asked
+	// for again each time (with their ETag).
+	if cc := get(t, s, "/style.css").Header.Get("Cache-Control"); cc != "public, max-age=86400" {
+		t.Errorf("/style.css: Cache-Control %q", cc)
 	}
 }

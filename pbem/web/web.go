@@ -36,6 +36,11 @@ type Options struct {
 	// Rate per second on average, Burst at once. Defaults 10 and 40.
 	Rate  float64
 	Burst int
+
+	// URL is the site's public address (the configuration's public_url),
+	// which the feeds' ids and links are made under; default the
+	// request's own scheme and host.
+	URL string
 }
 
 // Limits on what a request may cost before any work is done.
@@ -112,8 +117,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.unsubscribe(w, r) {
 		return
 	}
+	data := isData(r.URL.Path)
+	if data {
+		// Any site's script may read the data (CORS): it is public,
+		// and no cookie or login comes with a request.
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Access-Control-Expose-Headers", "ETag, Retry-After")
+		h.Set("Cross-Origin-Resource-Policy", "cross-origin")
+	}
 	switch {
-	case r.Method != http.MethodGet && r.Method != http.MethodHead:
+	case r.Method != http.MethodGet && r.Method != http.MethodHead && !(data && r.Method == http.MethodOptions):
 		h.Set("Allow", "GET, HEAD")
 		s.fail(w, r, http.StatusMethodNotAllowed, "Only GET and HEAD are served here; the site is read-only.")
 		return
@@ -123,6 +136,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case !s.limiter.allow(clientKey(r)):
 		h.Set("Retry-After", "1")
 		s.fail(w, r, http.StatusTooManyRequests, "Too many requests from your address; wait a moment and try again.")
+		return
+	case r.Method == http.MethodOptions:
+		// A browser's preflight of a request with If-None-Match.
+		h.Set("Allow", "GET, HEAD, OPTIONS")
+		h.Set("Access-Control-Allow-Methods", "GET, HEAD")
+		h.Set("Access-Control-Allow-Headers", "If-None-Match")
+		h.Set("Access-Control-Max-Age", "86400")
+		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	s.mux.ServeHTTP(w, r)
@@ -153,7 +174,9 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, p page) {
 	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
 	h := w.Header()
 	h.Set("ETag", etag)
-	h.Set("Cache-Control", "no-cache")
+	if h.Get("Cache-Control") == "" { // a route may have set its own
+		h.Set("Cache-Control", "no-cache")
+	}
 	if etagMatch(r.Header.Get("If-None-Match"), etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
@@ -206,17 +229,17 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, p page, err erro
 	}
 }
 
-// fail writes an error page: HTML for a page, JSON for a .json address,
-// plain text otherwise.
+// fail writes an error page: HTML for a page, JSON for a .json or API
+// address, plain text otherwise.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	var body bytes.Buffer
 	switch {
-	case strings.HasSuffix(r.URL.Path, ".json"):
+	case isData(r.URL.Path):
 		h.Set("Content-Type", "application/json")
 		writeJSON(&body, map[string]string{"error": msg})
-	case strings.HasSuffix(r.URL.Path, ".svg") || status == http.StatusTooManyRequests:
+	case strings.HasSuffix(r.URL.Path, ".svg") || strings.HasSuffix(r.URL.Path, ".atom") || status == http.StatusTooManyRequests:
 		h.Set("Content-Type", "text/plain; charset=utf-8")
 		body.WriteString(msg + "\n")
 	default:
