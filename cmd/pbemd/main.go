@@ -67,7 +67,7 @@ var commands = []command{
 		examples: []string{"pbemd admin users", "pbemd admin -config /etc/pbemd/pbemd.yaml user alice", "pbemd admin end tanbo 101 win alice"}},
 	{name: "rules", args: "GAME [OPTION ...] [-position TEXT] [-board] [-legal] [-perft N] [-json] [MOVE ...]",
 		summary: "explore a game position", run: runRules,
-		examples: []string{"pbemd rules tanbo -size=9 h7 b7 -board"}},
+		examples: []string{"pbemd rules tanbo -size=9 h7 b7 -board", "pbemd rules replay tanbo-101.pgn   (check a game's record, print its end)"}},
 	{name: "populate", args: "-data DIR -games N [-players M] [-seed S]",
 		summary: "fill a new store with a realistic mix of games, to try it at scale", run: runPopulate,
 		examples: []string{"pbemd populate -data /tmp/big -games 1000000"}},

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 )
 
 const usage = `usage: pbemd rules GAME [OPTION ...] [-position TEXT] [-board] [-legal] [-perft N] [-json] [--] [MOVE ...]
+       pbemd rules replay FILE
 
 Plays the moves from the start (or from -position) and prints what is asked:
   -position TEXT  start from this position (the game's position format)
@@ -24,6 +26,7 @@ Plays the moves from the start (or from -position) and prints what is asked:
   -json           the same facts as one JSON object
   --              ends the flags: everything after it is a move
 OPTION is a game option as in a challenge, e.g. -size=9 or -singleleap.
+"replay FILE" plays a game's record (docs/records.md) and prints where it ends.
 `
 
 // Report is what -json prints after the moves: position, to_move ("" when
@@ -62,6 +65,9 @@ type request struct {
 // Run runs the tool with the arguments after "rules" and returns the exit
 // status: 0 on success, 1 for an illegal move or position, 2 for bad usage.
 func Run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "replay" {
+		return replay(args[1:], os.Stdin, stdout, stderr)
+	}
 	req, err := parseArgs(args)
 	if errors.Is(err, errHelp) {
 		fmt.Fprint(stdout, usage)
