@@ -263,3 +263,10 @@ func spaceControls(r rune) rune {
 	}
 	return r
 }
+
+// An SGFWriter is a game whose records have a second form in SGF (FF[4]),
+// such as Tanbo: the server offers it beside the record wherever a game's
+// Game value has the method.
+type SGFWriter interface {
+	SGF(r *Record) (string, error)
+}
