@@ -112,7 +112,7 @@ func (game) SGF(r *record.Record) (string, error) {
 }
 
 // sgfResult is RE of a record's result: B+ or W+ (with R for a
-// resignation, T for a forfeit on time), 0 for a draw; "" when the game is
+// resignation, T for a forfeit on time, as the server words them), 0 for a draw; "" when the game is
 // not over.
 func sgfResult(result, termination string) string {
 	var re string
@@ -129,7 +129,7 @@ func sgfResult(result, termination string) string {
 	switch {
 	case strings.Contains(termination, "resigned"):
 		re += "R"
-	case strings.Contains(termination, "forfeit"):
+	case strings.Contains(termination, "did not move"), strings.Contains(termination, "ran out of time"):
 		re += "T"
 	}
 	return re
