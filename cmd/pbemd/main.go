@@ -102,6 +102,10 @@ var commands = []command{
 			"DMARC. DNS goes through the system's resolver (or -resolver, or dkim_resolver);\n" +
 			"a DNS server that does not answer is a warning. Exit status 1 when a check failed.",
 		examples: []string{"pbemd doctor -config /etc/pbemd/pbemd.yaml"}},
+	{name: "export", args: "[-config FILE] [-data DIR] [-game G] [-since YYYY-MM-DD] OUT.tar.gz",
+		summary: "write the records of the finished games to a tar.gz", run: runExport, help: exportHelp,
+		examples: []string{"pbemd export -config /etc/pbemd/pbemd.yaml records.tar.gz",
+			"pbemd export -data ./pbem-data -game tanbo -since 2026-01-01 tanbo-2026.tar.gz"}},
 }
 
 // usageTail follows the list of subcommands in pbemd's usage.
