@@ -42,7 +42,7 @@ func Replay(g rules.Game, r *Record) (rules.Position, rules.Result, error) {
 		m := &r.Moves[i]
 		m.Seat = pos.ToMove()
 		if _, err := pos.Play(m.Text); err != nil {
-			return nil, rules.Result{}, fmt.Errorf("move %d %q is illegal: %w", i+1, m.Text, unquoted(err, m.Text))
+			return nil, rules.Result{}, fmt.Errorf("move %d %q is illegal: %s", i+1, m.Text, rules.Unquoted(err, m.Text))
 		}
 	}
 	res := pos.Result()
@@ -68,12 +68,4 @@ func names(g rules.Game, name string) bool {
 		}
 	}
 	return false
-}
-
-// unquoted is the rules' refusal of a move without the move quoted again.
-func unquoted(err error, move string) error {
-	if e, ok := err.(*rules.Error); ok && e.Input == move {
-		return fmt.Errorf("%s", e.Msg)
-	}
-	return err
 }

@@ -87,9 +87,9 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	}
 	for i, m := range req.moves {
 		if _, err := pos.Play(m); err != nil {
-			fmt.Fprintf(stderr, "pbemd rules: move %d (index %d) %q refused: %v\n", i+1, i, m, plain(err, m))
+			fmt.Fprintf(stderr, "pbemd rules: move %d (index %d) %q refused: %v\n", i+1, i, m, rules.Unquoted(err, m))
 			if req.json {
-				writeJSON(stdout, Refusal{Error: plain(err, m), Index: &i, Move: m})
+				writeJSON(stdout, Refusal{Error: rules.Unquoted(err, m), Index: &i, Move: m})
 			}
 			return 1
 		}
@@ -233,16 +233,6 @@ func result(g rules.Game, pos rules.Position) string {
 	default:
 		return strings.ToLower(g.Sides()[r.Winner])
 	}
-}
-
-// plain is the message of a rules error without the input it quotes when that
-// is the argument the caller has already named.
-func plain(err error, arg string) string {
-	var re *rules.Error
-	if errors.As(err, &re) && re.Input == arg {
-		return re.Msg
-	}
-	return err.Error()
 }
 
 func nonNil(s []string) []string {
