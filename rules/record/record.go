@@ -222,9 +222,13 @@ func (w *lineWriter) word(s string) {
 	w.col += len(s)
 }
 
-// comment writes a comment in braces, its words wrapped as the moves are.
+// comment writes a comment in braces, its words wrapped as the moves are;
+// a word longer than a line (a link) is cut to fit.
 func (w *lineWriter) comment(text string) {
-	words := strings.Fields(escapeComment(text))
+	var words []string
+	for _, word := range strings.Fields(strings.Map(spaceControls, text)) {
+		words = append(words, cutEscaped(word, LineWidth-2)...)
+	}
 	if len(words) == 0 {
 		w.word("{}")
 		return
@@ -240,6 +244,22 @@ func (w *lineWriter) end() {
 	if w.col > 0 {
 		w.b.WriteString("\n")
 	}
+}
+
+// cutEscaped escapes word as escapeComment does, cut into pieces of at
+// most width bytes, never within an escape or a character.
+func cutEscaped(word string, width int) []string {
+	var pieces []string
+	var b strings.Builder
+	for _, r := range word {
+		e := escapeComment(string(r))
+		if b.Len()+len(e) > width {
+			pieces = append(pieces, b.String())
+			b.Reset()
+		}
+		b.WriteString(e)
+	}
+	return append(pieces, b.String())
 }
 
 // escapeTag writes a tag's value as a PGN string holds it: a backslash

@@ -255,3 +255,23 @@ func TestNumberingOfRuns(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A comment's word longer than a line (a link) is cut to fit, never
+// within an escape, and reads back with the pieces apart.
+func TestLongCommentWordFits(t *testing.T) {
+	word := strings.Repeat("}", 30) + strings.Repeat("x", 100)
+	r := &record.Record{Comments: []record.Comment{{0, "see " + word}}}
+	text := r.String()
+	for _, line := range strings.Split(text, "\n") {
+		if len(line) > record.LineWidth {
+			t.Errorf("a line of %d columns: %q", len(line), line)
+		}
+	}
+	got, err := record.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ReplaceAll(got.Comments[0].Text, " ", "") != "see"+word {
+		t.Errorf("read back %q", got.Comments[0].Text)
+	}
+}
