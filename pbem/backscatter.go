@@ -98,7 +98,13 @@ func (r *request) boundAnswer(ps []*part) ([]*part, error) {
 }
 
 // answerSize is what a part of an answer counts: its text.
-func answerSize(p *part) int { return len(p.subject) + len(p.body) }
+func answerSize(p *part) int {
+	n := len(p.subject) + len(p.body)
+	for _, a := range p.attach {
+		n += len(a.Text)
+	}
+	return n
+}
 
 // withheldNotice is the part that stands for the parts withheld: what they
 // were, why they were withheld, and what works instead.

@@ -168,7 +168,7 @@ func TestMove(t *testing.T) {
 		{"bob@example.org", "tanbo move 999 bob pw-bob b7", "There is no Tanbo board 999; send 'tanbo games all' for the boards there are."},
 		{"bob@example.org", "tanbo move abc bob pw-bob b7", `"abc" is not a board number; boards are numbered from 101.`},
 		{"bob@example.org", "tanbo move 101 bob pw-bob", "The command has the wrong number of words; write it as: tanbo move board userid password move[#n]"},
-		{"bob@example.org", "tanbo dance 101", `"dance" is not a command of Tanbo; the commands are accept, challenge, chat, decline, games, help, history, join, limit, move, notify, preview, queue, reject, rematch, resign, seek, seeks, show, standings, subscribe, swap, todo, unsubscribe.`},
+		{"bob@example.org", "tanbo dance 101", `"dance" is not a command of Tanbo; the commands are accept, challenge, chat, decline, games, help, history, join, limit, move, notify, preview, queue, record, reject, rematch, resign, seek, seeks, show, standings, subscribe, swap, todo, unsubscribe.`},
 	}
 	for _, e := range errs {
 		errorReply(t, h.send(e.from, e.subject, ""), e.from, e.want)

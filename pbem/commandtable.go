@@ -337,6 +337,12 @@ func init() {
 			text:     "Every key of your feed given so far fails from now on; \"feed key\" then mails a new one.",
 			examples: []string{"feed revoke alice secret"},
 		}}},
+		{name: "record", game: true, run: (*cmd).record, reads: true, noPassword: true, section: watchingSection, forms: []form{{
+			words:    "GAME record board",
+			text:     "The board's record: its players, options and result, then every move with the players' comments, as text a program can read back (a board not over: the moves so far). It comes in the mail and attached as GAME-board.pgn, for Tanbo also as GAME-board.sgf.",
+			more:     "The format is in [records.md](records.md); `pbemd rules replay FILE` checks a record move by move.",
+			examples: []string{"tanbo record 101"},
+		}}},
 	}
 	indexCommands()
 }

@@ -42,6 +42,9 @@ type part struct {
 	// that a mail filter on "Tanbo Board 101" finds it; the answer's
 	// other parts are merged.
 	own bool
+	// attach are files sent with the mail (a board's record); only a
+	// part that goes on its own keeps them.
+	attach []mailmsg.Attachment
 }
 
 // compose turns the request's parts into outgoing mails in r.out, in the
@@ -53,6 +56,9 @@ func (r *request) compose() error {
 	groups := map[string][]*part{}
 	for i, p := range r.parts {
 		p.subject, p.body = r.mask(p.subject), r.maskLines(p.body)
+		for i := range p.attach {
+			p.attach[i].Text = r.maskLines(p.attach[i].Text)
+		}
 		k := p.to
 		if p.board {
 			k = fmt.Sprintf("%s\x00board %d", p.to, i)
@@ -251,6 +257,7 @@ func (r *request) mailOf(p *part, to string) *mailmsg.Mail {
 		Date:          r.now,
 		AutoSubmitted: p.auto,
 		ReplyTo:       p.replyTo,
+		Attachments:   p.attach,
 	}
 	if p.messageID != "" {
 		m.MessageID = p.messageID

@@ -22,7 +22,7 @@ func TestPbmservShortForms(t *testing.T) {
 		}
 	}
 	errorReply(t, h.send("alice@example.org", "tanbo chal alice bob", ""), "alice@example.org",
-		`"chal" is not a command of Tanbo; the commands are accept, challenge, chat, decline, games, help, history, join, limit, move, notify, preview, queue, reject, rematch, resign, seek, seeks, show, standings, subscribe, swap, todo, unsubscribe.`)
+		`"chal" is not a command of Tanbo; the commands are accept, challenge, chat, decline, games, help, history, join, limit, move, notify, preview, queue, record, reject, rematch, resign, seek, seeks, show, standings, subscribe, swap, todo, unsubscribe.`)
 	errorReply(t, h.send("alice@example.org", "tanbo challenge alice bob -s=9 -swap", ""), "alice@example.org",
 		`"-s=9" is the start of more than one option of Tanbo; write more of its name.`)
 	// subscribe from 3 letters, unsubscribe from 5.

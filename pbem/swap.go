@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -103,9 +104,14 @@ func swapNotice(b *board) []string {
 	if b.rec.Swapped == "" {
 		return nil
 	}
-	sides := b.game.Sides()
-	return []string{fmt.Sprintf("Pie rule: %s swapped after the first move and plays %s; the first move was %s's.",
-		b.rec.Swapped, sides[0], b.rec.Seats[1])}
+	return []string{swapLine(b.game, b.rec)}
+}
+
+// swapLine tells who swapped on a swapped board, for its mails and its
+// record.
+func swapLine(g rules.Game, rec *store.Game) string {
+	return fmt.Sprintf("Pie rule: %s swapped after the first move and plays %s; the first move was %s's.",
+		rec.Swapped, g.Sides()[0], rec.Seats[1])
 }
 
 // tellDropped tells each owner of queued moves, privately, that what made

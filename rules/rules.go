@@ -6,7 +6,10 @@
 // own package and one line in package rules/catalog.
 package rules
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // A Game is one kind of game: its names, options and start position.
 type Game interface {
@@ -117,6 +120,16 @@ func (e *Error) Error() string {
 		return e.Msg
 	}
 	return fmt.Sprintf("%q: %s", e.Input, e.Msg)
+}
+
+// Unquoted is the message of err without the input it quotes, when that is
+// input, which the caller names already ("move 3 \"x\" is illegal: ...").
+func Unquoted(err error, input string) string {
+	var e *Error
+	if errors.As(err, &e) && e.Input == input {
+		return e.Msg
+	}
+	return err.Error()
 }
 
 // Errorf returns an *Error for input with a formatted message.

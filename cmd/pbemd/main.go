@@ -67,7 +67,7 @@ var commands = []command{
 		examples: []string{"pbemd admin users", "pbemd admin -config /etc/pbemd/pbemd.yaml user alice", "pbemd admin end tanbo 101 win alice"}},
 	{name: "rules", args: "GAME [OPTION ...] [-position TEXT] [-board] [-legal] [-perft N] [-json] [MOVE ...]",
 		summary: "explore a game position", run: runRules,
-		examples: []string{"pbemd rules tanbo -size=9 h7 b7 -board"}},
+		examples: []string{"pbemd rules tanbo -size=9 h7 b7 -board", "pbemd rules replay tanbo-101.pgn   (check a game's record, print its end)"}},
 	{name: "populate", args: "-data DIR -games N [-players M] [-seed S]",
 		summary: "fill a new store with a realistic mix of games, to try it at scale", run: runPopulate,
 		examples: []string{"pbemd populate -data /tmp/big -games 1000000"}},
@@ -102,6 +102,10 @@ var commands = []command{
 			"DMARC. DNS goes through the system's resolver (or -resolver, or dkim_resolver);\n" +
 			"a DNS server that does not answer is a warning. Exit status 1 when a check failed.",
 		examples: []string{"pbemd doctor -config /etc/pbemd/pbemd.yaml"}},
+	{name: "export", args: "[-config FILE] [-data DIR] [-game G] [-since YYYY-MM-DD] OUT.tar.gz",
+		summary: "write the records of the finished games to a tar.gz", run: runExport, help: exportHelp,
+		examples: []string{"pbemd export -config /etc/pbemd/pbemd.yaml records.tar.gz",
+			"pbemd export -data ./pbem-data -game tanbo -since 2026-01-01 tanbo-2026.tar.gz"}},
 }
 
 // usageTail follows the list of subcommands in pbemd's usage.

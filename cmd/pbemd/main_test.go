@@ -25,7 +25,7 @@ func TestSubcommandUsage(t *testing.T) {
 			if code, _, stderr := pbemd(t, "", c.name, "-nosuch"); code != 2 || !strings.Contains(stderr, "-nosuch") {
 				t.Errorf("-nosuch: exit %d, stderr\n%s", code, stderr)
 			}
-			if c.name == "backup" || c.name == "admin" || c.name == "restore" { // take a FILE or an action
+			if c.name == "backup" || c.name == "admin" || c.name == "restore" || c.name == "export" { // take a FILE or an action
 				return
 			}
 			if code, _, stderr := pbemd(t, "", c.name, "stray"); code != 2 || !strings.Contains(stderr, `unexpected argument "stray"`) {

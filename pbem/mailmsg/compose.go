@@ -28,6 +28,9 @@ type Mail struct {
 	References    []string  // without brackets; optional
 	Date          time.Time // required
 	AutoSubmitted string    // "auto-replied" or "auto-generated"
+	// Attachments are text files sent after the body, which then goes
+	// as the first part of a multipart/mixed mail.
+	Attachments []Attachment
 }
 
 // maxLineOctets is the longest line, in octets without CRLF, that RFC 5322 allows;
@@ -137,9 +140,12 @@ func (m *Mail) render(withTo bool) (data []byte, toAt int, err error) {
 	if body != "" && !strings.HasSuffix(body, "\n") {
 		body += "\n"
 	}
-	sevenBit := isSevenBit(body)
+	ctype, cte, text, err := encodeText(body)
+	if err != nil {
+		return nil, 0, err
+	}
 	var b bytes.Buffer
-	b.Grow(maxHeader + len(body) + strings.Count(body, "\n"))
+	b.Grow(maxHeader + len(text))
 	field := func(name, value string) { b.WriteString(headerField(name, value)) }
 	field("Date", m.Date.Format(time.RFC1123Z))
 	field("From", from)
@@ -160,37 +166,49 @@ func (m *Mail) render(withTo bool) (data []byte, toAt int, err error) {
 	}
 	field("Auto-Submitted", m.AutoSubmitted)
 	field("MIME-Version", "1.0")
+	if len(m.Attachments) > 0 {
+		if err := writeMixed(&b, ctype, cte, text, m.Attachments); err != nil {
+			return nil, 0, err
+		}
+		return b.Bytes(), toAt, nil
+	}
+	field("Content-Type", ctype)
+	field("Content-Transfer-Encoding", cte)
+	b.WriteString("\r\n")
+	b.Write(text)
+	return b.Bytes(), toAt, nil
+}
 
-	if sevenBit { // ASCII: valid UTF-8 as it is
-		field("Content-Type", "text/plain; charset=us-ascii")
-		field("Content-Transfer-Encoding", "7bit")
-		b.WriteString("\r\n")
+// encodeText encodes a text body as Bytes describes: 7-bit text as it is,
+// with CRLF line ends; any other as UTF-8 quoted-printable. It returns the
+// part's Content-Type and Content-Transfer-Encoding with the encoded text.
+func encodeText(body string) (ctype, cte string, data []byte, err error) {
+	var b bytes.Buffer
+	if isSevenBit(body) { // ASCII: valid UTF-8 as it is
+		b.Grow(len(body) + strings.Count(body, "\n"))
 		for {
 			line, rest, ok := strings.Cut(body, "\n")
 			b.WriteString(line)
 			if !ok {
-				return b.Bytes(), toAt, nil
+				return "text/plain; charset=us-ascii", "7bit", b.Bytes(), nil
 			}
 			b.WriteString("\r\n")
 			body = rest
 		}
 	}
 	body = strings.ToValidUTF8(body, "\uFFFD")
-	field("Content-Type", "text/plain; charset=utf-8")
-	field("Content-Transfer-Encoding", "quoted-printable")
-	b.WriteString("\r\n")
 	qp := quotedprintable.NewWriter(&b)
 	// The writer turns each "\n" into CRLF and encodes trailing spaces.
 	if _, err := qp.Write([]byte(body)); err != nil {
-		return nil, 0, err
+		return "", "", nil, err
 	}
 	if err := qp.Close(); err != nil {
-		return nil, 0, err
+		return "", "", nil, err
 	}
 	if body != "" && !bytes.HasSuffix(b.Bytes(), []byte("\r\n")) {
 		b.WriteString("\r\n")
 	}
-	return b.Bytes(), toAt, nil
+	return "text/plain; charset=utf-8", "quoted-printable", b.Bytes(), nil
 }
 
 // headerField is one header field, folded, with its CRLF.

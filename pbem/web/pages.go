@@ -19,6 +19,7 @@ import (
 	"github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
+	"github.com/pbemd/pbemd/rules/record"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -368,6 +369,7 @@ type boardView struct {
 	Ratings     []string
 	Subscribers string
 	Runs        bool // the move table has a row for each run of moves, no column for each side
+	SGF         bool // the game's records have an SGF form too (records.go)
 }
 
 type playerView struct {
@@ -391,6 +393,7 @@ func (s *Server) boardPage(g rules.Game, text string, q url.Values) (page, error
 	}
 	v.MoveRows = moveRowsHTML(v.Rows, g.Sides(), b.at)
 	v.Runs = board.RunsARow(v.Rows)
+	_, v.SGF = g.(record.SGFWriter)
 	if d, ok := drawing(b.pos, b.lastMove()); ok {
 		v.SVG = template.HTML(boardSVG(g, d, v.Text)) // every text escaped
 		v.Legend = legend(d)

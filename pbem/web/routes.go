@@ -10,8 +10,9 @@ import (
 )
 
 // routes are the pages by address: /, /style.css, /users/NAME, /GAME/,
-// /GAME/standings, /GAME/BOARD, /GAME/BOARD.svg and /GAME/BOARD.json. A
-// game's pages are registered under its own name, so that no pattern of a
+// /GAME/standings, /GAME/BOARD, /GAME/BOARD.svg, /GAME/BOARD.json and the
+// record /GAME/BOARD.pgn (and .sgf, records.go). A game's pages are
+// registered under its own name, so that no pattern of a
 // game overlaps /users/NAME; every other address, a game's alias among
 // them, comes to s.elsewhere.
 // The feeds are /GAME/BOARD.atom and /users/NAME/todo.atom (atom.go),
@@ -61,14 +62,20 @@ func (s *Server) serve(f func(*http.Request) (page, error)) http.HandlerFunc {
 	}
 }
 
-// boardPages is a board's page, or its drawing (name.svg) or data
-// (name.json): a pattern's wildcard is a whole segment of the path.
+// boardPages is a board's page, or its drawing (name.svg), data
+// (name.json) or record (name.pgn, name.sgf): a pattern's wildcard is a
+// whole segment of the path.
 func (s *Server) boardPages(g rules.Game, name string, q url.Values) (page, error) {
 	if num, ok := strings.CutSuffix(name, ".svg"); ok {
 		return s.boardFile(g, num, q, "svg")
 	}
 	if num, ok := strings.CutSuffix(name, ".json"); ok {
 		return s.boardFile(g, num, q, "json")
+	}
+	for _, ext := range []string{"pgn", "sgf"} {
+		if num, ok := strings.CutSuffix(name, "."+ext); ok {
+			return s.recordFile(g, num, q, ext)
+		}
 	}
 	return s.boardPage(g, name, q)
 }

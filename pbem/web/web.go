@@ -165,6 +165,9 @@ type page struct {
 	body  []byte
 	ctype string
 	buf   *bytes.Buffer // the pooled buffer holding body, if any
+	// filename, when set, names the page as a file for saving it
+	// (Content-Disposition), as a board's record.
+	filename string
 }
 
 // send writes p with an ETag of its content, or 304 Not Modified when the
@@ -182,6 +185,9 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, p page) {
 		return
 	}
 	h.Set("Content-Type", p.ctype)
+	if p.filename != "" {
+		h.Set("Content-Disposition", fmt.Sprintf("inline; filename=%q", p.filename))
+	}
 	h.Set("Content-Length", fmt.Sprint(len(p.body)))
 	w.Write(p.body)
 }

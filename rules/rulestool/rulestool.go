@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 )
 
 const usage = `usage: pbemd rules GAME [OPTION ...] [-position TEXT] [-board] [-legal] [-perft N] [-json] [--] [MOVE ...]
+       pbemd rules replay FILE
 
 Plays the moves from the start (or from -position) and prints what is asked:
   -position TEXT  start from this position (the game's position format)
@@ -24,6 +26,7 @@ Plays the moves from the start (or from -position) and prints what is asked:
   -json           the same facts as one JSON object
   --              ends the flags: everything after it is a move
 OPTION is a game option as in a challenge, e.g. -size=9 or -singleleap.
+"replay FILE" plays a game's record (docs/records.md) and prints where it ends.
 `
 
 // Report is what -json prints after the moves: position, to_move ("" when
@@ -62,6 +65,9 @@ type request struct {
 // Run runs the tool with the arguments after "rules" and returns the exit
 // status: 0 on success, 1 for an illegal move or position, 2 for bad usage.
 func Run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "replay" {
+		return replay(args[1:], os.Stdin, stdout, stderr)
+	}
 	req, err := parseArgs(args)
 	if errors.Is(err, errHelp) {
 		fmt.Fprint(stdout, usage)
@@ -81,9 +87,9 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	}
 	for i, m := range req.moves {
 		if _, err := pos.Play(m); err != nil {
-			fmt.Fprintf(stderr, "pbemd rules: move %d (index %d) %q refused: %v\n", i+1, i, m, plain(err, m))
+			fmt.Fprintf(stderr, "pbemd rules: move %d (index %d) %q refused: %v\n", i+1, i, m, rules.Unquoted(err, m))
 			if req.json {
-				writeJSON(stdout, Refusal{Error: plain(err, m), Index: &i, Move: m})
+				writeJSON(stdout, Refusal{Error: rules.Unquoted(err, m), Index: &i, Move: m})
 			}
 			return 1
 		}
@@ -227,16 +233,6 @@ func result(g rules.Game, pos rules.Position) string {
 	default:
 		return strings.ToLower(g.Sides()[r.Winner])
 	}
-}
-
-// plain is the message of a rules error without the input it quotes when that
-// is the argument the caller has already named.
-func plain(err error, arg string) string {
-	var re *rules.Error
-	if errors.As(err, &re) && re.Input == arg {
-		return re.Msg
-	}
-	return err.Error()
 }
 
 func nonNil(s []string) []string {
