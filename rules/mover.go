@@ -22,8 +22,9 @@ type Mover interface {
 	// of points or pieces the move captured, as Play's steps would name
 	// them.
 	Apply(m Move) (captured int)
-	// CopyInto makes dst, a position of the same game (one this position
-	// or a copy of it made by Clone), the same position as this one,
-	// reusing dst's memory: a copy that allocates nothing.
+	// CopyInto makes dst the same position as this one, reusing dst's
+	// memory: a copy that allocates nothing once dst has grown to the size
+	// it needs. dst must be a position of the same game, such as a Clone of
+	// this one; any other is a programming error, and panics.
 	CopyInto(dst Position)
 }
