@@ -47,6 +47,9 @@ func CheckMover(t *testing.T, start rules.Position, games, maxPlies int, seed ui
 			if len(moves) == 0 {
 				break
 			}
+			if ply == 0 {
+				checkUnlisted(t, pos, moves)
+			}
 			pos.CopyInto(copies)
 			i := rng.IntN(len(moves))
 			captured := pos.Apply(moves[i])
@@ -75,6 +78,27 @@ func CheckMover(t *testing.T, start rules.Position, games, maxPlies int, seed ui
 			if got, want := copies.String(), pos.String(); got != want {
 				t.Fatalf("game %d ply %d, %s: %s on a copy gives %s, on the original %s", game, ply, before, legal[i], got, want)
 			}
+		}
+	}
+}
+
+// checkUnlisted: Apply of a number Moves did not list (below all, above
+// all) is a caller's mistake; it must panic and leave the position as it
+// was, never play something else.
+func checkUnlisted(t *testing.T, pos rules.Mover, moves []rules.Move) {
+	t.Helper()
+	before := pos.String()
+	for _, m := range []rules.Move{-1, slices.Max(moves) + 1, 1 << 30} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: Apply(%d), a move Moves did not list, did not panic", before, m)
+				}
+			}()
+			pos.Apply(m)
+		}()
+		if got := pos.String(); got != before {
+			t.Fatalf("%s: Apply(%d) of a move Moves did not list left %s", before, m, got)
 		}
 	}
 }
