@@ -12,8 +12,11 @@ type Move int32
 // and Clone, which it must agree with move for move.
 type Mover interface {
 	Position
-	// Moves appends the legal moves of the side to move to dst and returns
-	// the extended slice: the moves Legal lists, in the same order.
+	// Moves appends the legal moves of the side to move to dst, in any
+	// order, and returns the extended slice: the moves Legal lists,
+	// numbered so that sorted by number they are in Legal's order. (A
+	// random playout takes them as they come; a search that must see them
+	// in Legal's order sorts them.)
 	Moves(dst []Move) []Move
 	// MoveText is m in the notation Legal lists it in.
 	MoveText(m Move) string

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/pbemd/pbemd/rules"
@@ -98,12 +99,13 @@ func (r *Robot) Move(pos rules.Position) (Choice, error) {
 	if len(legal) == 0 {
 		return Choice{}, fmt.Errorf("the side to move has no legal move")
 	}
-	// With a rules.Mover the search plays moves by number: moves are the
-	// same as legal, in the same order, and are shuffled alike.
+	// With a rules.Mover the search plays moves by number: moves, sorted,
+	// are legal in the same order, and are shuffled alike.
 	var moves []rules.Move
 	mv, mover := pos.(rules.Mover)
 	if mover && r.Level > 1 {
 		moves = mv.Moves(nil)
+		slices.Sort(moves)
 	}
 	rng := rand.New(rand.NewPCG(r.Seed, uint64(r.Level)))
 	rng.Shuffle(len(legal), func(i, j int) {

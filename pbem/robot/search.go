@@ -144,10 +144,11 @@ func (s *searcher) kids(ply, n int) []child {
 }
 
 // moves lists the moves of pos, which stands at ply, in the list kept for
-// ply.
+// ply, in Legal's order.
 func (s *searcher) moves(pos rules.Mover, ply int) []rules.Move {
 	l := perPly(&s.moveLists, ply)
 	*l = pos.Moves((*l)[:0])
+	slices.Sort(*l)
 	return *l
 }
 

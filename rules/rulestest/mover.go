@@ -11,9 +11,10 @@ import (
 // CheckMover plays games random games from start, which must be a
 // rules.Mover, each of at most maxPlies moves, through the Mover and, on a
 // twin, through Legal and Play: at every ply Moves must name the moves
-// Legal lists in its order, Apply must capture as many as Play's steps name
-// and leave the position Play leaves, and a copy made by CopyInto must be
-// the same position and stay independent of the one it was made from.
+// Legal lists, in its order once sorted by number; Apply must capture as
+// many as Play's steps name and leave the position Play leaves; and a copy
+// made by CopyInto must be the same position and stay independent of the
+// one it was made from.
 func CheckMover(t *testing.T, start rules.Position, games, maxPlies int, seed uint64) {
 	t.Helper()
 	if _, ok := start.(rules.Mover); !ok {
@@ -36,6 +37,7 @@ func CheckMover(t *testing.T, start rules.Position, games, maxPlies int, seed ui
 				t.Fatalf("game %d ply %d, %s: Moves overwrote its dst instead of appending to it", game, ply, before)
 			}
 			moves := buf[1:]
+			slices.Sort(moves) // in Legal's order, as Mover promises
 			legal := twin.Legal()
 			texts := make([]string, len(moves))
 			for i, m := range moves {

@@ -60,13 +60,7 @@ type board struct {
 	libPts [2][npoints]int16
 	libIdx [2][npoints]int16
 	nlib   [2]int
-	// libSet[c] has bit p set when p is in libPts[c]: the same liberties
-	// in point order, which is the order Legal lists them in.
-	libSet [2][setWords]uint64
 }
-
-// setWords is the number of words of a set of points.
-const setWords = (npoints + 63) / 64
 
 // point is the index of the point on file f and rank r, both from 0.
 func point(f, r int) int { return (r+1)*stride + f + 1 }
@@ -150,7 +144,6 @@ func (b *board) addLib(c, p int) {
 	b.libIdx[c][p] = int16(b.nlib[c])
 	b.libPts[c][b.nlib[c]] = int16(p)
 	b.nlib[c]++
-	b.libSet[c][p/64] |= 1 << (p % 64)
 }
 
 func (b *board) delLib(c, p int) {
@@ -160,7 +153,6 @@ func (b *board) delLib(c, p int) {
 	b.libPts[c][i] = last
 	b.libIdx[c][last] = i
 	b.libIdx[c][p] = -1
-	b.libSet[c][p/64] &^= 1 << (p % 64)
 }
 
 // owner is the root of a stone of colour c next to p, other than the stone

@@ -1,30 +1,20 @@
 package tanbo
 
-import (
-	"math/bits"
-	"slices"
-
-	"github.com/pbemd/pbemd/rules"
-)
+import "github.com/pbemd/pbemd/rules"
 
 // A Tanbo position is a rules.Mover: a move is the index of its point on
 // the padded grid, which grows in the order Legal lists points.
 var _ rules.Mover = (*position)(nil)
 
-// Moves appends the placements of the side to move in point order, read
-// from the set of its liberties.
+// Moves appends the placements of the side to move as its list of
+// liberties holds them, in no order: a copy of a short list.
 func (pos *position) Moves(dst []rules.Move) []rules.Move {
 	b := &pos.b
 	if b.over() {
 		return dst
 	}
-	n := len(dst)
-	dst = slices.Grow(dst, b.nlib[b.toMove])[:n+b.nlib[b.toMove]]
-	for w, set := range b.libSet[b.toMove] {
-		for ; set != 0; set &= set - 1 {
-			dst[n] = rules.Move(w*64 + bits.TrailingZeros64(set))
-			n++
-		}
+	for _, p := range b.libPts[b.toMove][:b.nlib[b.toMove]] {
+		dst = append(dst, rules.Move(p))
 	}
 	return dst
 }
