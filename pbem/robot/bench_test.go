@@ -39,7 +39,7 @@ func BenchmarkSearch(b *testing.B) {
 
 // samplePositions are positions from a game between two level-1 robots, every
 // few plies, so that the timings see openings, middle games and endings.
-func samplePositions(b *testing.B, tg testGame, n int) []rules.Position {
+func samplePositions(b testing.TB, tg testGame, n int) []rules.Position {
 	g, opts := setup(b, tg)
 	pos, _ := g.Start(opts)
 	var all []rules.Position

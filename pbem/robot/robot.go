@@ -1,5 +1,7 @@
 // Package robot is pbemd's computer opponent. Its engine is a game-tree
-// search over the rules interface alone (Legal, Play, Clone, Result), with an
+// search over the rules interface alone (Legal, Play, Clone, Result, and
+// for a game whose positions are rules.Movers, moves by number played on
+// copies it keeps, choosing exactly as it would by notation), with an
 // evaluation written for some games and a generic one (material and
 // mobility) for the others; given a seed and a node budget it is
 // deterministic. Its worker plays the robot players' turns on the service's
@@ -16,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/pbemd/pbemd/rules"
@@ -96,12 +99,26 @@ func (r *Robot) Move(pos rules.Position) (Choice, error) {
 	if len(legal) == 0 {
 		return Choice{}, fmt.Errorf("the side to move has no legal move")
 	}
+	// With a rules.Mover the search plays moves by number: moves, sorted,
+	// are legal in the same order, and are shuffled alike.
+	var moves []rules.Move
+	mv, mover := pos.(rules.Mover)
+	if mover && r.Level > 1 {
+		moves = mv.Moves(nil)
+		slices.Sort(moves)
+	}
 	rng := rand.New(rand.NewPCG(r.Seed, uint64(r.Level)))
-	rng.Shuffle(len(legal), func(i, j int) { legal[i], legal[j] = legal[j], legal[i] })
+	rng.Shuffle(len(legal), func(i, j int) {
+		legal[i], legal[j] = legal[j], legal[i]
+		if moves != nil {
+			moves[i], moves[j] = moves[j], moves[i]
+		}
+	})
 	if r.Level == 1 {
 		return easyMove(ev, pos, legal, rng), nil
 	}
-	s := &searcher{ev: ev, env: env{game: r.Game, opts: r.Opts}, budget: r.Budget, stop: r.Stop}
+	s := &searcher{ev: ev, env: env{game: r.Game, opts: r.Opts}, budget: r.Budget, stop: r.Stop,
+		mover: mover, start: pos}
 	if s.budget == (Budget{}) {
 		s.budget.Time = DefaultTime
 	}
@@ -112,7 +129,7 @@ func (r *Robot) Move(pos rules.Position) (Choice, error) {
 	if r.Level == 2 {
 		maxDepth = 2
 	}
-	c := s.root(pos, legal, maxDepth)
+	c := s.root(pos, legal, moves, maxDepth)
 	if s.cancelled {
 		return Choice{}, ErrStopped
 	}

@@ -1,7 +1,7 @@
 package robot
 
 import (
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/pbemd/pbemd/rules"
@@ -29,11 +29,24 @@ type searcher struct {
 	stop     <-chan struct{} // Robot.Stop
 	// cancelled: stopped by stop, not by the budget.
 	cancelled bool
+
+	// mover: the game is a rules.Mover, and the search plays its moves by
+	// number on the positions of plies, one for each ply below the root,
+	// cloned from start; else on clones, by notation.
+	mover bool
+	start rules.Position
+	plies []rules.Mover
+	// The lists of moves and children of the node being searched at each
+	// ply, kept from node to node.
+	moveLists [][]rules.Move
+	kidLists  [][]child
 }
 
-// child is one legal move and the position it makes.
+// child is one legal move and, for a game that is no rules.Mover, the
+// position it makes.
 type child struct {
-	move  string
+	move  string     // its notation: at the root, and for a game without a Mover
+	m     rules.Move // the move, for a game with a Mover
 	pos   rules.Position
 	takes int // points or pieces named captured, for move ordering
 	score int
@@ -60,37 +73,101 @@ func (s *searcher) spent() bool {
 	return s.stopped
 }
 
-// expand plays every move of legal on a copy of pos, captures first. It
-// returns nil when the budget ran out.
-func (s *searcher) expand(pos rules.Position, legal []string) []child {
-	kids := make([]child, 0, len(legal))
-	for _, m := range legal {
+// expand plays every move of pos, which stands at ply, on a copy of it,
+// captures first. The moves are legal, or with a Mover moves (legal, when
+// given, names them). It returns nil when the budget ran out.
+func (s *searcher) expand(pos rules.Position, ply int, legal []string, moves []rules.Move) []child {
+	n := len(legal)
+	if s.mover {
+		n = len(moves)
+	}
+	kids := s.kids(ply, n)
+	for i := 0; i < n; i++ {
 		if s.spent() {
 			return nil
 		}
-		q := pos.Clone()
-		steps, err := q.Play(m)
-		if err != nil {
-			continue // Legal lists it: a rules bug, not the robot's to hide
+		var k child
+		if legal != nil {
+			k.move = legal[i]
+		}
+		if s.mover {
+			k.m = moves[i]
+			q := s.at(ply + 1)
+			pos.(rules.Mover).CopyInto(q)
+			k.takes = q.Apply(k.m)
+		} else {
+			k.pos = pos.Clone()
+			steps, err := k.pos.Play(k.move)
+			if err != nil {
+				continue // Legal lists it: a rules bug, not the robot's to hide
+			}
+			for _, st := range steps {
+				k.takes += len(st.Captured)
+			}
 		}
 		s.nodes++
-		n := 0
-		for _, st := range steps {
-			n += len(st.Captured)
-		}
-		kids = append(kids, child{move: m, pos: q, takes: n})
+		kids = append(kids, k)
 	}
-	sort.SliceStable(kids, func(i, j int) bool { return kids[i].takes > kids[j].takes })
+	slices.SortStableFunc(kids, func(a, b child) int { return b.takes - a.takes })
 	return kids
+}
+
+// play returns the position kid k of pos, which stands at ply, makes: the
+// kid's own, or with a Mover the move played on the copy kept for ply+1,
+// which the search of a sibling overwrites.
+func (s *searcher) play(pos rules.Position, ply int, k child) rules.Position {
+	if !s.mover {
+		return k.pos
+	}
+	q := s.at(ply + 1)
+	pos.(rules.Mover).CopyInto(q)
+	q.Apply(k.m)
+	return q
+}
+
+// at is the position kept for ply, made by the first search to reach it.
+func (s *searcher) at(ply int) rules.Mover {
+	q := perPly(&s.plies, ply)
+	if *q == nil {
+		*q = s.start.Clone().(rules.Mover)
+	}
+	return *q
+}
+
+// kids is the empty list of children kept for ply, with room for n: a
+// node's children are done with before another node at its ply is
+// expanded.
+func (s *searcher) kids(ply, n int) []child {
+	l := perPly(&s.kidLists, ply)
+	*l = slices.Grow((*l)[:0], n)
+	return *l
+}
+
+// moves lists the moves of pos, which stands at ply, in the list kept for
+// ply, in Legal's order.
+func (s *searcher) moves(pos rules.Mover, ply int) []rules.Move {
+	l := perPly(&s.moveLists, ply)
+	*l = pos.Moves((*l)[:0])
+	slices.Sort(*l)
+	return *l
+}
+
+// perPly is the element of list for ply, the list grown to hold it.
+func perPly[T any](list *[]T, ply int) *T {
+	for len(*list) <= ply {
+		var zero T
+		*list = append(*list, zero)
+	}
+	return &(*list)[ply]
 }
 
 // root deepens the search one ply at a time until maxDepth, a decided
 // score or the budget. A search cut short keeps the last completed depth's
 // choice, or the best move of the interrupted depth when it has searched
 // the previous best move first.
-func (s *searcher) root(pos rules.Position, legal []string, maxDepth int) Choice {
+func (s *searcher) root(pos rules.Position, legal []string, moves []rules.Move, maxDepth int) Choice {
 	me := pos.ToMove()
-	kids := s.expand(pos, legal)
+	kids := s.expand(pos, 0, legal, moves)
 	if len(kids) == 0 { // budget spent before the first move was played
 		return Choice{Move: legal[0], Nodes: s.nodes}
 	}
@@ -103,7 +180,7 @@ func (s *searcher) root(pos rules.Position, legal []string, maxDepth int) Choice
 		alpha, bestAt := -infinity, -1
 		done := 0
 		for i := range kids {
-			v := s.value(kids[i].pos, me, depth-1, 1, alpha, infinity)
+			v := s.value(s.play(pos, 0, kids[i]), me, depth-1, 1, alpha, infinity)
 			if s.stopped {
 				break
 			}
@@ -157,13 +234,18 @@ func (s *searcher) negamax(pos rules.Position, depth, ply, alpha, beta int) int 
 	if depth <= 0 {
 		return s.ev.score(pos, &s.env)
 	}
-	kids := s.expand(pos, pos.Legal())
+	var kids []child
+	if s.mover {
+		kids = s.expand(pos, ply, nil, s.moves(pos.(rules.Mover), ply))
+	} else {
+		kids = s.expand(pos, ply, pos.Legal(), nil)
+	}
 	if s.stopped {
 		return 0
 	}
 	best := -infinity
 	for _, k := range kids {
-		v := s.value(k.pos, me, depth-1, ply+1, alpha, beta)
+		v := s.value(s.play(pos, ply, k), me, depth-1, ply+1, alpha, beta)
 		if s.stopped {
 			return 0
 		}

@@ -9,8 +9,9 @@ func Renamed(g rules.Game, name, title string) rules.Game {
 	return renamed{Game: g, name: name, title: title, draws: true}
 }
 
-// Undrawn is Renamed whose positions do not draw themselves: they are no
-// rules.Drawer, as a game's may not be.
+// Undrawn is Renamed whose positions have only the methods of
+// rules.Position (Plain): they do not draw themselves and are played by
+// notation alone, as a game's may be.
 func Undrawn(g rules.Game, name, title string) rules.Game {
 	return renamed{Game: g, name: name, title: title}
 }
@@ -37,10 +38,14 @@ func (r renamed) wrap(pos rules.Position, err error) (rules.Position, error) {
 	if err != nil || r.draws {
 		return pos, err
 	}
-	return undrawn{pos}, nil
+	return Plain(pos), nil
 }
 
-// undrawn is a position with only the methods of rules.Position.
-type undrawn struct{ rules.Position }
+// Plain is pos with only the methods of rules.Position, its clones too: a
+// position of a game with none of the optional interfaces (rules.Drawer,
+// rules.Mover).
+func Plain(pos rules.Position) rules.Position { return plain{pos} }
 
-func (u undrawn) Clone() rules.Position { return undrawn{u.Position.Clone()} }
+type plain struct{ rules.Position }
+
+func (p plain) Clone() rules.Position { return plain{p.Position.Clone()} }

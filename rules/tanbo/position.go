@@ -35,6 +35,7 @@ func (pos *position) Result() rules.Result {
 func (pos *position) String() string {
 	b := &pos.b
 	var s strings.Builder
+	s.Grow(b.size*(b.size+1) + 1) // rows and their slashes, a space, the side
 	for r := b.size - 1; r >= 0; r-- {
 		for f := 0; f < b.size; f++ {
 			s.WriteByte(".bw"[b.cell[point(f, r)]])

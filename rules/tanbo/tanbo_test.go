@@ -404,3 +404,14 @@ func FuzzMove(f *testing.F) {
 		rulestest.CheckMoveText(t, positions[int(which)%len(positions)], text)
 	})
 }
+
+// TestStringAllocatesOnce: the robots read every position they score as
+// text, so printing one makes the string and nothing else.
+func TestStringAllocatesOnce(t *testing.T) {
+	for _, size := range []string{"9", "13", "19"} {
+		pos := start(t, size)
+		if n := testing.AllocsPerRun(10, func() { _ = pos.String() }); n != 1 {
+			t.Errorf("%sx%s: String allocates %v times, want 1", size, size, n)
+		}
+	}
+}

@@ -255,12 +255,17 @@ func (p *position) Play(text string) ([]rules.Step, error) {
 	for i := 0; i < int(m.ncap); i++ {
 		step.Captured = append(step.Captured, strconv.Itoa(int(m.caps[i])))
 	}
-	if !p.b.isReversible(&m) {
+	p.make(&m)
+	return []rules.Step{step}, nil
+}
+
+// make plays the legal move m and records the position it makes.
+func (p *position) make(m *move) {
+	if !p.b.isReversible(m) {
 		p.since = len(p.history)
 	}
-	p.b.makeMove(&m)
+	p.b.makeMove(m)
 	p.history = append(p.history, p.b.key)
-	return []rules.Step{step}, nil
 }
 
 func (p *position) Perft(depth int) uint64 {
