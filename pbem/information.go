@@ -95,7 +95,7 @@ func (c *cmd) helpMail(subject, template string) error {
 		return err
 	}
 	data["Commands"], data["ShortForms"] = commands, shortForms()
-	body, err := render(template, data)
+	body, err := renderIn(c.r.language(), template, data)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // <game> move board userid password move[#n]
@@ -64,7 +65,7 @@ func (c *cmd) move(args []string) error {
 		return err
 	}
 	comment := c.commentBy(u.ID, len(b.rec.Moves))
-	notices := []string{fmt.Sprintf("%s played %s.", u.ID, stepsText(steps))}
+	notices := []string{c.r.say("%s played %s.", u.ID, stepsText(steps))}
 	notices = append(notices, c.r.answerByMove(b, seat)...)
 	queued, err := c.r.runQueue(b)
 	if err != nil {
@@ -93,12 +94,15 @@ func splitMoveNumber(text string) (string, int, error) {
 
 // moveReason is why a move was refused, without repeating the move when the
 // rules quote it whole.
-func moveReason(err error, text string) string {
+func moveReason(err error, text string) templates.Text {
 	var re *rules.Error
 	if errors.As(err, &re) && strings.EqualFold(re.Input, text) {
-		return re.Msg
+		if re.Format == "" {
+			return templates.Text{Format: "%s", Args: []any{re.Msg}}
+		}
+		return templates.Text{Format: re.Format, Args: re.Args}
 	}
-	return err.Error()
+	return templates.Text{Format: "%s", Args: []any{err.Error()}}
 }
 
 // <game> resign board userid password
@@ -128,7 +132,7 @@ func (c *cmd) resign(args []string) error {
 		return c.queue([]string{args[0], args[1], args[2], "add", "resign"})
 	}
 	b.end(c.r.now, rules.Win(1-seat, u.ID+" resigned"))
-	return c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)), fmt.Sprintf("%s resigned.", u.ID))
+	return c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)), c.r.say("%s resigned.", u.ID))
 }
 
 // <game> queue board userid password [add] move[#n]

@@ -80,7 +80,7 @@ func (r *request) runQueue(b *board) ([]string, error) {
 		setPlan(b.rec, seat, br.Next, r.now)
 		if br.Play == "resign" {
 			b.end(r.now, rules.Win(1-seat, user+" resigned"))
-			notices = append(notices, fmt.Sprintf("%s resigned (queued).", user))
+			notices = append(notices, r.say("%s resigned (queued).", user))
 			break
 		}
 		var why string
@@ -88,14 +88,14 @@ func (r *request) runQueue(b *board) ([]string, error) {
 		if br.Number != 0 && br.Number != b.next() {
 			why = fmt.Sprintf("it was queued as move #%d, but the move to play was #%d", br.Number, b.next())
 		} else if steps, err := b.play(seat, br.Play, r.now, true); err != nil {
-			why = moveReason(err, br.Play)
+			why = moveReason(err, br.Play).String()
 		} else {
 			if err := r.chargeClock(b, seat, since); err != nil {
 				return nil, err
 			}
 			r.played += len(steps)
 			b.planned = append(b.planned, user)
-			notices = append(notices, fmt.Sprintf("%s played %s (queued).", user, stepsText(steps)))
+			notices = append(notices, r.say("%s played %s (queued).", user, stepsText(steps)))
 			notices = append(notices, r.answerByMove(b, seat)...)
 			continue
 		}

@@ -273,7 +273,7 @@ func (c *cmd) join(args []string) error {
 	b.rec.Updated = c.r.now
 	b.fresh = true
 	sides := b.game.Sides()
-	notice := fmt.Sprintf("%s joined: %s (%s) against %s (%s). The game begins.",
+	notice := c.r.say("%s joined: %s (%s) against %s (%s). The game begins.",
 		u.ID, b.rec.Seats[0], sides[0], b.rec.Seats[1], sides[1])
 	return c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)), notice)
 }

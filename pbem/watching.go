@@ -120,7 +120,7 @@ func (c *cmd) mailWholeBoard(b *board, live bool, subject string, notices ...str
 	if err != nil {
 		return err
 	}
-	v.MoveList = model.MoveList(b.game, b.rec, 0)
+	v.MoveList = model.MoveListIn(v.lang, b.game, b.rec, 0)
 	if live {
 		return c.r.answerBoard(b, v, subject, func(board string) (string, error) { return board, nil })
 	}
@@ -282,9 +282,9 @@ func (c *cmd) subscription(args []string, on bool) error {
 	if err := c.r.setSubscribed(b, u, on); err != nil {
 		return err
 	}
-	notice := fmt.Sprintf("%s is now subscribed to this board.", u.ID)
+	notice := c.r.say("%s is now subscribed to this board.", u.ID)
 	if verb == "unsubscribe" {
-		notice = fmt.Sprintf("%s is now unsubscribed from this board.", u.ID)
+		notice = c.r.say("%s is now unsubscribed from this board.", u.ID)
 	}
 	v, err := c.r.boardView(b, nil, notice)
 	if err != nil {
