@@ -149,7 +149,7 @@ func invitedKey(id string) string    { return "invited:" + id }
 
 // inviteNotice is the notice of a new board whose seats are pending.
 func (c *cmd) inviteNotice(b *board) string {
-	return fmt.Sprintf("A challenge invites %s to this game. It came from %s, and nothing proves who wrote it, so the game begins only when %s accepted.",
+	return c.r.say("A challenge invites %s to this game. It came from %s, and nothing proves who wrote it, so the game begins only when %s accepted.",
 		strings.Join(b.pending(), " and "), c.r.sender(), bothOrHe(len(b.pending())))
 }
 

@@ -32,6 +32,9 @@ func TestGermanNewcomerSession(t *testing.T) {
 		"the command that works":   "Schreibe den Befehl so:",
 		"the sides":                "Schwarz: ",
 	}
+	if !englishLine("The board as it stood after move 1 of 30.") || englishLine("Das Brett, wie es nach Zug 1 von 30 stand.") {
+		t.Fatal("englishLine does not tell English from German")
+	}
 	seen := map[string]bool{}
 	newcomerSession(t, "de", func(sent string, r reply) {
 		for what, phrase := range want {
@@ -49,6 +52,11 @@ func TestGermanNewcomerSession(t *testing.T) {
 		for _, p := range leaks {
 			if strings.Contains(body, p) {
 				t.Errorf("%.40s: the German reply %q holds the English %q:\n%s", sent, r.Subject, p, r.Body)
+			}
+		}
+		for _, l := range strings.Split(body, "\n") {
+			if englishLine(l) {
+				t.Errorf("%.40s: the German reply %q has an English line %q", sent, r.Subject, l)
 			}
 		}
 	})
@@ -132,6 +140,20 @@ func to(t *testing.T, out []reply, addr string) reply {
 func staysEnglish(subject string) bool {
 	return strings.HasSuffix(subject, " help") ||
 		strings.HasPrefix(subject, "pbemd help ") && subject != "pbemd help tutorial"
+}
+
+// englishLine reports whether a line reads as English, a sentence the
+// catalogs do not know yet: two or more of English's commonest small
+// words, which German does not use.
+func englishLine(l string) bool {
+	n := 0
+	for _, w := range strings.Fields(strings.ToLower(l)) {
+		switch strings.Trim(w, ".,;:()\"'") {
+		case "the", "is", "your", "you", "of", "and", "with", "this", "are", "has", "for":
+			n++
+		}
+	}
+	return n >= 2
 }
 
 // ownText is a reply without the mail it quotes.

@@ -350,9 +350,9 @@ func (r *request) unknownCommand(words []string) error {
 		return err
 	}
 	r.guessSecrets(words) // the error quotes them
-	what := "The subject is empty"
+	what := templates.Text{Format: "The subject is empty"}
 	if len(words) > 0 {
-		what = fmt.Sprintf("%q is not a command", words[0])
+		what = templates.Text{Format: "%q is not a command", Args: []any{words[0]}}
 	}
 	return r.refuse("pbemd", words, fail("%s; commands start with a game name (%s) or one of %s, multiple; send 'help' for the list",
 		what, strings.Join(catalog.Names(), ", "), commandNames(false)))

@@ -164,7 +164,7 @@ func (c *cmd) newBoard(ids, params, server []string, proved string) error {
 	b := &board{game: c.game, rec: rec, opts: opts, pos: pos, fresh: true}
 	b.keepPosition()
 	sides := c.game.Sides()
-	notices := []string{fmt.Sprintf("A new game: %s (%s) against %s (%s).", model.Name(seats[0]), sides[0], model.Name(seats[1]), sides[1])}
+	notices := []string{c.r.say("A new game: %s (%s) against %s (%s).", model.Name(seats[0]), sides[0], model.Name(seats[1]), sides[1])}
 	if len(invited) > 0 {
 		notices = append(notices, c.inviteNotice(b))
 		c.r.outcome.note(resultInvited, "nothing vouches for the sender: the players named are invited")
