@@ -114,6 +114,13 @@ func TestSetLanguage(t *testing.T) {
 	says(t, r.Body, "z99 ist auf Tanbo-Brett 101 kein erlaubter Zug: z99 liegt nicht auf dem Brett; die Punkte gehen von a1 bis i9.",
 		"Schreibe den Befehl so:", "tanbo move board userid password move[#n]")
 
+	// Answers of several commands in one mail, todo, a vacation.
+	r = one(t, h.send("alice@example.org", "multiple", "todo\nvacation alice pw-alice 3"), "alice@example.org")
+	says(t, r.Body, "Diese Mail enthält 2 Antworten auf deine Mail",
+		"Die Bretter, auf denen alice am Zug ist, das dringendste zuerst:",
+		"Tanbo-Brett 101 gegen bob: bob hat", "tanbo move 101 alice PASSWORD MOVE#3",
+		"alice ist bis", "im Urlaub.", "vacation alice PASSWORD 0")
+
 	one(t, h.send("alice@example.org", "set language alice pw-alice en", ""), "alice@example.org")
 	says(t, one(t, h.send("alice@example.org", "tanbo show 101", ""), "alice@example.org").Body, "It is alice's turn.", "Black: alice")
 }

@@ -69,6 +69,29 @@ var german = map[string]string{
 	"Rank  User             Rating   Won  Lost Drawn  Active/Limit Open": "Rang  Spieler         Wertung     S     N     R   Aktiv/Limit Offen",
 	"No rated games yet.":                                                "Noch keine gewerteten Spiele.",
 
+	// Answers: several in one mail, todo, vacation.
+	"This mail holds %d replies to your mail, in the order of its commands.\n": "Diese Mail enthält %d Antworten auf deine Mail, in der Reihenfolge ihrer\nBefehle.\n",
+	"It is not %s's move on any board of %s.\n":                                "%s ist auf keinem Brett (%s) am Zug.\n",
+	"The boards where it is %s's move, the most urgent first:\n\n":             "Die Bretter, auf denen %s am Zug ist, das dringendste zuerst:\n\n",
+	"These are %d of the boards at your move; there are more.\n":               "Das sind %d der Bretter, auf denen du am Zug bist; es gibt mehr.\n",
+	"no move yet":  "noch kein Zug",
+	"%s played %s": "%s hat %s gespielt",
+	"Your clock stands while your proposal is open": "Deine Uhr steht, solange dein Vorschlag offen ist",
+	"%s left, until %s":                             "noch %s, bis %s",
+	"%s board %d against %s: %s.\n  %s.\n":          "%s-Brett %d gegen %s: %s.\n  %s.\n",
+	"Welcome back, %s: your vacation has ended and the clock of your boards runs again.\n%d of %d vacation days used in %d.\n":                                                                                                                           "Willkommen zurück, %s: Dein Urlaub ist zu Ende, und die Uhr deiner\nBretter läuft wieder.\n%d von %d Urlaubstagen im Jahr %d verbraucht.\n",
+	"%s is on vacation until %s.\n\nMeanwhile there are no reminders and no forfeits, the clock of your\nboards stops, and every board mail says you are away.\n\n%d of %d vacation days used in %d. To end it early, send:\n  vacation %s PASSWORD 0\n": "%s ist bis %s im Urlaub.\n\nSo lange gibt es keine Erinnerungen und keinen Partieverlust, die Uhr\ndeiner Bretter steht, und jede Brett-Mail sagt, dass du weg bist.\n\n%d von %d Urlaubstagen im Jahr %d verbraucht. Um ihn früher zu beenden,\nschicke:\n  vacation %s PASSWORD 0\n",
+
+	// The queue.
+	"This replaces what you had queued (%s); to queue a move after others, send \"%s queue %d %s PASSWORD add MOVE\".": "Das ersetzt, was du vorgemerkt hattest (%s); um einen Zug nach anderen vorzumerken, schicke \"%s queue %d %s PASSWORD add MOVE\".",
+	"Queued for %s: %s. It is played when your turn comes; nobody else sees it before.":                                "Vorgemerkt für %s: %s. Der Zug wird gespielt, wenn du am Zug bist; niemand sonst sieht ihn vorher.",
+	"Queued for %s, in this order: %s. They are played one a turn when your turns come; nobody else sees them before.": "Vorgemerkt für %s, in dieser Reihenfolge: %s. Sie werden einer je Zug gespielt, wenn du am Zug bist; niemand sonst sieht sie vorher.",
+	"Your queue on %s board %d is empty.":                                                         "Auf %s-Brett %d hast du nichts vorgemerkt.",
+	"Planned for %s (%d moves); nobody else sees it before it is played:\n%s":                     "Geplant für %s (%d Züge); niemand sonst sieht es, bevor es gespielt wird:\n%s",
+	"%d queued moves were taken off.":                                                             "%d vorgemerkte Züge wurden gelöscht.",
+	"1 queued move was taken off.":                                                                "1 vorgemerkter Zug wurde gelöscht.",
+	"You had a resignation waiting for your turn; a second resign takes it back, so you play on.": "Du hattest eine Aufgabe für deinen nächsten Zug vorgemerkt; ein zweites resign nimmt sie zurück, also spielst du weiter.",
+
 	// Notices on top of a board mail, and the reasons a game ended.
 	"%s played %s.":                               "%s hat %s gespielt.",
 	"%s played %s (queued).":                      "%s hat %s gespielt (vorgemerkt).",
@@ -385,5 +408,6 @@ var germanWords = map[string]string{
 	"a draw":               "ein Remis",
 	"he has":               "er angenommen hat",
 	"all players":          "allen Spielern",
+	"any game":             "jedes Spiel",
 	"each has":             "jeder angenommen hat",
 }
