@@ -50,10 +50,12 @@ type boardView struct {
 	ByReply     string // what the player the mail goes to may answer by reply (byreply.go)
 
 	// lang is the language the view is in; comment and notices what it
-	// was made of, for the same view in another language (in).
+	// was made of, for the same view in another language (in), which
+	// others keeps: a board's mail to many makes it once a language.
 	lang    string
 	comment *store.Comment
 	notices []string
+	others  map[string]*boardView
 }
 
 // boardView is the view of b in the language of the sender's answers.
@@ -66,7 +68,18 @@ func (r *request) in(lang string, b *board, v *boardView) (*boardView, error) {
 	if v.lang == lang {
 		return v, nil
 	}
-	return r.boardViewIn(lang, b, v.comment, v.notices...)
+	if o := v.others[lang]; o != nil {
+		return o, nil
+	}
+	o, err := r.boardViewIn(lang, b, v.comment, v.notices...)
+	if err != nil {
+		return nil, err
+	}
+	if v.others == nil {
+		v.others = map[string]*boardView{}
+	}
+	v.others[lang] = o
+	return o, nil
 }
 
 func (r *request) boardViewIn(lang string, b *board, comment *store.Comment, notices ...string) (*boardView, error) {

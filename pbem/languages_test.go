@@ -121,6 +121,9 @@ func TestSetLanguage(t *testing.T) {
 		"Tanbo-Brett 101 gegen bob: bob hat", "tanbo move 101 alice PASSWORD MOVE#3",
 		"alice ist bis", "im Urlaub.", "vacation alice PASSWORD 0")
 
+	says(t, one(t, h.send("alice@example.org", "help clocks", ""), "alice@example.org").Body,
+		"Bedenkzeit, Urlaub und deine Bretter", "Jeder Spieler hat 30 Urlaubstage im Kalenderjahr.")
+
 	one(t, h.send("alice@example.org", "set language alice pw-alice en", ""), "alice@example.org")
 	says(t, one(t, h.send("alice@example.org", "tanbo show 101", ""), "alice@example.org").Body, "It is alice's turn.", "Black: alice")
 }
@@ -146,7 +149,7 @@ func to(t *testing.T, out []reply, addr string) reply {
 // commands", "pbemd help move").
 func staysEnglish(subject string) bool {
 	return strings.HasSuffix(subject, " help") ||
-		strings.HasPrefix(subject, "pbemd help ") && subject != "pbemd help tutorial"
+		strings.HasPrefix(subject, "pbemd help ") && subject != "pbemd help tutorial" && subject != "pbemd help clocks"
 }
 
 // englishLine reports whether a line reads as English, a sentence the
