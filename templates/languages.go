@@ -78,8 +78,11 @@ func Languages() []string {
 // "de-AT"), and false when it is none offered: the first offered that the
 // name's base language matches.
 func Language(name string) (string, bool) {
+	if len(name) > 35 { // the longest tag anyone writes is far shorter
+		return "", false
+	}
 	t, err := language.Parse(name)
-	if err != nil || len(name) > 35 { // the longest tag anyone writes is far shorter
+	if err != nil {
 		return "", false
 	}
 	base, _ := t.Base()
