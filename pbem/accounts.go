@@ -176,7 +176,7 @@ func (c *cmd) signoff(args []string) error {
 			continue
 		}
 		b.end(c.r.now, rules.Win(1-seat, u.Name+" signed off"))
-		if err := c.r.saveAndAnnounce(b, nil, fmt.Sprintf("%s signed off and forfeits this game.", u.Name)); err != nil {
+		if err := c.r.saveAndAnnounce(b, nil, c.r.say("%s signed off and forfeits this game.", u.Name)); err != nil {
 			return err
 		}
 		forfeited = append(forfeited, fmt.Sprintf("%s board %d", b.game.Title(), b.rec.Board))

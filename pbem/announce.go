@@ -1,9 +1,8 @@
 package pbem
 
 import (
-	"fmt"
-
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // saveAndAnnounce stores the board and mails it to every player and
@@ -142,10 +141,10 @@ func (r *request) autoKind() string {
 // to send, so that he need not look it up: his password as PASSWORD, the
 // move as MOVE, and the move number that guards against a double send.
 // Others get nothing.
-func (b *board) nextCommand(id string) string {
+func (b *board) nextCommand(lang, id string) string {
 	if b.rec.Over || b.open() || b.toMove() != id {
 		return ""
 	}
-	return fmt.Sprintf("\nYour move. Send a mail with this subject, your password for PASSWORD\nand your move for MOVE:\n  %s move %d %s PASSWORD MOVE#%d\n",
+	return templates.Sprintf(lang, "\nYour move. Send a mail with this subject, your password for PASSWORD\nand your move for MOVE:\n  %s move %d %s PASSWORD MOVE#%d\n",
 		b.game.Name(), b.rec.Board, id, b.next())
 }

@@ -80,14 +80,14 @@ func (r *request) boundAnswer(ps []*part) ([]*part, error) {
 			if notice {
 				out = append(out, r.withheldNotice(ps[kept:], why, until))
 			}
-			if kept == 0 || answerSize(merge(out)) <= room {
+			if kept == 0 || answerSize(merge(r.language(), out)) <= room {
 				break
 			}
 			kept--
 		}
 	}
 	if len(out) > 0 {
-		used := answerSize(merge(out))
+		used := answerSize(merge(r.language(), out))
 		mine.Count += used
 		all.Count += used
 	}

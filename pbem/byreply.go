@@ -11,6 +11,7 @@ import (
 	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // Play by reply: every board mail to a player of a board in play (and every
@@ -57,22 +58,30 @@ var tokenLen = tokenEncoding.EncodedLen(store.TokenBytes)
 // the line that says what to reply, if he has something to answer, and a
 // token of his own in each mail; everyone else gets body.
 func (r *request) mailBoard(b *board, v *boardView, id, subject, body string) error {
-	if b.rec.Over || b.open() || b.seatOf(id) < 0 {
-		n := len(r.parts)
-		err := r.mailUser(id, subject, body, b.rec.Thread)
-		r.listed(b, n) // a watcher's mail, or the end of his game
-		return err
-	}
 	u, err := r.recipient(id)
 	if u == nil || err != nil {
 		return err // nil: a user who has gone
+	}
+	if lang := userLanguage(u); lang != v.lang { // the board in his language
+		if v, err = r.in(lang, b, v); err != nil {
+			return err
+		}
+		if body, err = renderBoardBody(v); err != nil {
+			return err
+		}
+	}
+	if b.rec.Over || b.open() || b.seatOf(id) < 0 {
+		n := len(r.parts)
+		r.mailAddresses(u.Addresses, subject, body, b.rec.Thread)
+		r.listed(b, n) // a watcher's mail, or the end of his game
+		return nil
 	}
 	text, err := playerBody(b, v, u.ID)
 	if err != nil {
 		return err
 	}
 	n := len(r.parts)
-	r.mailAddresses(u.Addresses, subject, text+b.nextCommand(u.ID), b.rec.Thread)
+	r.mailAddresses(u.Addresses, subject, text+b.nextCommand(v.lang, u.ID), b.rec.Thread)
 	return r.giveTokens(b, u, r.parts[n:])
 }
 
@@ -113,7 +122,7 @@ func (r *request) answerBoard(b *board, v *boardView, subject string, fill func(
 	// Several answers to one address are merged into one mail, which
 	// carries no token (its Message-ID is its own) and drops the line.
 	p := r.parts[len(r.parts)-1]
-	p.replyLine = b.replyLine(u.ID)
+	p.replyLine = templates.T(v.lang, b.replyLine(u.ID))
 	return r.giveTokens(b, u, []*part{p})
 }
 
@@ -142,7 +151,7 @@ func (r *request) senderPlayer(b *board) (*store.User, error) {
 // tells him what to reply, when he plays and has something to answer.
 func playerBody(b *board, v *boardView, id string) (string, error) {
 	pv := *v
-	pv.ByReply = b.replyLine(id)
+	pv.ByReply = templates.T(v.lang, b.replyLine(id))
 	return renderBoardBody(&pv)
 }
 

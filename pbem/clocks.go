@@ -1,7 +1,6 @@
 package pbem
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/pbemd/pbemd/pbem/clock"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // The clock of a board (issue 29): pbmserv's days, the default, or a
@@ -126,12 +126,12 @@ func (r *request) chargeClock(b *board, seat int, since time.Time) error {
 
 // clockLines are the lines of a board mail's time block about a clock
 // other than plain days: what it is and, for a Fischer clock, the banks.
-func clockLines(rec *store.Game) []string {
+func clockLines(lang string, rec *store.Game) []string {
 	c := boardClock(rec)
 	if c == (clock.Clock{}) {
 		return nil
 	}
-	lines := []string{"Clock: " + c.Describe() + "."}
+	lines := []string{templates.Sprintf(lang, "Clock: %s.", c.Describe())}
 	if c.Kind != clock.Fischer || len(rec.Seats) != 2 {
 		return lines
 	}
@@ -140,14 +140,14 @@ func clockLines(rec *store.Game) []string {
 		if id == "" {
 			continue
 		}
-		what := "has"
+		what := "%s has %s"
 		if !rec.Over && i == rec.ToMove {
-			what = "had at the start of the turn"
+			what = "%s had at the start of the turn %s"
 		}
-		banks = append(banks, fmt.Sprintf("%s %s %s", id, what, clock.FormatDuration(bankOf(rec, c, id))))
+		banks = append(banks, templates.Sprintf(lang, what, id, clock.FormatDuration(bankOf(rec, c, id))))
 	}
 	if len(banks) > 0 {
-		lines = append(lines, "Bank: "+strings.Join(banks, "; ")+".")
+		lines = append(lines, templates.Sprintf(lang, "Bank: %s.", strings.Join(banks, "; ")))
 	}
 	return lines
 }
@@ -163,7 +163,7 @@ type BoardClock struct {
 // ClockOf is rec's clock for the web view.
 func ClockOf(rec *store.Game) BoardClock {
 	c := boardClock(rec)
-	bc := BoardClock{Spec: c.String(), Fischer: c.Kind == clock.Fischer, Lines: clockLines(rec)}
+	bc := BoardClock{Spec: c.String(), Fischer: c.Kind == clock.Fischer, Lines: clockLines(templates.English, rec)}
 	if bc.Fischer {
 		bc.Banks = map[string]time.Duration{}
 		for _, id := range rec.Seats {

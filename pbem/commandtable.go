@@ -305,6 +305,11 @@ func init() {
 			text:     "How the mails of your boards in play come: \"each\", a mail at each move (the default), or \"digest\" and up to 4 times of day in your zone: at those times one mail lists every board at your move, the most urgent first, with its last move and its board. Reply to it with one line a board, GAME BOARD MOVE (or BOARD MOVE); one mail answers them all. Reminders and the end of a game still come at once.",
 			more:     "How the digest is made and answered is in [digest.md](digest.md).",
 			examples: []string{"set mail alice secret digest 08:00,20:00", "set mail alice secret each"},
+		}, {
+			words:    "set language userid password [en|de]",
+			text:     "The language of the mails you get: \"en\", English (the default), or \"de\", German. Commands stay English in every language. Without a language, the reply says the one you have.",
+			more:     "How a language is added is in [languages.md](languages.md).",
+			examples: []string{"set language alice secret de"},
 		}}},
 		{name: "seek", game: true, run: (*cmd).seek, section: startingSection, forms: []form{{
 			words:    "GAME seek userid password [-option ...] [--nagtime=D --forfeittime=D]",

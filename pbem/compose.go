@@ -7,6 +7,7 @@ import (
 
 	"github.com/pbemd/pbemd/pbem/mailmsg"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // A part is one reply as a command makes it. The parts of one incoming mail
@@ -85,7 +86,11 @@ func (r *request) compose() error {
 			}
 		}
 		known := r.tx.KnownAddress(to)
-		for _, p := range separate(ps) {
+		lang := templates.English // the answers to the sender are in his language
+		if r.mail != nil && to == r.sender() {
+			lang = r.language()
+		}
+		for _, p := range separate(lang, ps) {
 			if !known {
 				ok, err := r.allowStranger(to)
 				if err != nil {
@@ -123,7 +128,7 @@ const ownMails = 20
 // separate makes the mails of the parts to one address: each part that
 // goes on its own (up to ownMails of them), then the others merged in one,
 // in the order of the first of them.
-func separate(ps []*part) []*part {
+func separate(lang string, ps []*part) []*part {
 	var out, rest []*part
 	merged := -1
 	for _, p := range ps {
@@ -138,7 +143,7 @@ func separate(ps []*part) []*part {
 		rest = append(rest, p)
 	}
 	if merged >= 0 {
-		out[merged] = merge(rest)
+		out[merged] = merge(lang, rest)
 	}
 	return out
 }
@@ -172,7 +177,7 @@ func (p *part) text() (sharedText, bool) {
 }
 
 // merge makes one mail of parts to one address. One part is sent as it is.
-func merge(ps []*part) *part {
+func merge(lang string, ps []*part) *part {
 	if len(ps) == 1 {
 		return ps[0]
 	}
@@ -183,7 +188,7 @@ func merge(ps []*part) *part {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "This mail holds %d replies to your mail, in the order of its commands.\n", len(ps))
+	b.WriteString(templates.Sprintf(lang, "This mail holds %d replies to your mail, in the order of its commands.\n", len(ps)))
 	for i, p := range ps {
 		// The merged mail has an id of its own, so no part's token: a
 		// part's line on answering it by reply would mislead.

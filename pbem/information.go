@@ -95,7 +95,7 @@ func (c *cmd) helpMail(subject, template string) error {
 		return err
 	}
 	data["Commands"], data["ShortForms"] = commands, shortForms()
-	body, err := render(template, data)
+	body, err := renderIn(c.r.language(), template, data)
 	if err != nil {
 		return err
 	}
@@ -142,6 +142,7 @@ func (c *cmd) list(args []string) error {
 		Rows        []string
 		More        bool // boards in play beyond listMost
 	}
+	lang := c.r.language()
 	var sections []section
 	for _, g := range games {
 		s := section{Title: g.Title(), Name: g.Name(), Aliases: g.Aliases()}
@@ -152,11 +153,11 @@ func (c *cmd) list(args []string) error {
 			return err
 		}
 		for _, h := range heads {
-			s.Rows = append(s.Rows, gameRow(h))
+			s.Rows = append(s.Rows, gameRow(lang, h))
 		}
 		sections = append(sections, s)
 	}
-	body, err := render("list", map[string]any{"Sections": sections})
+	body, err := renderIn(lang, "list", map[string]any{"Sections": sections})
 	if err != nil {
 		return err
 	}

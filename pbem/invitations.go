@@ -9,6 +9,7 @@ import (
 	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // Invitations. A challenge names players and carries no password, as on
@@ -148,7 +149,7 @@ func invitedKey(id string) string    { return "invited:" + id }
 
 // inviteNotice is the notice of a new board whose seats are pending.
 func (c *cmd) inviteNotice(b *board) string {
-	return fmt.Sprintf("A challenge invites %s to this game. It came from %s, and nothing proves who wrote it, so the game begins only when %s accepted.",
+	return c.r.say("A challenge invites %s to this game. It came from %s, and nothing proves who wrote it, so the game begins only when %s accepted.",
 		strings.Join(b.pending(), " and "), c.r.sender(), bothOrHe(len(b.pending())))
 }
 
@@ -162,11 +163,11 @@ func bothOrHe(n int) string {
 
 // pendingState is the state lines of a board waiting for its invited
 // players.
-func (b *board) pendingState() []string {
+func (b *board) pendingState(lang string) []string {
 	return []string{
-		fmt.Sprintf("Waiting for %s to accept. To accept, send:", strings.Join(b.pending(), " and ")),
+		templates.Sprintf(lang, "Waiting for %s to accept. To accept, send:", strings.Join(b.pending(), templates.T(lang, " and "))),
 		fmt.Sprintf("  %s join %d USERID PASSWORD", b.game.Name(), b.rec.Board),
-		"To refuse, send:",
+		templates.T(lang, "To refuse, send:"),
 		fmt.Sprintf("  %s decline %d USERID PASSWORD", b.game.Name(), b.rec.Board),
 	}
 }
@@ -220,7 +221,7 @@ func (c *cmd) acceptInvitation(b *board, id string) error {
 	b.rec.Updated = c.r.now
 	if len(left) > 0 {
 		b.rec.Extra[model.PendingKey] = strings.Join(left, " ")
-		return c.r.saveAndAnnounce(b, nil, fmt.Sprintf("%s accepted the challenge.", id))
+		return c.r.saveAndAnnounce(b, nil, c.r.say("%s accepted the challenge.", id))
 	}
 	delete(b.rec.Extra, model.PendingKey)
 	b.rec.TurnSince = c.r.now
@@ -228,7 +229,7 @@ func (c *cmd) acceptInvitation(b *board, id string) error {
 	if err := c.r.subscribeWatchers(b.rec); err != nil {
 		return err
 	}
-	return c.r.saveAndAnnounce(b, nil, fmt.Sprintf("%s accepted the challenge. The game begins.", id))
+	return c.r.saveAndAnnounce(b, nil, c.r.say("%s accepted the challenge. The game begins.", id))
 }
 
 // lapse ends a board whose invitation was not accepted in time, or whose
@@ -239,11 +240,11 @@ func (r *request) lapse(b *board) error {
 		seeker := model.Seeker(b.rec)
 		b.end(r.now, rules.Drawn(fmt.Sprintf("no one took the open seat within %d days", seekLife/day)))
 		b.rec.Withdrawn = seeker
-		return r.saveAndAnnounce(b, nil, fmt.Sprintf("No one took the open seat within %d days: the board is withdrawn. \"%s seek %s PASSWORD\" asks again.",
+		return r.saveAndAnnounce(b, nil, r.say("No one took the open seat within %d days: the board is withdrawn. \"%s seek %s PASSWORD\" asks again.",
 			seekLife/day, b.game.Name(), seeker))
 	}
 	b.end(r.now, rules.Drawn(fmt.Sprintf("the invitation was not accepted within %d days", inviteLife/day)))
 	b.rec.Withdrawn = pending[0]
 	delete(b.rec.Extra, model.PendingKey)
-	return r.saveAndAnnounce(b, nil, fmt.Sprintf("%s did not accept within %d days: the board is withdrawn.", strings.Join(pending, " and "), inviteLife/day))
+	return r.saveAndAnnounce(b, nil, r.say("%s did not accept within %d days: the board is withdrawn.", strings.Join(pending, " and "), inviteLife/day))
 }

@@ -14,7 +14,12 @@ import (
 // 20 minutes (a fixed clock, 12 seconds a mail): a note before signing up,
 // help, the tutorial, a game against a robot, shows, lists, mistakes and
 // replies to the errors. Every mail gets an answer.
-func TestNewcomerSession(t *testing.T) {
+func TestNewcomerSession(t *testing.T) { newcomerSession(t, "", nil) }
+
+// newcomerSession plays the newcomer's first hour. When lang is set, she
+// chooses that language for her mails right after signing up, and each
+// answer to her from then on is handed to check.
+func newcomerSession(t *testing.T, lang string, check func(sent string, r reply)) {
 	h := robotHarness(t)
 	if err := h.svc.EnsureRobots([]string{"tanbo"}); err != nil {
 		t.Fatal(err)
@@ -24,6 +29,7 @@ func TestNewcomerSession(t *testing.T) {
 	robot := RobotID("tanbo", 1)
 	sent := 0
 	var last []reply // the answers to the last mail
+	chosen := false  // she has chosen her language
 	deliver := func(what string, raw []byte) {
 		t.Helper()
 		sent++
@@ -34,6 +40,9 @@ func TestNewcomerSession(t *testing.T) {
 				last = append(last, r)
 			}
 			checkReplyWidth(t, what, r)
+			if chosen && r.To == nina {
+				check(what, r)
+			}
 		}
 		if len(last) == 0 {
 			t.Errorf("mail %d %q got no answer", sent, what)
@@ -69,6 +78,11 @@ func TestNewcomerSession(t *testing.T) {
 	send("hello", "How does this work?")
 	send("help", "")
 	send("signup nina s3cret", "")
+	if lang != "" {
+		chosen = true
+		send("set language nina s3cret "+lang, "")
+		send("help", "")
+	}
 	send("help tutorial", "")
 	send("help commands", "")
 	send("tanbo help", "")

@@ -1,11 +1,11 @@
 package pbem
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // pageRows is how many lines a page of a list shows (games, history,
@@ -36,10 +36,15 @@ func page(p, size int) store.Page { return store.Page{Skip: (p - 1) * size, Size
 // nextPage is the last line of a list that has more after page p: the
 // command that asks for the next page.
 func nextPage(command string, p int, more bool) string {
+	return nextPageIn(templates.English, command, p, more)
+}
+
+// nextPageIn is nextPage in the language lang.
+func nextPageIn(lang, command string, p int, more bool) string {
 	if !more {
 		return ""
 	}
-	return fmt.Sprintf("More follow. For the next page send: %s page %d", command, p+1)
+	return templates.Sprintf(lang, "More follow. For the next page send: %s page %d", command, p+1)
 }
 
 // seatFilter is the filter word as a test of the seat index's state.

@@ -10,6 +10,7 @@ import (
 	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // <game> move board userid password move[#n]
@@ -64,7 +65,7 @@ func (c *cmd) move(args []string) error {
 		return err
 	}
 	comment := c.commentBy(u.ID, len(b.rec.Moves))
-	notices := []string{fmt.Sprintf("%s played %s.", u.ID, stepsText(steps))}
+	notices := []string{c.r.say("%s played %s.", u.ID, stepsText(steps))}
 	notices = append(notices, c.r.answerByMove(b, seat)...)
 	queued, err := c.r.runQueue(b)
 	if err != nil {
@@ -93,12 +94,15 @@ func splitMoveNumber(text string) (string, int, error) {
 
 // moveReason is why a move was refused, without repeating the move when the
 // rules quote it whole.
-func moveReason(err error, text string) string {
+func moveReason(err error, text string) templates.Text {
 	var re *rules.Error
 	if errors.As(err, &re) && strings.EqualFold(re.Input, text) {
-		return re.Msg
+		if re.Format == "" {
+			return templates.Text{Format: "%s", Args: []any{re.Msg}}
+		}
+		return templates.Text{Format: re.Format, Args: re.Args}
 	}
-	return err.Error()
+	return templates.Text{Format: "%s", Args: []any{err.Error()}}
 }
 
 // <game> resign board userid password
@@ -128,7 +132,7 @@ func (c *cmd) resign(args []string) error {
 		return c.queue([]string{args[0], args[1], args[2], "add", "resign"})
 	}
 	b.end(c.r.now, rules.Win(1-seat, u.ID+" resigned"))
-	return c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)), fmt.Sprintf("%s resigned.", u.ID))
+	return c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)), c.r.say("%s resigned.", u.ID))
 }
 
 // <game> queue board userid password [add] move[#n]
@@ -150,7 +154,7 @@ func (c *cmd) queue(args []string) error {
 		return err
 	}
 	if len(args) == 3 && planKeyword(firstWord(c.comment)) != "if" {
-		return c.r.tellQueue(b, b.seatOf(u.ID), "queue", "")
+		return c.r.tellQueue(b, b.seatOf(u.ID), "queue", templates.Text{})
 	}
 	if len(args) == 4 && strings.EqualFold(args[3], "clear") {
 		return c.clearQueue(b, b.seatOf(u.ID))
@@ -206,7 +210,7 @@ func (c *cmd) queue(args []string) error {
 		return c.failOn(b, "Move %s#%d cannot be queued: board %d is at move #%d already; queue it with a later number, or without one",
 			first.Play, first.Number, b.rec.Board, b.next())
 	}
-	lead := ""
+	var lead templates.Text
 	if add {
 		pl = mine.then(pl)
 		if n, d := pl.nodes(), pl.depth(); n > maxPlanNodes || d > maxPlanDepth {
@@ -214,8 +218,8 @@ func (c *cmd) queue(args []string) error {
 				b.game.Title(), b.rec.Board, n, d, maxPlanNodes, maxPlanDepth)
 		}
 	} else if len(mine) > 0 {
-		lead = fmt.Sprintf("This replaces what you had queued (%s); to queue a move after others, send \"%s queue %d %s PASSWORD add MOVE\".",
-			planShort(mine), c.game.Name(), b.rec.Board, u.ID)
+		lead = templates.Text{Format: "This replaces what you had queued (%s); to queue a move after others, send \"%s queue %d %s PASSWORD add MOVE\".",
+			Args: []any{planShort(mine), c.game.Name(), b.rec.Board, u.ID}}
 	}
 	if _, linear := pl.linear(); !linear {
 		if err := b.checkPlan(pl, seat); err != nil {
@@ -310,10 +314,10 @@ func (c *cmd) preview(args []string) error {
 }
 
 // queuedNotice tells a player what he has queued, in the number it is.
-func queuedNotice(id string, list []string) string {
+func queuedNotice(id string, list []string) templates.Text {
 	if len(list) == 1 {
-		return fmt.Sprintf("Queued for %s: %s. It is played when your turn comes; nobody else sees it before.", id, list[0])
+		return templates.Text{Format: "Queued for %s: %s. It is played when your turn comes; nobody else sees it before.", Args: []any{id, list[0]}}
 	}
-	return fmt.Sprintf("Queued for %s, in this order: %s. They are played one a turn when your turns come; nobody else sees them before.",
-		id, strings.Join(list, ", "))
+	return templates.Text{Format: "Queued for %s, in this order: %s. They are played one a turn when your turns come; nobody else sees them before.",
+		Args: []any{id, strings.Join(list, ", ")}}
 }

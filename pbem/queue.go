@@ -7,6 +7,7 @@ import (
 	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // playable refuses moves on a board that is over or still waits for a player.
@@ -80,7 +81,7 @@ func (r *request) runQueue(b *board) ([]string, error) {
 		setPlan(b.rec, seat, br.Next, r.now)
 		if br.Play == "resign" {
 			b.end(r.now, rules.Win(1-seat, user+" resigned"))
-			notices = append(notices, fmt.Sprintf("%s resigned (queued).", user))
+			notices = append(notices, r.say("%s resigned (queued).", user))
 			break
 		}
 		var why string
@@ -88,14 +89,14 @@ func (r *request) runQueue(b *board) ([]string, error) {
 		if br.Number != 0 && br.Number != b.next() {
 			why = fmt.Sprintf("it was queued as move #%d, but the move to play was #%d", br.Number, b.next())
 		} else if steps, err := b.play(seat, br.Play, r.now, true); err != nil {
-			why = moveReason(err, br.Play)
+			why = moveReason(err, br.Play).String()
 		} else {
 			if err := r.chargeClock(b, seat, since); err != nil {
 				return nil, err
 			}
 			r.played += len(steps)
 			b.planned = append(b.planned, user)
-			notices = append(notices, fmt.Sprintf("%s played %s (queued).", user, stepsText(steps)))
+			notices = append(notices, r.say("%s played %s (queued).", user, stepsText(steps)))
 			notices = append(notices, r.answerByMove(b, seat)...)
 			continue
 		}
@@ -144,32 +145,33 @@ func stepsText(steps []rules.Step) string {
 
 // queueList says what seat has queued on a board, as every reply about the
 // queue tells it.
-func queueList(b *board, seat int) (string, error) {
+func queueList(b *board, seat int) (templates.Text, error) {
 	pl, err := planOf(b.rec, seat)
 	if err != nil {
-		return "", err
+		return templates.Text{}, err
 	}
 	if len(pl) == 0 {
-		return fmt.Sprintf("Your queue on %s board %d is empty.", b.game.Title(), b.rec.Board), nil
+		return templates.Text{Format: "Your queue on %s board %d is empty.", Args: []any{b.game.Title(), b.rec.Board}}, nil
 	}
 	if _, ok := pl.linear(); ok {
 		return queuedNotice(b.rec.Seats[seat], strings.Split(planShort(pl), ", ")), nil
 	}
 	var lines []string
 	pl.lines(1, "", false, &lines)
-	return fmt.Sprintf("Planned for %s (%d moves); nobody else sees it before it is played:\n%s",
-		b.rec.Seats[seat], pl.nodes(), strings.Join(lines, "\n")), nil
+	return templates.Text{Format: "Planned for %s (%d moves); nobody else sees it before it is played:\n%s",
+		Args: []any{b.rec.Seats[seat], pl.nodes(), strings.Join(lines, "\n")}}, nil
 }
 
 // tellQueue mails the player of seat his queue as it now stands, after
 // lead (what just happened, or ""), with the board.
-func (r *request) tellQueue(b *board, seat int, what, lead string) error {
-	notice, err := queueList(b, seat)
+func (r *request) tellQueue(b *board, seat int, what string, lead templates.Text) error {
+	list, err := queueList(b, seat)
 	if err != nil {
 		return err
 	}
-	if lead != "" {
-		notice = lead + " " + notice
+	notice := r.say("%s", list)
+	if lead.Format != "" {
+		notice = r.say("%s %s", lead, list)
 	}
 	return r.privateBoard(b, b.rec.Seats[seat], fmt.Sprintf("%s Board %d %s", b.game.Title(), b.rec.Board, what), notice)
 }
@@ -188,7 +190,11 @@ func (c *cmd) clearQueue(b *board, seat int) error {
 	if err := c.r.tx.PutGame(b.rec); err != nil {
 		return err
 	}
-	return c.r.tellQueue(b, seat, "queue cleared", map[bool]string{true: "1 queued move was taken off.", false: fmt.Sprintf("%d queued moves were taken off.", n)}[n == 1])
+	lead := templates.Text{Format: "%d queued moves were taken off.", Args: []any{n}}
+	if n == 1 {
+		lead = templates.Text{Format: "1 queued move was taken off."}
+	}
+	return c.r.tellQueue(b, seat, "queue cleared", lead)
 }
 
 // withdrawResign answers a second resignation while one waits in the queue,
@@ -203,5 +209,5 @@ func (c *cmd) withdrawResign(b *board, seat int) error {
 		return err
 	}
 	return c.r.tellQueue(b, seat, "resignation withdrawn",
-		"You had a resignation waiting for your turn; a second resign takes it back, so you play on.")
+		templates.Text{Format: "You had a resignation waiting for your turn; a second resign takes it back, so you play on."})
 }

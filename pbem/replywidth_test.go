@@ -4,8 +4,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	model "github.com/pbemd/pbemd/pbem/board"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // TestEveryReplyFits drives every command of the table, each form with its
@@ -14,7 +16,15 @@ import (
 // checks every reply of every kind: no line wider than 72 columns but
 // quoted lines and board diagrams, and every error mail ending with the
 // command that would work.
-func TestEveryReplyFits(t *testing.T) {
+func TestEveryReplyFits(t *testing.T) { everyReplyFits(t, "") }
+
+// TestEveryGermanReplyFits is TestEveryReplyFits with players who chose
+// German: its sentences are longer, and must be wrapped alike.
+func TestEveryGermanReplyFits(t *testing.T) { everyReplyFits(t, "de") }
+
+// everyReplyFits runs TestEveryReplyFits, its players' mails in lang when
+// it is set.
+func everyReplyFits(t *testing.T, lang string) {
 	h := newHarness(t)
 	h.svc.cfg.Limits.Mails, h.svc.cfg.Limits.Reads = 100000, 100000 // this test is about the replies
 	h.svc.cfg.Limits.BadPasswords, h.svc.cfg.Limits.AnswerBytes = 100000, 1<<20
@@ -34,6 +44,9 @@ func TestEveryReplyFits(t *testing.T) {
 	}
 	for _, id := range []string{"alice", "bob", "carol", "dave"} {
 		check("signup", h.send(id+"@example.org", "signup "+id+" secret", ""))
+		if lang != "" {
+			check("set language", h.send(id+"@example.org", "set language "+id+" secret "+lang, ""))
+		}
 	}
 	// Boards of every game: in play, with a move, over, open.
 	for _, g := range gameNames() {
@@ -114,8 +127,8 @@ func checkReplyWidth(t *testing.T, sent string, r reply) {
 			inBoard = !inBoard
 			continue
 		}
-		if len(l) > model.LineWidth && !strings.HasPrefix(l, ">") && !inBoard {
-			t.Errorf("%.60s: a line of the reply %q to %s is %d columns wide:\n%s", sent, r.Subject, r.To, len(l), l)
+		if n := utf8.RuneCountInString(l); n > model.LineWidth && !strings.HasPrefix(l, ">") && !inBoard {
+			t.Errorf("%.60s: a line of the reply %q to %s is %d columns wide:\n%s", sent, r.Subject, r.To, n, l)
 		}
 	}
 }
@@ -131,8 +144,11 @@ func diagramEdge(l string) bool {
 // its text before the board and the quoted mail, when it is a command set
 // apart by two spaces; "" when it is none.
 func refusalCommand(body string) string {
-	text, _, _ := strings.Cut(body, "\nOriginal message follows:")
-	text, _, _ = strings.Cut(text, "\nSummary of ")
+	text := body
+	for _, lang := range templates.Languages() { // the text ends where the board or the original starts
+		text, _, _ = strings.Cut(text, "\n"+templates.T(lang, "Original message follows:"))
+		text, _, _ = strings.Cut(text, "\n"+strings.Fields(templates.Sprintf(lang, "Summary of %s Board %d", "", 0))[0]+" ")
+	}
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	last := lines[len(lines)-1]
 	if !strings.HasPrefix(last, "  ") {

@@ -12,6 +12,7 @@ import (
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // request is one incoming mail being handled inside its transaction.
@@ -53,6 +54,10 @@ type request struct {
 	// from an address of his (byreply.go); "" when none. Unlike replyAs
 	// it lasts the whole mail: resume reads it once the commands ran.
 	tokenUser string
+	// lang is the language of the answers to the sender, once known
+	// (languages.go); said, the formats of the notices made by say.
+	lang string
+	said map[string]templates.Text
 }
 
 // A failure is a command refused: the sender gets an error reply, and nothing
@@ -68,6 +73,9 @@ type failure struct {
 	forms []string
 	// wrongWords: the command had the wrong number of words (usage).
 	wrongWords bool
+	// text is Msg as fail made it, for the reply in the sender's
+	// language; none for a failure made otherwise, which stays English.
+	text templates.Text
 }
 
 func (f *failure) Error() string { return f.Msg }
@@ -78,12 +86,22 @@ func (f *failure) Error() string { return f.Msg }
 // maxFailure, so that an error reply costs what the server writes, not
 // what the sender sent, and its lines fit.
 func fail(format string, args ...any) *failure {
-	for i, a := range args {
-		if s, ok := a.(string); ok {
-			args[i] = shorten(shortWords(s), maxQuoted)
+	t := shortText(templates.Text{Format: format, Args: args})
+	return &failure{Msg: shorten(t.String(), maxFailure), text: t}
+}
+
+// shortText is t with its string arguments, and those of the Texts among
+// them (a game's reason), cut as fail cuts them.
+func shortText(t templates.Text) templates.Text {
+	for i, a := range t.Args {
+		switch a := a.(type) {
+		case string:
+			t.Args[i] = shorten(shortWords(a), maxQuoted)
+		case templates.Text:
+			t.Args[i] = shortText(a)
 		}
 	}
-	return &failure{Msg: shorten(fmt.Sprintf(format, args...), maxFailure)}
+	return t
 }
 
 // shortWords cuts each word of s longer than maxQuotedWord, as shorten
@@ -229,9 +247,10 @@ func (r *request) sender() string { return strings.ToLower(r.mail.From) }
 // refuse answers a failed command with an error reply to the sender only.
 func (r *request) refuse(name string, words []string, f *failure) error {
 	r.outcome.note(resultRefused, f.Msg)
-	msg := refusal(words, f)
+	lang := r.language()
+	msg := refusal(lang, words, f)
 	fill := func(diagram string) (string, error) {
-		return render("error", map[string]any{
+		return renderIn(lang, "error", map[string]any{
 			"Msg":      msg,
 			"Board":    diagram,
 			"Original": quoteOriginal(r.quoted()),
@@ -261,7 +280,7 @@ func (r *request) refuse(name string, words []string, f *failure) error {
 // (or those the failure names), or for a reply to a board mail the move,
 // or when the words name no command the one that lists them all. A
 // refusal's last lines are so always a command the player can copy.
-func refusal(words []string, f *failure) string {
+func refusal(lang string, words []string, f *failure) string {
 	forms := f.forms
 	if forms == nil {
 		row := commandOf(words)
@@ -275,16 +294,19 @@ func refusal(words []string, f *failure) string {
 		forms = usageForms(rowForms(row, g))
 	}
 	msg, tail := f.Msg, ""
+	if lang != templates.English && f.text.Format != "" {
+		msg = shorten(templates.Sprintf(lang, f.text.Format, f.text.Args...), maxFailure)
+	}
 	for _, form := range forms {
 		tail += "\n  " + helpWords(form) // as the help lays it out
 	}
 	switch {
 	case f.wrongWords:
-		return model.Wrap([]string{msg + "; write it as:"}, model.LineWidth)[0] + tail
+		return model.Wrap([]string{templates.Sprintf(lang, "%s; write it as:", msg)}, model.LineWidth)[0] + tail
 	case len(forms) == 0:
-		tail = "The commands are listed by:\n  help commands"
+		tail = templates.Sprintf(lang, "The commands are listed by:") + "\n  help commands"
 	default:
-		tail = "Write the command as:" + tail
+		tail = templates.Sprintf(lang, "Write the command as:") + tail
 	}
 	if !strings.HasSuffix(msg, "\n") { // one that ends in a command has no full stop
 		msg += "."
@@ -328,9 +350,9 @@ func (r *request) unknownCommand(words []string) error {
 		return err
 	}
 	r.guessSecrets(words) // the error quotes them
-	what := "The subject is empty"
+	what := templates.Text{Format: "The subject is empty"}
 	if len(words) > 0 {
-		what = fmt.Sprintf("%q is not a command", words[0])
+		what = templates.Text{Format: "%q is not a command", Args: []any{words[0]}}
 	}
 	return r.refuse("pbemd", words, fail("%s; commands start with a game name (%s) or one of %s, multiple; send 'help' for the list",
 		what, strings.Join(catalog.Names(), ", "), commandNames(false)))
@@ -375,12 +397,17 @@ const timeFormat = "2006-01-02 15:04 MST"
 // tellUser mails a template to a user's addresses, to the sender when he
 // wrote from elsewhere, and to the other addresses given.
 func (r *request) tellUser(u *store.User, subject, template string, data any, also ...string) error {
-	return r.tellAddresses(union(union(u.Addresses, also), []string{r.sender()}), subject, template, data)
+	return r.tellIn(userLanguage(u), union(union(u.Addresses, also), []string{r.sender()}), subject, template, data)
 }
 
 // tellAddresses mails a template to each address.
 func (r *request) tellAddresses(addrs []string, subject, template string, data any) error {
-	body, err := render(template, data)
+	return r.tellIn(templates.English, addrs, subject, template, data)
+}
+
+// tellIn mails a template in a language to each address.
+func (r *request) tellIn(lang string, addrs []string, subject, template string, data any) error {
+	body, err := renderIn(lang, template, data)
 	if err != nil {
 		return err
 	}

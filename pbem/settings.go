@@ -13,6 +13,7 @@ import (
 var settings = map[string]func(c *cmd, u userSetting) error{
 	"timezone": (*cmd).setTimezone,
 	"mail":     (*cmd).setMail,
+	"language": (*cmd).setLanguage,
 }
 
 // A userSetting is what set hands a setting: the account, proved, and the
@@ -28,7 +29,7 @@ func (c *cmd) set(args []string) error {
 	}
 	fn, ok := settings[strings.ToLower(args[0])]
 	if !ok {
-		return fail("%q is not a setting; the settings are: timezone (\"set timezone USERID PASSWORD Europe/Berlin\") and mail (\"set mail USERID PASSWORD digest 08:00,20:00\")", args[0])
+		return fail("%q is not a setting; the settings are: timezone (\"set timezone USERID PASSWORD Europe/Berlin\"), mail (\"set mail USERID PASSWORD digest 08:00,20:00\") and language (\"set language USERID PASSWORD de\")", args[0])
 	}
 	u, err := c.r.auth(args[1], args[2])
 	if err != nil {

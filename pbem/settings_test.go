@@ -23,7 +23,7 @@ func TestSetTimezone(t *testing.T) {
 	errorReply(t, h.deliver(h.forged("alice@example.org", "set timezone alice guessed UTC", "")), "alice@example.org",
 		"The password for alice is wrong; passwords are case-sensitive. A forgotten one can be reset: send 'reset alice' and a code comes to the account's addresses.")
 	errorReply(t, h.send("alice@example.org", "set colour alice pw-alice red", ""), "alice@example.org",
-		`"colour" is not a setting; the settings are: timezone ("set timezone USERID PASSWORD Europe/Berlin") and mail ("set mail USERID PASSWORD digest 08:00,20:00").`)
+		`"colour" is not a setting; the settings are: timezone ("set timezone USERID PASSWORD Europe/Berlin"), mail ("set mail USERID PASSWORD digest 08:00,20:00") and language ("set language USERID PASSWORD de").`)
 	if got := h.user("alice").Extra[zoneKey]; got != "Europe/Berlin" {
 		t.Errorf("zone stored: %q", got)
 	}

@@ -58,8 +58,9 @@ func (c *cmd) standings(args []string) error {
 		}
 		sections = append(sections, sec)
 	}
-	body, err := render("standings", map[string]any{"Title": c.game.Title(), "Sections": sections,
-		"Next": nextPage(kind+" standings", pg, st.More)})
+	lang := c.r.language()
+	body, err := renderIn(lang, "standings", map[string]any{"Title": c.game.Title(), "Sections": sections,
+		"Next": nextPageIn(lang, kind+" standings", pg, st.More)})
 	if err != nil {
 		return err
 	}

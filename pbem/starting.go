@@ -164,7 +164,7 @@ func (c *cmd) newBoard(ids, params, server []string, proved string) error {
 	b := &board{game: c.game, rec: rec, opts: opts, pos: pos, fresh: true}
 	b.keepPosition()
 	sides := c.game.Sides()
-	notices := []string{fmt.Sprintf("A new game: %s (%s) against %s (%s).", model.Name(seats[0]), sides[0], model.Name(seats[1]), sides[1])}
+	notices := []string{c.r.say("A new game: %s (%s) against %s (%s).", model.Name(seats[0]), sides[0], model.Name(seats[1]), sides[1])}
 	if len(invited) > 0 {
 		notices = append(notices, c.inviteNotice(b))
 		c.r.outcome.note(resultInvited, "nothing vouches for the sender: the players named are invited")
@@ -273,7 +273,7 @@ func (c *cmd) join(args []string) error {
 	b.rec.Updated = c.r.now
 	b.fresh = true
 	sides := b.game.Sides()
-	notice := fmt.Sprintf("%s joined: %s (%s) against %s (%s). The game begins.",
+	notice := c.r.say("%s joined: %s (%s) against %s (%s). The game begins.",
 		u.ID, b.rec.Seats[0], sides[0], b.rec.Seats[1], sides[1])
 	return c.r.saveAndAnnounce(b, c.commentBy(u.ID, len(b.rec.Moves)), notice)
 }

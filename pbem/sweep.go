@@ -9,6 +9,7 @@ import (
 	"github.com/pbemd/pbemd/pbem/clock"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // keepProcessed is how long the keys of handled mails are kept. A mail
@@ -406,23 +407,23 @@ func (r *request) remindBoard(kind string, num int) (time.Time, error) {
 		}
 		b.end(r.now, rules.Win(1-seat, outOfTime))
 		if fischer {
-			return time.Time{}, r.saveAndAnnounce(b, nil, fmt.Sprintf("%s forfeits: out of time, a bank of %s spent.", id, clock.FormatDuration(w.forfeit)))
+			return time.Time{}, r.saveAndAnnounce(b, nil, r.say("%s forfeits: out of time, a bank of %s spent.", id, clock.FormatDuration(w.forfeit)))
 		}
-		return time.Time{}, r.saveAndAnnounce(b, nil, fmt.Sprintf("%s forfeits: no move for %d days.", id, w.forfeitDays))
+		return time.Time{}, r.saveAndAnnounce(b, nil, r.say("%s forfeits: no move for %d days.", id, w.forfeitDays))
 	case waited >= nag && (b.rec.Nagged.Before(since) || !fischer && r.now.Sub(b.rec.Nagged) >= nag):
 		b.rec.Nagged = r.now
 		if err := r.tx.PutGame(b.rec); err != nil {
 			return time.Time{}, err
 		}
-		then := id + " forfeits the game"
+		then := templates.Text{Format: "%s forfeits the game", Args: []any{id}}
 		if !b.hasMoved(b.pos.ToMove()) {
-			then = "the board is withdrawn, unrated, as " + id + " has not played on it yet"
+			then = templates.Text{Format: "the board is withdrawn, unrated, as %s has not played on it yet", Args: []any{id}}
 		}
-		kept := fmt.Sprintf("for %d days", int(waited/day))
+		kept := templates.Text{Format: "for %d days", Args: []any{int(waited / day)}}
 		if fischer {
-			kept = fmt.Sprintf("and %s of %s's bank is left", clock.FormatDuration(forfeit-waited), id)
+			kept = templates.Text{Format: "and %s of %s's bank is left", Args: []any{clock.FormatDuration(forfeit - waited), id}}
 		}
-		notice := fmt.Sprintf("Reminder: it has been %s's turn on %s board %d %s. Without a move by %s, %s. Away? Send \"vacation %s PASSWORD DAYS\".",
+		notice := r.say("Reminder: it has been %s's turn on %s board %d %s. Without a move by %s, %s. Away? Send \"vacation %s PASSWORD DAYS\".",
 			id, b.game.Title(), b.rec.Board, kept, runsOut(b.rec, w.user, w.since).UTC().Format(timeFormat), then, id)
 		return time.Time{}, r.nag(b, id, notice)
 	}

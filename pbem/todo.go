@@ -10,6 +10,7 @@ import (
 	"github.com/pbemd/pbemd/pbem/clock"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // maxTodo bounds the boards one todo reads: a player with more boards at
@@ -122,18 +123,19 @@ func (c *cmd) todo(args []string) error {
 	if err != nil {
 		return err
 	}
+	lang := c.r.language()
 	var b strings.Builder
 	if len(items) == 0 {
-		fmt.Fprintf(&b, "It is not %s's move on any board of %s.\n", u.ID, where)
+		b.WriteString(templates.Sprintf(lang, "It is not %s's move on any board of %s.\n", u.ID, where))
 	} else {
-		fmt.Fprintf(&b, "The boards where it is %s's move, the most urgent first:\n\n", u.ID)
+		b.WriteString(templates.Sprintf(lang, "The boards where it is %s's move, the most urgent first:\n\n", u.ID))
 	}
 	for _, it := range items {
-		b.WriteString(it.entry(c.r.now))
+		b.WriteString(it.entryIn(lang, c.r.now))
 		fmt.Fprintf(&b, "  %s move %d %s PASSWORD MOVE#%d\n\n", it.Game, it.Board, u.ID, it.Move)
 	}
 	if more {
-		fmt.Fprintf(&b, "These are %d of the boards at your move; there are more.\n", maxTodo)
+		b.WriteString(templates.Sprintf(lang, "These are %d of the boards at your move; there are more.\n", maxTodo))
 	}
 	c.r.replyText(c.r.sender(), "pbemd: todo of "+u.ID, b.String())
 	return nil
@@ -141,14 +143,17 @@ func (c *cmd) todo(args []string) error {
 
 // entry is the item as todo and the digest list it: the board, its
 // opponent and his last move, then the time left on the player's clock.
-func (it TodoItem) entry(now time.Time) string {
-	last := "no move yet"
+func (it TodoItem) entry(now time.Time) string { return it.entryIn(templates.English, now) }
+
+// entryIn is entry in the language lang.
+func (it TodoItem) entryIn(lang string, now time.Time) string {
+	last := templates.T(lang, "no move yet")
 	if it.LastMove != "" {
-		last = it.Opponent + " played " + it.LastMove
+		last = templates.Sprintf(lang, "%s played %s", it.Opponent, it.LastMove)
 	}
-	left := "Your clock stands while your proposal is open"
+	left := templates.T(lang, "Your clock stands while your proposal is open")
 	if !it.Deadline.IsZero() {
-		left = fmt.Sprintf("%s left, until %s", clock.FormatDuration(it.Deadline.Sub(now)), it.Deadline.UTC().Format(timeFormat))
+		left = templates.Sprintf(lang, "%s left, until %s", clock.FormatDuration(it.Deadline.Sub(now)), it.Deadline.UTC().Format(timeFormat))
 	}
-	return fmt.Sprintf("%s board %d against %s: %s.\n  %s.\n", it.Title, it.Board, it.Opponent, last, left)
+	return templates.Sprintf(lang, "%s board %d against %s: %s.\n  %s.\n", it.Title, it.Board, it.Opponent, last, left)
 }

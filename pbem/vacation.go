@@ -1,11 +1,11 @@
 package pbem
 
 import (
-	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // vacationDaysPerYear bounds the vacation days a user may take in one
@@ -43,7 +43,7 @@ func (c *cmd) vacation(args []string) error {
 		if err := c.r.tx.PutUser(u); err != nil {
 			return err
 		}
-		c.r.replyText(c.r.sender(), "pbemd: welcome back "+u.ID, fmt.Sprintf(
+		c.r.replyText(c.r.sender(), "pbemd: welcome back "+u.ID, templates.Sprintf(c.r.language(),
 			"Welcome back, %s: your vacation has ended and the clock of your boards runs again.\n%d of %d vacation days used in %d.\n",
 			u.ID, usedDays(u, now.Year(), -1), vacationDaysPerYear, now.Year()))
 		return nil
@@ -66,7 +66,7 @@ func (c *cmd) vacation(args []string) error {
 	if err := c.r.tx.PutUser(u); err != nil {
 		return err
 	}
-	c.r.replyText(c.r.sender(), "pbemd: vacation of "+u.ID, fmt.Sprintf(
+	c.r.replyText(c.r.sender(), "pbemd: vacation of "+u.ID, templates.Sprintf(c.r.language(),
 		"%s is on vacation until %s.\n\nMeanwhile there are no reminders and no forfeits, the clock of your\nboards stops, and every board mail says you are away.\n\n%d of %d vacation days used in %d. To end it early, send:\n  vacation %s PASSWORD 0\n",
 		u.ID, until.UTC().Format(timeFormat), usedDays(u, from.Year(), -1), vacationDaysPerYear, from.Year(), u.ID))
 	return nil

@@ -8,6 +8,7 @@ import (
 	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // Votes: a player proposes a draw ("propose", or "draw") or asks to take
@@ -91,7 +92,7 @@ func (c *cmd) vote(args []string, word string) error {
 	}
 	if word == "reject" {
 		c.r.closeVote(b)
-		return c.r.saveAndAnnounce(b, comment, fmt.Sprintf("%s rejected %s's proposal of %s.", u.ID, open.User, voteWhat(open)))
+		return c.r.saveAndAnnounce(b, comment, c.r.say("%s rejected %s's proposal of %s.", u.ID, open.User, voteWhat(open)))
 	}
 	if open.Kind == "draw" {
 		return c.r.acceptVote(b, comment, fmt.Sprintf("%s accepted %s's draw proposal.", u.ID, open.User))
@@ -220,11 +221,11 @@ func (r *request) boardNotices(b *board) []string {
 	out := swapNotice(b)
 	if v := b.rec.Vote; v != nil && !b.rec.Over {
 		other := b.rec.Seats[1-v.Seat]
-		what := "a draw"
+		what := templates.Text{Format: "a draw"}
 		if v.Kind == "undo" && v.Back <= len(b.rec.Moves) {
-			what = "to take back " + movesFrom(b.rec, v.Back)
+			what = templates.Text{Format: "to take back %s", Args: []any{movesFrom(b.rec, v.Back)}}
 		}
-		out = append(out, fmt.Sprintf("Open proposal: %s proposes %s; %s answers with \"%s move %d %s PASSWORD accept\" (or reject).",
+		out = append(out, r.say("Open proposal: %s proposes %s; %s answers with \"%s move %d %s PASSWORD accept\" (or reject).",
 			v.User, what, other, b.game.Name(), b.rec.Board, other))
 	}
 	if !b.rec.Over && b.rec.Board != 0 { // board 0 is a preview of a new game
@@ -237,7 +238,7 @@ func (r *request) boardNotices(b *board) []string {
 				continue // a user who has gone is on no vacation
 			}
 			if v, ok := onVacation(u, r.now); ok {
-				out = append(out, fmt.Sprintf("%s is on vacation until %s; the clock does not run for %s meanwhile.",
+				out = append(out, r.say("%s is on vacation until %s; the clock does not run for %s meanwhile.",
 					id, v.Until.UTC().Format(timeFormat), id))
 			}
 		}
@@ -274,7 +275,7 @@ func (r *request) remindVote(b *board) (time.Time, bool, error) {
 			return time.Time{}, false, err
 		}
 		deadline := r.now.Add(forfeit - waited)
-		notice := fmt.Sprintf("Reminder: %s proposed %s on %s board %d %d days ago, and %s has not answered. Without an answer by %s it counts as accepted. Answer with: %s move %d %s PASSWORD accept (or reject).",
+		notice := r.say("Reminder: %s proposed %s on %s board %d %d days ago, and %s has not answered. Without an answer by %s it counts as accepted. Answer with: %s move %d %s PASSWORD accept (or reject).",
 			v.User, voteWhat(v), b.game.Title(), b.rec.Board, int(waited/day), id, deadline.UTC().Format(timeFormat), b.game.Name(), b.rec.Board, id)
 		return time.Time{}, false, r.nag(b, id, notice)
 	}

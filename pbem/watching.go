@@ -6,10 +6,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // <game> show board[#n] ... | <game> show userid ... [all|active|inactive|next]
@@ -102,7 +104,7 @@ func (c *cmd) showBoard(word string) error {
 		}
 		old := &board{game: b.game, rec: &past, opts: b.opts, pos: pos}
 		return c.mailWholeBoard(old, false, fmt.Sprintf("%s Board %d at move %d", b.game.Title(), num, n),
-			fmt.Sprintf("The board as it stood after move %d of %d.", n, len(b.rec.Moves)))
+			c.r.say("The board as it stood after move %d of %d.", n, len(b.rec.Moves)))
 	}
 	return c.sendBoard(b)
 }
@@ -120,7 +122,7 @@ func (c *cmd) mailWholeBoard(b *board, live bool, subject string, notices ...str
 	if err != nil {
 		return err
 	}
-	v.MoveList = model.MoveList(b.game, b.rec, 0)
+	v.MoveList = model.MoveListIn(v.lang, b.game, b.rec, 0)
 	if live {
 		return c.r.answerBoard(b, v, subject, func(board string) (string, error) { return board, nil })
 	}
@@ -211,17 +213,18 @@ func (c *cmd) games(args []string) error {
 	if len(ids) > 0 {
 		sort.SliceStable(recs, func(i, j int) bool { return recs[i].Board < recs[j].Board })
 	}
+	lang := c.r.language()
 	var rows []string
 	for _, rec := range recs {
-		rows = append(rows, gameRow(rec))
+		rows = append(rows, gameRow(lang, rec))
 	}
 	who := "all players"
 	if len(ids) > 0 {
 		who = strings.Join(ids, ", ")
 	}
-	body, err := render("games", map[string]any{
+	body, err := renderIn(lang, "games", map[string]any{
 		"Title": c.game.Title(), "Filter": filter, "Who": who, "Rows": rows,
-		"Next": nextPage(command(kind, "games", strings.Join(ids, " "), filter), pg, more),
+		"Next": nextPageIn(lang, command(kind, "games", strings.Join(ids, " "), filter), pg, more),
 	})
 	if err != nil {
 		return err
@@ -232,17 +235,18 @@ func (c *cmd) games(args []string) error {
 
 // gameRow is one line of a games list: board, players, moves, state. It
 // reads the record only.
-func gameRow(rec *store.GameHead) string {
-	state := "to move: " + model.Name(rec.Seats[rec.ToMove])
+func gameRow(lang string, rec *store.GameHead) string {
+	tr := func(format string, args ...any) string { return templates.Sprintf(lang, format, args...) }
+	state := tr("to move: %s", model.Name(rec.Seats[rec.ToMove]))
 	switch {
 	case !rec.Over && contains(rec.Seats, ""):
-		state = "open seat"
+		state = tr("open seat")
 	case rec.Over && rec.Withdrawn != "":
-		state = "withdrawn"
+		state = tr("withdrawn")
 	case rec.Over && rec.Winner == rules.Draw:
-		state = "tie"
+		state = tr("tie")
 	case rec.Over:
-		state = "won by " + rec.Seats[rec.Winner]
+		state = tr("won by %s", rec.Seats[rec.Winner])
 	}
 	players := make([]string, len(rec.Seats))
 	for i, s := range rec.Seats {
@@ -282,9 +286,9 @@ func (c *cmd) subscription(args []string, on bool) error {
 	if err := c.r.setSubscribed(b, u, on); err != nil {
 		return err
 	}
-	notice := fmt.Sprintf("%s is now subscribed to this board.", u.ID)
+	notice := c.r.say("%s is now subscribed to this board.", u.ID)
 	if verb == "unsubscribe" {
-		notice = fmt.Sprintf("%s is now unsubscribed from this board.", u.ID)
+		notice = c.r.say("%s is now unsubscribed from this board.", u.ID)
 	}
 	v, err := c.r.boardView(b, nil, notice)
 	if err != nil {
@@ -488,6 +492,7 @@ func (c *cmd) history(args []string) error {
 	if err != nil {
 		return err
 	}
+	lang := c.r.language()
 	var lines []string
 	for _, rec := range recs {
 		if rec.Withdrawn != "" {
@@ -496,9 +501,9 @@ func (c *cmd) history(args []string) error {
 			// pbmserv's; "GAME games inactive" still lists it.
 			continue
 		}
-		result := "tie"
+		result := templates.T(lang, "tie")
 		if rec.Winner != rules.Draw && rec.Winner < len(rec.Seats) {
-			result = "won by " + rec.Seats[rec.Winner]
+			result = templates.Sprintf(lang, "won by %s", rec.Seats[rec.Winner])
 		}
 		players := make([]string, len(rec.Seats))
 		for i, s := range rec.Seats {
@@ -508,7 +513,7 @@ func (c *cmd) history(args []string) error {
 		// 72 columns.
 		line := fmt.Sprintf("%5d  %-17s %5d  %s  %s", rec.Board, strings.Join(players, " - "),
 			len(rec.Moves), rec.Updated.UTC().Format("2006-01-02"), result)
-		if reason := " (" + rec.EndReason + ")"; len(line+reason) <= model.LineWidth {
+		if reason := " (" + endReason(lang, rec.EndReason) + ")"; utf8.RuneCountInString(line+reason) <= model.LineWidth {
 			line += reason
 		} else {
 			line += "\n" + strings.Repeat(" ", 7) + reason[1:]
@@ -519,8 +524,8 @@ func (c *cmd) history(args []string) error {
 	if who != "" {
 		whose = who
 	}
-	body, err := render("history", map[string]any{"Title": c.game.Title(), "Who": whose, "Rows": lines,
-		"Next": nextPage(command(kind, "history", who), pg, more)})
+	body, err := renderIn(lang, "history", map[string]any{"Title": c.game.Title(), "Who": whose, "Rows": lines,
+		"Next": nextPageIn(lang, command(kind, "history", who), pg, more)})
 	if err != nil {
 		return err
 	}

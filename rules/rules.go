@@ -113,6 +113,11 @@ func Other(seat int) int { return 1 - seat }
 type Error struct {
 	Input string // the move or position text refused, as given
 	Msg   string
+	// Format and Args are what Errorf made Msg of, so that the server
+	// can say it in a player's language: Format is the key of its
+	// catalogs (docs/languages.md).
+	Format string
+	Args   []any
 }
 
 func (e *Error) Error() string {
@@ -134,7 +139,7 @@ func Unquoted(err error, input string) string {
 
 // Errorf returns an *Error for input with a formatted message.
 func Errorf(input, format string, args ...any) error {
-	return &Error{Input: input, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Input: input, Msg: fmt.Sprintf(format, args...), Format: format, Args: args}
 }
 
 // Status is the one-line state of pos in game g, as the rules tool prints it:

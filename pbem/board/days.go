@@ -45,9 +45,11 @@ func DaysOf(rec *store.Game) Days { return ParseDays(rec.Extra) }
 func OwnDays(rec *store.Game) bool { return rec.Extra[NagKey] != "" || rec.Extra[ForfeitKey] != "" }
 
 // String is the days as the board mails and pages tell them.
-func (d Days) String() string {
-	return fmt.Sprintf("Reminder after %d days, forfeit after %d days without a move.", d.Nag, d.Forfeit)
-}
+func (d Days) String() string { return fmt.Sprintf(DaysFormat, d.Nag, d.Forfeit) }
+
+// DaysFormat is how String says the days, a key of the catalogs of mails
+// in other languages: the nag days, then the forfeit days.
+const DaysFormat = "Reminder after %d days, forfeit after %d days without a move."
 
 // Waited is how long a player has had the move, in whole days as the
 // board's clock counts them: "less than a day", "1 day", "3 days". A

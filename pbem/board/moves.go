@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
 // A MoveRow is one line of a board's move list: what each seat played, as
@@ -100,12 +102,19 @@ func longEntries(entries []moveEntry) bool {
 // come in runs (Taratibu) or are long. With last > 0 only the last rows are
 // shown, and a line says how to get the others.
 func MoveList(g rules.Game, rec *store.Game, last int) string {
+	return MoveListIn(templates.English, g, rec, last)
+}
+
+// MoveListIn is MoveList in the language lang: its headings and the sides'
+// names; the moves are the game's notation in every language.
+func MoveListIn(lang string, g rules.Game, rec *store.Game, last int) string {
+	tr := func(format string, args ...any) string { return templates.Sprintf(lang, format, args...) }
 	sides := g.Sides()
 	heads := [2]string{}
 	for i := range heads {
-		heads[i] = fmt.Sprintf("%s: %s", sides[i], SeatName(rec, i))
+		heads[i] = fmt.Sprintf("%s: %s", tr("%s", sides[i]), SeatName(rec, i))
 		if SeatName(rec, i) == sides[i] { // a preview of a new game
-			heads[i] = sides[i]
+			heads[i] = tr("%s", sides[i])
 		}
 	}
 	rows := MoveRows(rec)
@@ -116,25 +125,25 @@ func MoveList(g rules.Game, rec *store.Game, last int) string {
 		for _, m := range skipped.Seats[1] {
 			upTo = m.Number
 		}
-		fmt.Fprintf(&b, "Moves 1 to %d are not shown; for the whole list send:\n  %s show %d\n\n", upTo, g.Name(), rec.Board)
+		fmt.Fprintf(&b, "%s\n  %s show %d\n\n", tr("Moves 1 to %d are not shown; for the whole list send:", upTo), g.Name(), rec.Board)
 		rows = rows[len(rows)-last:]
 	}
 	if RunsARow(rows) {
 		fmt.Fprintf(&b, "%s, %s\n", heads[0], heads[1])
 		for _, row := range rows {
-			b.WriteString(turnLine(row, sides))
+			b.WriteString(turnLine(lang, row, sides))
 		}
 		if len(rows) == 0 {
-			b.WriteString("No moves yet.\n")
+			b.WriteString(tr("No moves yet.") + "\n")
 		}
 		return strings.TrimRight(b.String(), "\n")
 	}
 	// The headings stand over the moves: a cell is "%4d. " and the move.
-	width := len(heads[0]) - 6
+	width := utf8.RuneCountInString(heads[0]) - 6
 	for _, row := range rows {
 		width = max(width, len(cellText(row.Seats[0])))
 	}
-	fmt.Fprintf(&b, "      %-*s%s\n", width+8, heads[0], heads[1])
+	fmt.Fprintf(&b, "      %s%s%s\n", heads[0], strings.Repeat(" ", max(width+8-utf8.RuneCountInString(heads[0]), 0)), heads[1])
 	for _, row := range rows {
 		left := "      ..."
 		if row.Seats[0] != nil {
@@ -147,7 +156,7 @@ func MoveList(g rules.Game, rec *store.Game, last int) string {
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	if len(rows) == 0 {
-		b.WriteString("      No moves yet.\n")
+		b.WriteString("      " + tr("No moves yet.") + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -192,14 +201,14 @@ func longRows(rows []MoveRow) bool {
 // 21-33  5. 33-45  6. 45-57", each move with its number, wrapped at LineWidth
 // columns with the continuation indented; a row that is no turn starts
 // with the side.
-func turnLine(row MoveRow, sides [2]string) string {
+func turnLine(lang string, row MoveRow, sides [2]string) string {
 	seat := 0
 	if row.Seats[0] == nil {
 		seat = 1
 	}
-	head := sides[seat] + ":"
+	head := templates.Sprintf(lang, "%s:", sides[seat])
 	if row.Turn > 0 {
-		head = fmt.Sprintf("Turn %d, %s:", row.Turn, sides[seat])
+		head = templates.Sprintf(lang, "Turn %d, %s:", row.Turn, sides[seat])
 	}
 	words := []string{head}
 	for _, m := range row.Seats[seat] {
@@ -231,12 +240,15 @@ func turnLine(row MoveRow, sides [2]string) string {
 // RatingLines are the rating changes of a finished game as its final mail
 // shows them: the heading "Rating changes:", then RatingChanges indented;
 // none for a game not (yet) rated.
-func RatingLines(rec *store.Game) []string {
-	changes := RatingChanges(rec)
+func RatingLines(rec *store.Game) []string { return RatingLinesIn(templates.English, rec) }
+
+// RatingLinesIn is RatingLines in the language lang.
+func RatingLinesIn(lang string, rec *store.Game) []string {
+	changes := ratingChanges(lang, rec)
 	if len(changes) == 0 {
 		return nil
 	}
-	lines := []string{"Rating changes:"}
+	lines := []string{templates.Sprintf(lang, "Rating changes:")}
 	for _, c := range changes {
 		lines = append(lines, "  "+c)
 	}
@@ -246,7 +258,9 @@ func RatingLines(rec *store.Game) []string {
 // RatingChanges are the rating changes of a finished game, a line a
 // player: "alice            1600 -> 1640 (+40)", "provisional" after it
 // while the new rating is.
-func RatingChanges(rec *store.Game) []string {
+func RatingChanges(rec *store.Game) []string { return ratingChanges(templates.English, rec) }
+
+func ratingChanges(lang string, rec *store.Game) []string {
 	if !rec.Over {
 		return nil
 	}
@@ -255,7 +269,7 @@ func RatingChanges(rec *store.Game) []string {
 		o, n := math.Round(c.Old), math.Round(c.New)
 		line := fmt.Sprintf("%-16s %4.0f -> %4.0f (%+.0f)", c.User, o, n, n-o)
 		if c.Provisional {
-			line += " provisional"
+			line += " " + templates.Sprintf(lang, "provisional")
 		}
 		lines = append(lines, line)
 	}
