@@ -80,14 +80,14 @@ func (r *request) boundAnswer(ps []*part) ([]*part, error) {
 			if notice {
 				out = append(out, r.withheldNotice(ps[kept:], why, until))
 			}
-			if kept == 0 || answerSize(merge(out)) <= room {
+			if kept == 0 || answersSize(out) <= room {
 				break
 			}
 			kept--
 		}
 	}
 	if len(out) > 0 {
-		used := answerSize(merge(out))
+		used := answersSize(out)
 		mine.Count += used
 		all.Count += used
 	}
@@ -95,6 +95,17 @@ func (r *request) boundAnswer(ps []*part) ([]*part, error) {
 		return nil, err
 	}
 	return out, r.tx.PutCounter(allAnswerBytesKey, all)
+}
+
+// answersSize is what the parts of an answer count as they go: each
+// part on its own with its attached files, the others merged (separate),
+// whose files merging drops.
+func answersSize(ps []*part) int {
+	n := 0
+	for _, p := range separate(ps) {
+		n += answerSize(p)
+	}
+	return n
 }
 
 // answerSize is what a part of an answer counts: its text.
