@@ -108,11 +108,25 @@ func answersSize(ps []*part) int {
 	return n
 }
 
-// answerSize is what a part of an answer counts: its text.
+// answerSize is what a part of an answer counts: its text and its
+// attached files, as they are sent (sentLen).
 func answerSize(p *part) int {
-	n := len(p.subject) + len(p.body)
+	n := sentLen(p.subject) + sentLen(p.body)
 	for _, a := range p.attach {
-		n += len(a.Text)
+		n += sentLen(a.Text)
+	}
+	return n
+}
+
+// sentLen is the bytes text takes in a mail: ASCII goes as it is, and each
+// other byte as the three of quoted-printable's "=XX" (mailmsg), so that a
+// comment in other letters draws no more than its count to a forged From.
+func sentLen(text string) int {
+	n := len(text)
+	for i := 0; i < len(text); i++ {
+		if text[i] >= 0x80 {
+			n += 2
+		}
 	}
 	return n
 }

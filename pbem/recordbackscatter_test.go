@@ -51,3 +51,32 @@ func TestRecordBackscatterBounded(t *testing.T) {
 		t.Errorf("20 forged mails of records drew %d bytes to alice in an hour; want at most %d and one notice", total, lim.AddressAnswerBytes)
 	}
 }
+
+// A record of comments in letters beyond ASCII goes quoted-printable,
+// some three bytes on the wire for each of their bytes: a forged mail
+// draws no more bytes of mail to the address it names than the bounds,
+// as they go, not as their text counts before encoding.
+func TestRecordBackscatterCountsEncodedBytes(t *testing.T) {
+	t.Parallel()
+	h := twoPlayers(t)
+	h.svc.cfg.Limits.Mails = 1000 // this test is about bytes
+	h.restart()
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", strings.Repeat("Grüße, àéîõü ", 600))
+	lim := h.svc.limits
+	const headers = 2000 // a mail's header and MIME parts' heads, which the bounds leave out
+	total := 0
+	for range 10 {
+		out := h.deliver(h.forged("alice@example.org", "tanbo record 101", ""))
+		n := 0
+		for _, r := range out {
+			n += len(r.Raw)
+		}
+		if n > lim.AnswerBytes+notice+headers*len(out) {
+			t.Errorf("a forged mail drew %d bytes of mail in %d mails; want at most %d and a notice", n, len(out), lim.AnswerBytes)
+		}
+		total += n
+	}
+	if total > lim.AddressAnswerBytes+10*(notice+headers) {
+		t.Errorf("10 forged mails drew %d bytes of mail to alice in an hour; want at most %d and notices", total, lim.AddressAnswerBytes)
+	}
+}
