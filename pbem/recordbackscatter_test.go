@@ -21,16 +21,24 @@ func sentBytes(t *testing.T, out []reply) int {
 	return n
 }
 
+// recordVictim is a harness where alice has commented her move on Tanbo
+// board 101, whose record any forged mail in her name may ask for.
+func recordVictim(t *testing.T, comment string) *harness {
+	t.Helper()
+	h := twoPlayers(t)
+	h.svc.cfg.Limits.Mails = 1000 // these tests are about bytes
+	h.restart()
+	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", comment)
+	return h
+}
+
 // A record comes attached as well as inline, and its files count against
 // the bounds of answers to forged mail as its text does: mail after mail
 // of "tanbo record 101" lines in alice's name draws no more to her address
 // in a window than AddressAnswerBytes and one notice.
 func TestRecordBackscatterBounded(t *testing.T) {
 	t.Parallel()
-	h := twoPlayers(t)
-	h.svc.cfg.Limits.Mails = 1000 // this test is about bytes
-	h.restart()
-	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", strings.Repeat("a long comment ", 100))
+	h := recordVictim(t, strings.Repeat("a long comment ", 100))
 	lim := h.svc.limits
 	body := strings.Repeat("tanbo record 101\n", 20)
 	total := 0
@@ -58,10 +66,7 @@ func TestRecordBackscatterBounded(t *testing.T) {
 // as they go, not as their text counts before encoding.
 func TestRecordBackscatterCountsEncodedBytes(t *testing.T) {
 	t.Parallel()
-	h := twoPlayers(t)
-	h.svc.cfg.Limits.Mails = 1000 // this test is about bytes
-	h.restart()
-	h.send("alice@example.org", "tanbo move 101 alice pw-alice h7", strings.Repeat("Grüße, àéîõü ", 600))
+	h := recordVictim(t, strings.Repeat("Grüße, àéîõü ", 600))
 	lim := h.svc.limits
 	const headers = 2000 // a mail's header and MIME parts' heads, which the bounds leave out
 	total := 0
