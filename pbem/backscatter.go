@@ -80,14 +80,14 @@ func (r *request) boundAnswer(ps []*part) ([]*part, error) {
 			if notice {
 				out = append(out, r.withheldNotice(ps[kept:], why, until))
 			}
-			if kept == 0 || answerSize(merge(r.language(), out)) <= room {
+			if kept == 0 || answersSize(r.language(), out) <= room {
 				break
 			}
 			kept--
 		}
 	}
 	if len(out) > 0 {
-		used := answerSize(merge(r.language(), out))
+		used := answersSize(r.language(), out)
 		mine.Count += used
 		all.Count += used
 	}
@@ -97,11 +97,36 @@ func (r *request) boundAnswer(ps []*part) ([]*part, error) {
 	return out, r.tx.PutCounter(allAnswerBytesKey, all)
 }
 
-// answerSize is what a part of an answer counts: its text.
+// answersSize is what the parts of an answer count as they go: each
+// part on its own with its attached files, the others merged (separate),
+// whose files merging drops.
+func answersSize(lang string, ps []*part) int {
+	n := 0
+	for _, p := range separate(lang, ps) {
+		n += answerSize(p)
+	}
+	return n
+}
+
+// answerSize is what a part of an answer counts: its text and its
+// attached files, as they are sent (sentLen).
 func answerSize(p *part) int {
-	n := len(p.subject) + len(p.body)
+	n := sentLen(p.subject) + sentLen(p.body)
 	for _, a := range p.attach {
-		n += len(a.Text)
+		n += sentLen(a.Text)
+	}
+	return n
+}
+
+// sentLen is the bytes text takes in a mail: ASCII goes as it is, and each
+// other byte as the three of quoted-printable's "=XX" (mailmsg), so that a
+// comment in other letters draws no more than its count to a forged From.
+func sentLen(text string) int {
+	n := len(text)
+	for i := 0; i < len(text); i++ {
+		if text[i] >= 0x80 {
+			n += 2
+		}
 	}
 	return n
 }

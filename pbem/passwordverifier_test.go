@@ -100,3 +100,44 @@ func TestPasswordVerifierOfChangedPassword(t *testing.T) {
 		t.Errorf("old and new password after a change: %d bcrypt runs, want 2", n)
 	}
 }
+
+// A verifier names its account: bob's, copied into alice's record, does
+// not make bob's password hers; with none kept, bcrypt decides.
+func TestPasswordVerifierOfAnotherAccount(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.signup("alice", "bob")
+	key := bytes.Repeat([]byte{7}, 32)
+	h.restartWith(key)
+	one(t, h.send("bob@example.org", "vacation bob pw-bob 1", ""), "bob@example.org")
+	err := h.db.Update(func(tx *store.Tx) error {
+		bob, err := tx.User("bob")
+		if err != nil {
+			return err
+		}
+		alice, err := tx.User("alice")
+		if err != nil {
+			return err
+		}
+		if bob.Verifier == "" {
+			t.Fatal("no verifier kept for bob")
+		}
+		alice.Verifier = bob.Verifier
+		return tx.PutUser(alice)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.restartWith(key)
+	r := one(t, h.deliver(h.forged("mallory@example.net", "vacation alice pw-bob 2", "")), "mallory@example.net")
+	says(t, r.Body, "is wrong")
+
+	// No verifier kept and no password given: bcrypt says no.
+	c := newPasswordCache(key)
+	var alice *store.User
+	h.db.View(func(tx *store.Tx) error { alice, err = tx.User("alice"); return err })
+	alice.Verifier = ""
+	if err != nil || c.check(alice, "") || c.compares.Load() != 1 {
+		t.Errorf("the empty password with no verifier: taken for right, or %d bcrypt runs (%v)", c.compares.Load(), err)
+	}
+}
