@@ -153,6 +153,9 @@ func playByText(t *testing.T, g rules.Game) {
 			t.Fatalf("before move %d, %s's mail gives the command %q; want his move #%d:\n%s", n, who, c, n, text)
 		}
 		move := pickMove(pos, n)
+		if n == 3 {
+			forgedMove(t, h, other, c[1], move)
+		}
 		if n > maxPlainMoves {
 			move = "resign"
 		}
@@ -215,4 +218,22 @@ func pickMove(pos rules.Position, n int) string {
 		}
 	}
 	return legal[(n*13+n/3)%len(legal)]
+}
+
+// forgedMove sends the command of the mover's board mail from the other
+// player's address, not vouched for and with a wrong password: it is not
+// played (the game goes on from the position the rules hold), and its
+// sender alone gets an error mail whose text part says why.
+func forgedMove(t *testing.T, h *harness, from, command, move string) {
+	t.Helper()
+	wrong := "not-" + pbemtest.Password(from)
+	subject := strings.Replace(strings.Replace(command, "PASSWORD", wrong, 1), "MOVE", move, 1)
+	out := h.deliver(h.forged(from+"@example.org", subject, ""))
+	if len(out) != 1 || out[0].To != from+"@example.org" {
+		t.Fatalf("a forged move with a wrong password got %v; want one error mail to its sender", subjects(out))
+	}
+	text := plainPart(t, out[0].Raw)
+	if !strings.Contains(text, "password") || !strings.Contains(text, "Original message follows:") {
+		t.Errorf("the error mail of a wrong password does not say so in its text:\n%s", text)
+	}
 }
