@@ -28,7 +28,7 @@ func axeScript(t *testing.T) string {
 	t.Helper()
 	b, err := os.ReadFile(axePath)
 	if err != nil {
-		needed(t, fmt.Sprintf("no axe-core at %s (%v); run: (cd tests/axe && npm ci)", axePath, err))
+		needed(t, fmt.Sprintf("no axe-core (%v); install it with (cd tests/axe && npm ci)", err))
 	}
 	return string(b)
 }
