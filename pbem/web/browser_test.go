@@ -72,6 +72,17 @@ func newBrowserFor(t *testing.T, limit time.Duration) context.Context {
 	return ctx
 }
 
+// browsePlayed is the shared played store, a headless Chromium, and a
+// server of the web view over that store, closed when t ends.
+func browsePlayed(t *testing.T) (*played, context.Context, *httptest.Server) {
+	t.Helper()
+	p := sharedPlayed(t)
+	ctx := newBrowser(t)
+	ts := httptest.NewServer(newTestServer(p))
+	t.Cleanup(ts.Close)
+	return p, ctx, ts
+}
+
 // screenshotDir is where the browser test saves its screenshots:
 // $PBEMD_SCREENSHOTS, or the test's temporary directory.
 func screenshotDir(t *testing.T) string {
@@ -90,10 +101,7 @@ func screenshotDir(t *testing.T) string {
 // screenshots: at a desktop width, and the board pages also at a phone's.
 func TestBrowser(t *testing.T) {
 	t.Parallel()
-	p := sharedPlayed(t)
-	ctx := newBrowser(t)
-	ts := httptest.NewServer(newTestServer(p))
-	defer ts.Close()
+	p, ctx, ts := browsePlayed(t)
 	dir := screenshotDir(t)
 	t.Logf("screenshots in %s", dir)
 

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -61,10 +60,7 @@ func tabTo(t *testing.T, ctx context.Context, limit int, want func(focused) bool
 // reduced motion.
 func TestKeyboard(t *testing.T) {
 	t.Parallel()
-	p := sharedPlayed(t)
-	ctx := newBrowser(t)
-	ts := httptest.NewServer(newTestServer(p))
-	defer ts.Close()
+	p, ctx, ts := browsePlayed(t)
 	board := p.games["ultima"]
 	if err := chromedp.Do(ctx, colourScheme("light", false),
 		chromedp.Navigate(fmt.Sprintf("%s/ultima/%d?move=3", ts.URL, board)), chromedp.WaitVisible("footer")); err != nil {
