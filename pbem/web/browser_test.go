@@ -55,9 +55,16 @@ func newBrowser(t *testing.T) context.Context {
 func newBrowserFor(t *testing.T, limit time.Duration) context.Context {
 	t.Helper()
 	path := findChromium(t)
+	// The profile is not t.TempDir: Chromium's helper processes may still
+	// write to it for a moment after the browser is gone, and the test's
+	// own removal of it would then fail the test.
+	profile, err := os.MkdirTemp("", "pbemd-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1200, 900),
 	}
 	for _, f := range []string{"headless", "no-sandbox", "disable-gpu", "disable-background-networking",
@@ -68,7 +75,14 @@ func newBrowserFor(t *testing.T, limit time.Duration) context.Context {
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	ctx, cancelTime := context.WithTimeout(ctx, limit)
-	t.Cleanup(func() { cancelTime(); cancel(); cancelAlloc() })
+	t.Cleanup(func() {
+		cancelTime()
+		cancel()
+		cancelAlloc()
+		for try := 0; os.RemoveAll(profile) != nil && try < 50; try++ {
+			time.Sleep(100 * time.Millisecond) // the helpers' last writes
+		}
+	})
 	return ctx
 }
 
