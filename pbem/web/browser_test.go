@@ -19,9 +19,8 @@ import (
 	"github.com/pbemd/pbemd/rules/catalog"
 )
 
-// findChromium returns the path of Debian's Chromium, or skips the test
-// when there is none, except in CI (CI=true), where the browser test must
-// run.
+// findChromium returns the path of Debian's Chromium, or stops the test
+// as needed does.
 func findChromium(t *testing.T) string {
 	t.Helper()
 	for _, p := range []string{"chromium", "/usr/bin/chromium", "chromium-browser"} {
@@ -29,20 +28,43 @@ func findChromium(t *testing.T) string {
 			return path
 		}
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium in PATH or /usr/bin; CI must install it (apt-get install chromium)")
-	}
-	t.Skip("no chromium here; install Debian's chromium package to run the browser test")
+	needed(t, "no chromium in PATH or /usr/bin; install Debian's chromium package (apt-get install chromium)")
 	return ""
 }
 
-// newBrowser starts a headless Chromium on a fresh profile.
+// needed stops a test that lacks something it needs, what says which and
+// how to install it: it skips, except in CI (CI=true), where every test
+// must run and it fails.
+func needed(t *testing.T, what string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatal(what + "; CI must install it")
+	}
+	t.Skip(what + " to run this test")
+}
+
+// newBrowser starts a headless Chromium on a fresh profile, for at most
+// three minutes of work.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
+	return newBrowserFor(t, 3*time.Minute)
+}
+
+// newBrowserFor starts a headless Chromium on a fresh profile, stopped
+// after limit: a hung browser fails the test rather than the test binary.
+func newBrowserFor(t *testing.T, limit time.Duration) context.Context {
+	t.Helper()
 	path := findChromium(t)
+	// The profile is not t.TempDir: Chromium's helper processes may still
+	// write to it for a moment after the browser is gone, and the test's
+	// own removal of it would then fail the test.
+	profile, err := os.MkdirTemp("", "pbemd-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1200, 900),
 	}
 	for _, f := range []string{"headless", "no-sandbox", "disable-gpu", "disable-background-networking",
@@ -52,9 +74,27 @@ func newBrowser(t *testing.T) context.Context {
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
-	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(func() { cancelTime(); cancel(); cancelAlloc() })
+	ctx, cancelTime := context.WithTimeout(ctx, limit)
+	t.Cleanup(func() {
+		cancelTime()
+		cancel()
+		cancelAlloc()
+		for try := 0; os.RemoveAll(profile) != nil && try < 50; try++ {
+			time.Sleep(100 * time.Millisecond) // the helpers' last writes
+		}
+	})
 	return ctx
+}
+
+// browsePlayed is the shared played store, a headless Chromium, and a
+// server of the web view over that store, closed when t ends.
+func browsePlayed(t *testing.T) (*played, context.Context, *httptest.Server) {
+	t.Helper()
+	p := sharedPlayed(t)
+	ctx := newBrowser(t)
+	ts := httptest.NewServer(newTestServer(p))
+	t.Cleanup(ts.Close)
+	return p, ctx, ts
 }
 
 // screenshotDir is where the browser test saves its screenshots:
@@ -75,10 +115,7 @@ func screenshotDir(t *testing.T) string {
 // screenshots: at a desktop width, and the board pages also at a phone's.
 func TestBrowser(t *testing.T) {
 	t.Parallel()
-	p := sharedPlayed(t)
-	ctx := newBrowser(t)
-	ts := httptest.NewServer(newTestServer(p))
-	defer ts.Close()
+	p, ctx, ts := browsePlayed(t)
 	dir := screenshotDir(t)
 	t.Logf("screenshots in %s", dir)
 
@@ -186,12 +223,62 @@ func checkDrawn(t *testing.T, ctx context.Context, base string, g rules.Game, bo
 	if fmt.Sprint(drawn) != fmt.Sprint(want) {
 		t.Errorf("%s %d after move %d: the page draws %v; the position %q holds %v", kind, board, n, drawn, doc.Position, want)
 	}
-	title, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("figure svg.board > title").textContent`))
-	if err != nil || !strings.Contains(title, "\n") {
-		t.Errorf("%s after move %d: the SVG's title is %q (%v); want the text board", kind, n, title, err)
-	}
+	checkWords(t, ctx, g, doc, n)
 	status, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector(".steps b").textContent`))
 	if err != nil || status != fmt.Sprintf("after move %d", n) {
 		t.Errorf("%s: the page says %q (%v), want after move %d", kind, status, err, n)
+	}
+}
+
+// checkWords checks what the page says of the board drawn after move n
+// for a reader who does not see the drawing: the SVG's name tells the
+// board and the move, and under it are the board as mails show it for
+// doc's position and as many pieces by square as that position holds.
+func checkWords(t *testing.T, ctx context.Context, g rules.Game, doc boardDoc, n int) {
+	t.Helper()
+	kind := g.Name()
+	opts, err := rules.ParseOptions(g, doc.Options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := g.ParsePosition(doc.Position, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+		const svg = document.querySelector("figure svg.board");
+		return svg.getAttribute("role") + "|" + svg.getAttribute("aria-labelledby") + "|" +
+			document.getElementById(svg.getAttribute("aria-labelledby")).textContent;
+	})()`))
+	at := fmt.Sprintf("after move %d", n)
+	if n == 0 {
+		at = "at the start"
+	}
+	if want := fmt.Sprintf("img|board-title|%s board %d %s. ", g.Title(), doc.Board, at); err != nil || !strings.HasPrefix(named, want) {
+		t.Errorf("%s after move %d: the SVG is %q (%v); want it to begin %q", kind, n, named, err, want)
+	}
+	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("details.textboard pre").textContent`))
+	if want := strings.TrimRight(pos.Board(), "\n"); err != nil || text != want {
+		t.Errorf("%s after move %d: the text under the drawing is\n%s\n(%v); want the mails' board\n%s", kind, n, text, err, want)
+	}
+	sides, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("ul.bysquare li")].map(li => li.textContent)`))
+	if err != nil || len(sides) != 2 {
+		t.Fatalf("%s after move %d: the pieces by square are %q (%v); want a line for each side", kind, n, sides, err)
+	}
+	listed, want := 0, 0
+	for i, line := range sides {
+		side, pieces, _ := strings.Cut(line, ": ")
+		if side != g.Sides()[i] {
+			t.Errorf("%s after move %d: the pieces of %s are listed as %q", kind, n, g.Sides()[i], line)
+		}
+		if pieces != "no pieces" {
+			listed += len(strings.Split(pieces, ", "))
+		}
+	}
+	for _, c := range pieceCounts(kind, doc.Position) {
+		want += c
+	}
+	if listed != want {
+		t.Errorf("%s after move %d: %d pieces listed by square %q; the position %q holds %d", kind, n, listed, sides, doc.Position, want)
 	}
 }

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -55,10 +54,7 @@ func visit(t *testing.T, ctx context.Context, url, name string, check func(width
 // row's head ("Turn 3, White") is one line, no cell is "…", and the table
 // links every move once.
 func TestMoveListLayout(t *testing.T) {
-	p := sharedPlayed(t)
-	ctx := newBrowser(t)
-	ts := httptest.NewServer(newTestServer(p))
-	defer ts.Close()
+	p, ctx, ts := browsePlayed(t)
 	for _, kind := range []string{"taratibu", "tobit"} {
 		board := p.games[kind]
 		moves := len(p.game(t, kind, board).Moves)
@@ -118,10 +114,7 @@ func TestMoveListLayout(t *testing.T) {
 // at a desktop's width and a phone's, in the start position (a piece on 24
 // of the 38 points), halfway and at the end of a game.
 func TestPointNumbersClearOfPieces(t *testing.T) {
-	p := sharedPlayed(t)
-	ctx := newBrowser(t)
-	ts := httptest.NewServer(newTestServer(p))
-	defer ts.Close()
+	p, ctx, ts := browsePlayed(t)
 	board := p.games["tobit"]
 	moves := len(p.game(t, "tobit", board).Moves)
 	for _, n := range []int{0, moves / 2, moves} {

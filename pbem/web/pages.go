@@ -368,8 +368,9 @@ type boardView struct {
 	Clocks      []string
 	Ratings     []string
 	Subscribers string
-	Runs        bool // the move table has a row for each run of moves, no column for each side
-	SGF         bool // the game's records have an SGF form too (records.go)
+	Runs        bool         // the move table has a row for each run of moves, no column for each side
+	SGF         bool         // the game's records have an SGF form too (records.go)
+	BySquare    []sidePieces // a drawn board's pieces in words
 }
 
 type playerView struct {
@@ -395,8 +396,10 @@ func (s *Server) boardPage(g rules.Game, text string, q url.Values) (page, error
 	v.Runs = board.RunsARow(v.Rows)
 	_, v.SGF = g.(record.SGFWriter)
 	if d, ok := drawing(b.pos, b.lastMove()); ok {
-		v.SVG = template.HTML(boardSVG(g, d, v.Text)) // every text escaped
+		title, desc := b.describe(d)
+		v.SVG = template.HTML(boardSVG(g, d, title, desc)) // every text escaped
 		v.Legend = legend(d)
+		v.BySquare = bySquare(g, d)
 	}
 	if v.Next > v.Total {
 		v.Next = -1
@@ -445,7 +448,8 @@ func (s *Server) boardFile(g rules.Game, text string, q url.Values, kind string)
 		if !ok {
 			return page{}, notFound("%s boards are not drawn; /%s/%d shows the board as mails do.", g.Title(), g.Name(), b.rec.Board)
 		}
-		svg := boardSVG(g, d, b.pos.Board())
+		title, desc := b.describe(d)
+		svg := boardSVG(g, d, title, desc)
 		return page{body: []byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + svg + "\n"), ctype: "image/svg+xml"}, nil
 	}
 	return jsonPage(boardJSON(b))

@@ -73,9 +73,9 @@ func drawing(pos rules.Position, last string) (rules.Drawing, bool) {
 	return d, d.Cols >= 1 && d.Rows >= 1 && d.Cols <= maxCells && d.Rows <= maxCells
 }
 
-// boardSVG draws d, a position of game, as a whole SVG document, with the
-// text diagram (as mails show it) as its title, the accessible name.
-func boardSVG(game rules.Game, d rules.Drawing, text string) string {
+// boardSVG draws d, a position of game, as a whole SVG document, an image
+// named by title and described by desc (boardAt.describe).
+func boardSVG(game rules.Game, d rules.Drawing, title, desc string) string {
 	c := canvas{b: make([]byte, 0, 24<<10)}
 	g := newGeometry(d)
 	w, h := g.size(d)
@@ -98,8 +98,8 @@ func boardSVG(game rules.Game, d rules.Drawing, text string) string {
 	}
 	var out strings.Builder
 	out.Grow(len(c.b) + 1024)
-	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 %d %d" width="%d" height="%d" role="img" font-family="DejaVu Sans, Verdana, Arial, sans-serif">`, w, h, w, h)
-	fmt.Fprintf(&out, "<title>%s</title>", html.EscapeString(strings.TrimRight(text, "\n")))
+	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-labelledby="board-title" aria-describedby="board-desc" font-family="DejaVu Sans, Verdana, Arial, sans-serif">`, w, h, w, h)
+	fmt.Fprintf(&out, `<title id="board-title">%s</title><desc id="board-desc">%s</desc>`, html.EscapeString(title), html.EscapeString(desc))
 	out.Write(c.b)
 	out.WriteString("</svg>")
 	return out.String()

@@ -35,7 +35,7 @@ func TestDrawingHostile(t *testing.T) {
 		if !ok {
 			t.Fatal("a 3 by 3 drawing was refused")
 		}
-		out := boardSVG(g, got, evil) + string(legend(got))
+		out := boardSVG(g, got, evil, evil) + string(legend(got))
 		if strings.Contains(out, "<script") || strings.Contains(out, `data-piece="""`) {
 			t.Errorf("a drawing's text went into the SVG unescaped:\n%s", out)
 		}

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"html/template"
 	"net/http"
 	"strings"
 
@@ -71,34 +70,24 @@ func (s *Server) unsubscribe(w http.ResponseWriter, r *http.Request) bool {
 		case !ok:
 			s.fail(w, r, http.StatusBadRequest, text)
 		default:
-			s.unsubscribePage(w, http.StatusOK, unsubscribeView{Title: "Unsubscribed", Text: text})
+			s.unsubscribePage(w, http.StatusOK, unsubscribeView{chrome: s.chrome("Unsubscribed"), Text: text})
 		}
 	}
 	return true
 }
 
-// unsubscribeView is what the unsubscribe pages show.
+// unsubscribeView is what the unsubscribe pages show, in the site's frame.
 type unsubscribeView struct {
-	Title, Text, Action string
+	chrome
+	Text, Action string
 }
-
-var unsubscribeHTML = template.Must(template.New("unsubscribe").Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="/style.css"></head>
-<body><main><h1>{{.Title}}</h1><p>{{.Text}}</p>
-{{- if .Action}}
-<form method="post" action="{{.Action}}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>
-{{- end}}
-</main></body></html>
-`))
 
 // unsubscribeButton is the page of a GET: it asks, and changes nothing.
 func (s *Server) unsubscribeButton(w http.ResponseWriter, token string) {
 	// The form posts to this same link: the one form the site has.
 	w.Header().Set("Content-Security-Policy", strings.Replace(securityHeaders["Content-Security-Policy"], "form-action 'none'", "form-action 'self'", 1))
 	s.unsubscribePage(w, http.StatusOK, unsubscribeView{
-		Title:  "Unsubscribe from a board",
+		chrome: s.chrome("Unsubscribe from a board"),
 		Text:   "Stop the mail of this board to the address this link was sent to?",
 		Action: unsubscribePath + token,
 	})
@@ -106,7 +95,7 @@ func (s *Server) unsubscribeButton(w http.ResponseWriter, token string) {
 
 func (s *Server) unsubscribePage(w http.ResponseWriter, status int, v unsubscribeView) {
 	var b bytes.Buffer
-	if err := unsubscribeHTML.Execute(&b, v); err != nil {
+	if err := s.render(&b, "unsubscribe", v); err != nil {
 		s.opts.Log.Error("unsubscribe page", "err", err)
 	}
 	h := w.Header()

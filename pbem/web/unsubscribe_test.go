@@ -159,3 +159,22 @@ func TestUserPageTellsPaused(t *testing.T) {
 		}
 	}
 }
+
+// The page of an unsubscribe link is in the site's frame (its skip link
+// and landmarks), and a link's token, which anyone may write, goes into
+// its form escaped.
+func TestUnsubscribePageHostileToken(t *testing.T) {
+	t.Parallel()
+	p := sharedPlayed(t)
+	s := newTestServer(p).WithUnsubscribe(func(string) (string, bool, error) { return "", false, nil })
+	r := get(t, s, "/unsubscribe/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E")
+	page := body(t, r)
+	if r.StatusCode != http.StatusOK || strings.Contains(page, "<script") {
+		t.Fatalf("a hostile token: %d\n%s", r.StatusCode, page)
+	}
+	for _, want := range []string{`<html lang="en">`, `<a class="skip" href="#main">`, `<main id="main"`, `<h1>Unsubscribe from a board</h1>`, `<button type="submit">`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the unsubscribe page lacks %s:\n%s", want, page)
+		}
+	}
+}
