@@ -1,0 +1,3 @@
+package tournament
+
+func (s *State) nextLeague() ([]Game, error) { return s.nextRoundRobin() }

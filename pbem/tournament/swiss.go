@@ -1,0 +1,3 @@
+package tournament
+
+func (s *State) nextSwiss() ([]Game, error) { return nil, errLater }
