@@ -171,10 +171,11 @@ func (tx *Tx) TournamentsDue(now time.Time, n int) []string {
 	return names
 }
 
-// Tournaments returns at most n tournaments whose keys come after the
-// key after ("" for the first), in the order of their names, for lists
-// a page at a time. A record that does not decode is passed over.
-func (tx *Tx) Tournaments(after string, n int) ([]*Tournament, error) {
+// Tournaments returns at most n tournaments after the first skip, in the
+// order of their names, for lists a page at a time: the skipped ones are
+// passed by their keys, not read. A record that does not decode is passed
+// over.
+func (tx *Tx) Tournaments(skip, n int) ([]*Tournament, error) {
 	b := tx.btx.Bucket(bucketTournaments)
 	if b == nil || n <= 0 {
 		return nil, nil
@@ -182,11 +183,8 @@ func (tx *Tx) Tournaments(after string, n int) ([]*Tournament, error) {
 	var out []*Tournament
 	c := b.Cursor()
 	k, v := c.First()
-	if after != "" {
-		k, v = c.Seek([]byte(TournamentKey(after)))
-		if k != nil && string(k) == TournamentKey(after) {
-			k, v = c.Next()
-		}
+	for ; k != nil && skip > 0; k, v = c.Next() {
+		skip--
 	}
 	for ; k != nil && len(out) < n; k, v = c.Next() {
 		t, err := decodeTournament(v)
