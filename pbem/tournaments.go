@@ -235,9 +235,15 @@ func parseStart(s string) (time.Time, error) {
 	return time.Parse("2006-01-02", s)
 }
 
-// sentence makes an error of pbem/tournament, a clause, a sentence.
-func sentence(err error) string {
+// sentence makes an error of pbem/tournament, a clause, a sentence, but
+// one that begins with a user id of ids, which keeps its case.
+func sentence(err error, ids ...string) string {
 	msg := err.Error()
+	for _, id := range ids {
+		if strings.HasPrefix(msg, id+" ") {
+			return msg
+		}
+	}
 	return strings.ToUpper(msg[:1]) + msg[1:]
 }
 
@@ -274,7 +280,7 @@ func (c *cmd) tournamentJoin(args []string) error {
 	}
 	e := tournament.Entrant{ID: u.ID, Rating: int(ratingOf(u, t.rec.Game).Rating)}
 	if err := t.st.Join(e); err != nil {
-		return c.tfail("join", "%s", sentence(err))
+		return c.tfail("show", "%s", sentence(err, u.ID))
 	}
 	t.rec.Entrants = len(t.st.Entrants)
 	if err := c.r.saveTournament(t); err != nil {
@@ -368,7 +374,7 @@ func (c *cmd) tournamentWithdraw(args []string) error {
 		return c.tfail("show", "Tournament %s is over", t.rec.Name)
 	}
 	if err := t.st.Withdraw(u.ID); err != nil {
-		return c.tfail("show", "%s", sentence(err))
+		return c.tfail("show", "%s", sentence(err, u.ID))
 	}
 	c.r.replyText(c.r.sender(), fmt.Sprintf("Tournament %s: %s withdrew", t.rec.Name, u.ID),
 		fmt.Sprintf("%s has withdrawn from the tournament %s; the games left are forfeited.\n", u.ID, t.rec.Name))
@@ -395,7 +401,7 @@ func (c *cmd) tournamentChallenge(args []string) error {
 		defender = d.ID
 	}
 	if _, err := t.st.Challenge(u.ID, defender); err != nil {
-		return c.tfail("show", "%s", sentence(err))
+		return c.tfail("challenge", "%s", sentence(err, u.ID, defender))
 	}
 	return c.r.advance(t)
 }

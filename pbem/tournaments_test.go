@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/pbem/tournament"
@@ -50,8 +51,8 @@ func (h *harness) as(id, subject string) []reply {
 	return h.send(id+"@example.org", subject, "")
 }
 
-// finish plays tanbo board num until it ends: both players move once,
-// then the loser resigns on his turn ("" for a draw: the player to move
+// finish plays tanbo board num until it ends: both players move once (a
+// robot as the robots do), then the loser resigns on his turn ("" for a draw: the player to move
 // proposes it and the other accepts). It returns every mail made.
 func (h *harness) finish(num int, loser string) []reply {
 	h.t.Helper()
@@ -63,7 +64,10 @@ func (h *harness) finish(num int, loser string) []reply {
 		}
 		who, move := firstLegal(h.t, h, num)
 		pw := pbemtest.Password(who)
+		_, _, robot := ParseRobotID(who)
 		switch {
+		case robot:
+			h.robotTurns(h.t)
 		case len(rec.Moves) >= 2 && loser == "":
 			other := rec.Seats[0]
 			if other == who {
@@ -191,4 +195,259 @@ func TestTournamentRoundRobin(t *testing.T) {
 	}
 	show := one(t, h.send("stranger@example.net", "tournament show Spring", ""), "stranger@example.net")
 	says(t, show.Body, "The tournament is over.", "Winner: "+st.Winner())
+}
+
+// A withdrawal: forged mails in bob's name neither withdraw nor enter
+// anyone; bob's own withdrawal forfeits his board in play and every game
+// of his later rounds, which get no board, and the round robin ends.
+func TestTournamentWithdrawal(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.signup("alice", "bob", "carol", "dave", "erin")
+	h.createTournament("alice", "Spring tanbo rr")
+	h.joinAll("Spring", "alice", "bob", "carol", "dave")
+	// A forged From with a wrong password, or none, enters nobody.
+	forged := func(from, subject string) []reply { return h.deliver(h.forged(from, subject, "")) }
+	for _, subject := range []string{"tournament join Spring erin wrong", "tournament join Spring erin", "tournament leave Spring bob wrong"} {
+		out := forged("erin@example.org", subject)
+		if len(out) != 1 || !strings.HasSuffix(out[0].Subject, "error") {
+			t.Fatalf("forged %q: %v", subject, subjects(out))
+		}
+		if strings.Contains(out[0].Body, "wrong") && !strings.Contains(out[0].Body, "> Subject") {
+			t.Errorf("the error quotes the password:\n%s", out[0].Body)
+		}
+	}
+	if rec, _ := h.tournamentState("Spring"); rec.Entrants != 4 {
+		t.Fatalf("after forged mails the tournament has %d players, want 4", rec.Entrants)
+	}
+	h.as("alice", "tournament start Spring alice pw-alice")
+	for _, subject := range []string{"tournament withdraw Spring bob wrong", "tournament withdraw Spring bob"} {
+		forged("bob@example.org", subject)
+	}
+	if _, st := h.tournamentState("Spring"); st.Entrants[1].Withdrawn || len(st.Pending()) != 2 {
+		t.Fatalf("forged mails withdrew bob: %+v", st)
+	}
+	var bobs tournament.Game
+	for _, g := range h.pendingBoards("Spring") {
+		if g.White == "bob" || g.Black == "bob" {
+			bobs = g
+		}
+	}
+	out := h.as("bob", "tournament withdraw Spring bob pw-bob")
+	if m := mailsTo(out, "bob@example.org", "Tournament Spring: bob withdrew"); len(m) != 1 {
+		t.Fatalf("bob's withdrawal is not confirmed: %v", subjects(out))
+	}
+	rec := h.game("tanbo", bobs.Board)
+	if !rec.Over || rec.Seats[rec.Winner] == "bob" {
+		t.Fatalf("bob's board %d after his withdrawal: over %v, winner seat %d", bobs.Board, rec.Over, rec.Winner)
+	}
+	other := bobs.White
+	if other == "bob" {
+		other = bobs.Black
+	}
+	if m := mailsTo(out, other+"@example.org", fmt.Sprintf("Tanbo Board %d", bobs.Board)); len(m) != 1 {
+		t.Fatalf("%s is not told of the forfeit: %v", other, subjects(out))
+	} else {
+		says(t, m[0].Body, "bob withdrew from the tournament Spring and forfeits this game.")
+	}
+	for boards := h.pendingBoards("Spring"); len(boards) > 0; boards = h.pendingBoards("Spring") {
+		for _, g := range boards {
+			if g.White == "bob" || g.Black == "bob" {
+				t.Fatalf("a board was made for bob after his withdrawal: %+v", g)
+			}
+			h.finish(g.Board, g.Black)
+		}
+	}
+	rec2, st := h.tournamentState("Spring")
+	if rec2.Phase != store.TournamentOver {
+		t.Fatalf("the tournament did not end: %s", rec2.Phase)
+	}
+	for _, g := range st.Games {
+		if (g.White == "bob" || g.Black == "bob") && g.Result != tournament.WhiteForfeits && g.Result != tournament.BlackForfeits {
+			t.Errorf("bob's game %+v is not a forfeit", g)
+		}
+	}
+	show := one(t, h.as("carol", "tournament show Spring"), "carol@example.org")
+	says(t, show.Body, "bob (w)")
+	// Over, it takes no one.
+	errorReply(t, h.as("erin", "tournament join Spring erin pw-erin"), "erin@example.org",
+		"Tournament Spring is over; \"tournament list\" names those open.")
+}
+
+// Forfeits by the clock, and the vacation policy: in a tournament that
+// allows no vacation a player away still forfeits at the forfeit time;
+// in one that allows them his clock stops. A forfeit before a player's
+// first move is a forfeit in the tournament too.
+func TestTournamentForfeitsAndVacations(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.signup("alice", "bob", "carol", "dave")
+	h.createTournament("alice", "Strict tanbo rr novacation --nagtime=2 --forfeittime=4")
+	h.createTournament("carol", "Calm tanbo rr --nagtime=2 --forfeittime=4")
+	h.joinAll("Strict", "alice", "bob")
+	h.joinAll("Calm", "carol", "dave")
+	h.as("alice", "tournament start Strict alice pw-alice")
+	h.as("carol", "tournament start Calm carol pw-carol")
+	strict, calm := h.pendingBoards("Strict")[0], h.pendingBoards("Calm")[0]
+	// Each first player moves; the second goes on vacation.
+	for _, g := range []tournament.Game{strict, calm} {
+		_, move := firstLegal(t, h, g.Board)
+		h.as(g.White, fmt.Sprintf("tanbo move %d %s %s %s", g.Board, g.White, pbemtest.Password(g.White), move))
+		h.as(g.Black, fmt.Sprintf("vacation %s %s 10", g.Black, pbemtest.Password(g.Black)))
+	}
+	h.now = h.now.Add(4*day + time.Minute)
+	out := h.sweep()
+	if rec := h.game("tanbo", strict.Board); !rec.Over || rec.Withdrawn != strict.Black {
+		t.Fatalf("Strict: %s on vacation did not forfeit: over %v, withdrawn %q\n%v", strict.Black, rec.Over, rec.Withdrawn, subjects(out))
+	}
+	if rec := h.game("tanbo", calm.Board); rec.Over {
+		t.Fatalf("Calm: %s forfeited on vacation", calm.Black)
+	}
+	rec, st := h.tournamentState("Strict")
+	if rec.Phase != store.TournamentOver || st.Games[0].Result != tournament.BlackForfeits {
+		t.Fatalf("Strict after the forfeit: %s, %+v", rec.Phase, st.Games)
+	}
+	if m := mailsTo(out, strict.White+"@example.org", "Tournament Strict final standings"); len(m) != 1 {
+		t.Errorf("no final standings after the forfeit: %v", subjects(out))
+	}
+	// Back from vacation the calm one's clock runs again, and a forfeit
+	// after moves is a forfeit too.
+	h.as(calm.Black, fmt.Sprintf("vacation %s %s 0", calm.Black, pbemtest.Password(calm.Black)))
+	_, move := firstLegal(t, h, calm.Board)
+	h.as(calm.Black, fmt.Sprintf("tanbo move %d %s %s %s", calm.Board, calm.Black, pbemtest.Password(calm.Black), move))
+	h.now = h.now.Add(4*day + time.Minute)
+	h.sweep()
+	if rec := h.game("tanbo", calm.Board); !rec.Over || rec.Seats[rec.Winner] != calm.Black {
+		t.Fatalf("Calm: %s did not forfeit on time", calm.White)
+	}
+	if _, st := h.tournamentState("Calm"); st.Games[0].Result != tournament.WhiteForfeits {
+		t.Errorf("Calm's game is %s, want a forfeit of White", st.Games[0].Result)
+	}
+	// Rated as any game: the forfeit after moves counts, the withdrawal
+	// before a first move does not.
+	if _, n := h.rating(calm.White); n != 1 {
+		t.Errorf("%s has %d rated games, want 1", calm.White, n)
+	}
+}
+
+// A robot enters by its organiser's word, plays its boards as any robot
+// does, and a tournament made unrated leaves the ratings as they were.
+func TestTournamentRobotUnrated(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	if err := h.svc.EnsureRobots([]string{"tanbo"}); err != nil {
+		t.Fatal(err)
+	}
+	h.signup("alice", "bob")
+	h.createTournament("alice", "Bots tanbo rr unrated")
+	robot := RobotID("tanbo", 1)
+	errorReply(t, h.as("bob", "tournament join Bots "+robot+" pw-bob"), "bob@example.org",
+		"Only the organiser of Bots, alice, enters a robot, with his own password.")
+	if out := h.as("alice", "tournament join Bots "+robot+" pw-alice"); len(out) != 1 || !strings.Contains(out[0].Subject, robot+" joined") {
+		t.Fatalf("alice entering the robot: %v", subjects(out))
+	}
+	h.joinAll("Bots", "alice", "bob")
+	h.as("alice", "tournament start Bots alice pw-alice")
+	for range 3 {
+		boards := h.pendingBoards("Bots")
+		if len(boards) == 0 {
+			break
+		}
+		for _, g := range boards {
+			human := g.White
+			if human == robot {
+				human = g.Black
+			}
+			h.finish(g.Board, human)
+		}
+	}
+	rec, st := h.tournamentState("Bots")
+	if rec.Phase != store.TournamentOver {
+		t.Fatalf("the tournament with a robot did not end: %+v", st.Games)
+	}
+	unrated(t, h, "alice", "bob", robot)
+}
+
+// A ladder: a challenge within the reach makes a board; the challenger
+// who wins takes the place; one beyond the reach is refused.
+func TestTournamentLadder(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.signup("alice", "bob", "carol")
+	h.createTournament("alice", "Club tanbo ladder reach=1")
+	h.joinAll("Club", "alice", "bob", "carol")
+	out := h.as("alice", "tournament start Club alice pw-alice")
+	if len(h.pendingBoards("Club")) != 0 {
+		t.Fatalf("a ladder paired games at its start: %v", subjects(out))
+	}
+	_, st := h.tournamentState("Club")
+	if strings.Join(st.Ladder, " ") != "alice bob carol" {
+		t.Fatalf("the ladder is %v", st.Ladder)
+	}
+	errorReply(t, h.as("carol", "tournament challenge Club alice carol pw-carol"), "carol@example.org",
+		"carol (place 3) may challenge up to 1 places above, not alice (place 1).")
+	out = h.as("carol", "tournament challenge Club bob carol pw-carol")
+	boards := h.pendingBoards("Club")
+	if len(boards) != 1 || boards[0].White != "carol" || boards[0].Black != "bob" {
+		t.Fatalf("the challenge made %+v: %v", boards, subjects(out))
+	}
+	h.finish(boards[0].Board, "bob")
+	_, st = h.tournamentState("Club")
+	if strings.Join(st.Ladder, " ") != "alice carol bob" {
+		t.Errorf("after carol beat bob the ladder is %v", st.Ladder)
+	}
+	show := one(t, h.as("bob", "tournament show Club"), "bob@example.org")
+	says(t, show.Body, "1  alice", "2  carol", "3  bob")
+}
+
+// A tournament with a start date starts by the sweep at that date, its
+// first round mailed; one with too few players then ends.
+func TestTournamentStartDate(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.signup("alice", "bob", "carol")
+	h.createTournament("alice", "Dated tanbo rr start=2026-11-25")
+	h.createTournament("carol", "Empty tanbo rr start=2026-11-25t08:00")
+	h.joinAll("Dated", "alice", "bob")
+	h.now = time.Date(2026, 11, 24, 23, 59, 0, 0, time.UTC)
+	if out := h.sweep(); len(out) != 0 {
+		t.Fatalf("before the date: %v", subjects(out))
+	}
+	h.now = time.Date(2026, 11, 25, 8, 0, 0, 0, time.UTC)
+	out := h.sweep()
+	if len(h.pendingBoards("Dated")) != 1 {
+		t.Fatalf("the dated tournament did not start: %v", subjects(out))
+	}
+	if m := mailsTo(out, "carol@example.org", "Tournament Empty did not start"); len(m) != 1 {
+		t.Errorf("carol is not told that Empty did not start: %v", subjects(out))
+	}
+	if rec, _ := h.tournamentState("Empty"); rec.Phase != store.TournamentOver {
+		t.Errorf("Empty is %s, want over", rec.Phase)
+	}
+	if out := h.sweep(); len(out) != 0 {
+		t.Errorf("a second sweep made %v", subjects(out))
+	}
+}
+
+// The bounds: a name, the tournaments one player organises, the entry
+// limit.
+func TestTournamentBounds(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.signup("alice", "bob", "carol")
+	errorReply(t, h.as("alice", "tournament create 9lives tanbo rr alice pw-alice"), "alice@example.org",
+		"\"9lives\" is no tournament name: write 1 to 24 letters, digits, - or _, starting with a letter.")
+	errorReply(t, h.as("alice", "tournament create Spring chess rr alice pw-alice"), "alice@example.org",
+		"\"chess\" is not a game of this server; the games are ultima, tanbo, taratibu, tobit.")
+	for i := range 5 {
+		h.createTournament("alice", fmt.Sprintf("T%d tanbo rr", i))
+	}
+	errorReply(t, h.as("alice", "tournament create T5 tanbo rr alice pw-alice"), "alice@example.org",
+		"alice organises 5 tournaments not over, the most one player may; wait until one ends.")
+	h.createTournament("bob", "Small tanbo rr limit=2")
+	h.joinAll("Small", "alice", "bob")
+	errorReply(t, h.as("carol", "tournament join Small carol pw-carol"), "carol@example.org",
+		"Tournament Small is full: it takes 2 players.")
+	list := one(t, h.as("carol", "tournament list"), "carol@example.org")
+	says(t, list.Body, "Small", "T4")
 }
