@@ -1,7 +1,6 @@
 package tournament
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 )
@@ -57,5 +56,3 @@ func (s *State) ladderDecided(i int) {
 	}
 	s.Ladder = slices.Insert(slices.Delete(s.Ladder, c, c+1), d, g.White)
 }
-
-var errLater = errors.New("not written yet")

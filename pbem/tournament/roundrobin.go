@@ -21,23 +21,27 @@ func snake(s *State, order []int, size int) int {
 	return groups
 }
 
-// divide cuts the players, in order, into divisions of at most size, as
-// equal as they can be (the larger first), the first the top. It returns
-// the number of divisions.
+// divide cuts the players, in order, into divisions of size from the
+// top, the last taking the rest; when that would leave the last with
+// fewer than half of size, the last two share their players equally
+// (the larger first). It returns the number of divisions.
 func divide(s *State, order []int, size int) int {
-	groups := (len(order) + size - 1) / size
+	sizes := make([]int, (len(order)+size-1)/size)
+	for g := range sizes {
+		sizes[g] = min(size, len(order)-g*size)
+	}
+	if n := len(sizes); n >= 2 && 2*sizes[n-1] < size {
+		both := sizes[n-2] + sizes[n-1]
+		sizes[n-2], sizes[n-1] = (both+1)/2, both/2
+	}
 	at := 0
-	for g := range groups {
-		n := len(order) / groups
-		if g < len(order)%groups {
-			n++
-		}
+	for g, n := range sizes {
 		for _, k := range order[at : at+n] {
 			s.Entrants[k].Group = g + 1
 		}
 		at += n
 	}
-	return groups
+	return len(sizes)
 }
 
 // members is the indexes of the entrants of the group, by seed.

@@ -237,7 +237,9 @@ func (r Result) Points() (white, black float64) {
 type Game struct {
 	Season int `json:",omitempty"` // league: the season, from 1
 	Round  int // from 1 (a ladder numbers its challenges)
-	Group  int `json:",omitempty"` // the group or division, from 1
+	// Group is the round robin group or the league division, from 1; in a
+	// knockout, the match in the round's bracket, from 1.
+	Group  int `json:",omitempty"`
 	White  string
 	Black  string `json:",omitempty"` // empty for a bye
 	Result Result `json:",omitempty"`
@@ -420,6 +422,27 @@ func (s *State) Withdraw(id string) error {
 		s.Ladder = slices.DeleteFunc(s.Ladder, func(x string) bool { return x == id })
 	}
 	return nil
+}
+
+// SetBoard notes the service's board for the pending game of the round
+// between white and black.
+func (s *State) SetBoard(round int, white, black string, board int) error {
+	i := s.game(round, white, black)
+	if i < 0 || s.Games[i].Result != Pending {
+		return fmt.Errorf("there is no pending game of round %d with %s as White and %s as Black", round, white, black)
+	}
+	s.Games[i].Board = board
+	return nil
+}
+
+// ByBoard is the game played on the service's board.
+func (s *State) ByBoard(board int) (Game, bool) {
+	for _, g := range s.Games {
+		if board != 0 && g.Board == board {
+			return g, true
+		}
+	}
+	return Game{}, false
 }
 
 // Pending is the games without a result yet.

@@ -111,3 +111,29 @@ func TestStateJSON(t *testing.T) {
 		t.Error("an unknown kind was read")
 	}
 }
+
+func TestSetBoard(t *testing.T) {
+	s, _ := New(Settings{Kind: RoundRobin})
+	entrants(s, 3)
+	s.Start()
+	g := must(s.NextRound())[0]
+	if err := s.SetBoard(1, g.Black, g.White, 7); err == nil {
+		t.Error("a board set for a game that is not there")
+	}
+	if err := s.SetBoard(1, g.White, g.Black, 7); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := s.ByBoard(7); !ok || got.White != g.White || got.Board != 7 {
+		t.Errorf("ByBoard(7) = %+v, %v", got, ok)
+	}
+	if _, ok := s.ByBoard(0); ok {
+		t.Error("ByBoard(0) found a game without a board")
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
