@@ -167,7 +167,14 @@ func (r *request) advance(t *tourney) error {
 			break
 		}
 		if _, err := t.st.NextRound(); err != nil {
-			return fmt.Errorf("tournament %s: pairing round %d: %w", t.rec.Name, t.st.Round+1, err)
+			// A Swiss that cannot be paired without a repeat: the
+			// game that ended it stands, the organiser is told, and
+			// the tournament waits.
+			if err := r.mailUser(t.rec.Organiser, fmt.Sprintf("Tournament %s: round %d not paired", t.rec.Name, t.st.Round+1),
+				model.WrapText(fmt.Sprintf("The next round of the tournament %s could not be paired: %s.\n", t.rec.Name, err)), ""); err != nil {
+				return err
+			}
+			break
 		}
 	}
 	return r.saveTournament(t)
@@ -322,6 +329,9 @@ func (r *request) mailStandings(t *tourney) error {
 		return err
 	}
 	subject := fmt.Sprintf("Tournament %s standings after round %d", t.rec.Name, t.st.Round)
+	if t.st.Season > 0 {
+		subject = fmt.Sprintf("Tournament %s standings after season %d, round %d", t.rec.Name, t.st.Season, t.st.Round)
+	}
 	if t.st.Done() {
 		subject = fmt.Sprintf("Tournament %s final standings", t.rec.Name)
 	}

@@ -451,3 +451,143 @@ func TestTournamentBounds(t *testing.T) {
 	list := one(t, h.as("carol", "tournament list"), "carol@example.org")
 	says(t, list.Body, "Small", "T4")
 }
+
+// playRounds plays every round of a tournament to its end, the game of
+// each board decided by result (the loser's id, "" for a draw), and
+// returns the mails of the last round.
+func (h *harness) playRounds(name string, result func(g tournament.Game) string) []reply {
+	h.t.Helper()
+	var mails []reply
+	for range 50 {
+		boards := h.pendingBoards(name)
+		if len(boards) == 0 {
+			return mails
+		}
+		mails = nil
+		for _, g := range boards {
+			mails = append(mails, h.finish(g.Board, result(g))...)
+		}
+	}
+	h.t.Fatalf("tournament %s did not end in 50 rounds", name)
+	return nil
+}
+
+// A Swiss of five over three rounds: a bye each round to a different
+// player, no pair twice, the standings with Buchholz.
+func TestTournamentSwiss(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	ids := []string{"alice", "bob", "carol", "dave", "erin"}
+	h.signup(ids...)
+	h.createTournament("alice", "Swiss5 tanbo swiss rounds=3")
+	h.joinAll("Swiss5", ids...)
+	h.as("alice", "tournament start Swiss5 alice pw-alice")
+	last := h.playRounds("Swiss5", func(g tournament.Game) string { return g.Black })
+	rec, st := h.tournamentState("Swiss5")
+	if rec.Phase != store.TournamentOver || st.Round != 3 {
+		t.Fatalf("the Swiss is %s after round %d", rec.Phase, st.Round)
+	}
+	byes, met := map[string]int{}, map[string]bool{}
+	for _, g := range st.Games {
+		if g.Black == "" {
+			byes[g.White]++
+			continue
+		}
+		pair := min(g.White, g.Black) + " " + max(g.White, g.Black)
+		if met[pair] {
+			t.Errorf("%s met twice", pair)
+		}
+		met[pair] = true
+	}
+	if len(byes) != 3 {
+		t.Errorf("byes %v: want one each to three players", byes)
+	}
+	m := mailsTo(last, "dave@example.org", "Tournament Swiss5 final standings")
+	if len(m) != 1 {
+		t.Fatalf("no final standings to dave: %v", subjects(last))
+	}
+	says(t, m[0].Body, "tie-breaks: Buchholz, Median Buchholz", ": a bye")
+}
+
+// A knockout of five: byes to the top seeds, a drawn game replayed on a
+// new board of the same round, one winner.
+func TestTournamentKnockout(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	ids := []string{"alice", "bob", "carol", "dave", "erin"}
+	h.signup(ids...)
+	h.createTournament("alice", "Cup tanbo ko draws=replay")
+	h.joinAll("Cup", ids...)
+	out := h.as("alice", "tournament start Cup alice pw-alice")
+	first := h.pendingBoards("Cup")
+	if len(first) != 1 {
+		t.Fatalf("a knockout of 5 plays %d games in round 1, want 1 (3 byes): %v", len(first), subjects(out))
+	}
+	// The first game is drawn: the pair plays again, colours swapped.
+	h.finish(first[0].Board, "")
+	again := h.pendingBoards("Cup")
+	if len(again) != 1 || again[0].Round != 1 || again[0].White != first[0].Black || again[0].Board == first[0].Board {
+		t.Fatalf("after a draw: %+v, want a replay of %+v on a new board", again, first[0])
+	}
+	h.playRounds("Cup", func(g tournament.Game) string { return g.Black })
+	rec, st := h.tournamentState("Cup")
+	if rec.Phase != store.TournamentOver || st.Winner() == "" {
+		t.Fatalf("the knockout is %s, winner %q", rec.Phase, st.Winner())
+	}
+	show := one(t, h.as("bob", "tournament show Cup"), "bob@example.org")
+	says(t, show.Body, "Winner: "+st.Winner())
+}
+
+// A league of two divisions over two seasons: the first season's end
+// starts the second by itself, the winner of division 2 promoted and the
+// last of division 1 relegated.
+func TestTournamentLeague(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	ids := []string{"alice", "bob", "carol", "dave"}
+	h.signup(ids...)
+	h.createTournament("alice", "League tanbo league division=2 promote=1 seasons=2")
+	h.joinAll("League", ids...)
+	h.as("alice", "tournament start League alice pw-alice")
+	_, st := h.tournamentState("League")
+	division := func(st *tournament.State, id string) int {
+		for _, e := range st.Entrants {
+			if e.ID == id {
+				return e.Group
+			}
+		}
+		return 0
+	}
+	// Equal ratings: the order is by id, alice and bob on top.
+	if division(st, "alice") != 1 || division(st, "carol") != 2 {
+		t.Fatalf("divisions at the start: %+v", st.Entrants)
+	}
+	// Season 1: the later of the two in the alphabet wins each game.
+	later := func(g tournament.Game) string { return min(g.White, g.Black) }
+	var mails []reply
+	for _, g := range h.pendingBoards("League") {
+		mails = append(mails, h.finish(g.Board, later(g))...)
+	}
+	_, st = h.tournamentState("League")
+	if st.Season != 2 {
+		t.Fatalf("after the first season's games the league is in season %d", st.Season)
+	}
+	if division(st, "alice") != 2 || division(st, "dave") != 1 {
+		t.Errorf("after season 1: alice in division %d, dave in %d; want 2 and 1", division(st, "alice"), division(st, "dave"))
+	}
+	boards := h.pendingBoards("League")
+	if len(boards) != 2 {
+		t.Fatalf("season 2 has %d boards, want 2", len(boards))
+	}
+	m := mailsTo(mails, "bob@example.org", fmt.Sprintf("New Tanbo Board %d", boards[0].Board))
+	if boards[0].White == "bob" || boards[0].Black == "bob" {
+		if len(m) != 1 {
+			t.Fatalf("bob got no board mail of season 2: %v", subjects(mails))
+		}
+		says(t, m[0].Body, "Tournament League, season 2, round 1")
+	}
+	h.playRounds("League", later)
+	if rec, _ := h.tournamentState("League"); rec.Phase != store.TournamentOver {
+		t.Errorf("after two seasons the league is %s", rec.Phase)
+	}
+}
