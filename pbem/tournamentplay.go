@@ -44,11 +44,39 @@ func (r *request) loadTournament(name string) (*tourney, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeTourney(rec)
+}
+
+// decodeTourney decodes the pairing state of a tournament's record.
+func decodeTourney(rec *store.Tournament) (*tourney, error) {
 	st := &tournament.State{}
 	if err := json.Unmarshal(rec.State, st); err != nil {
 		return nil, fmt.Errorf("tournament %s: %w: %w", rec.Name, store.ErrCorrupt, err)
 	}
 	return &tourney{rec: rec, st: st}, nil
+}
+
+// A TournamentView is a tournament as the web view shows it: its record,
+// its pairing state and the line that describes it, as "tournament show"
+// has them.
+type TournamentView struct {
+	Rec   *store.Tournament
+	State *tournament.State
+	About string
+}
+
+// ReadTournament reads the tournament of the name, one record; an error
+// wrapping store.ErrNotFound when there is none.
+func ReadTournament(tx *store.Tx, name string) (*TournamentView, error) {
+	rec, err := tx.Tournament(name)
+	if err != nil {
+		return nil, err
+	}
+	t, err := decodeTourney(rec)
+	if err != nil {
+		return nil, err
+	}
+	return &TournamentView{Rec: rec, State: t.st, About: t.describe()}, nil
 }
 
 // saveTournament stores the tournament with its state.
@@ -408,7 +436,7 @@ func (t *tourney) standingsText(most int, link string) (string, error) {
 				names = append(names, tb.Name)
 				heads += fmt.Sprintf(" %6s", tieBreakHeads[tb.Name])
 			}
-			v.Groups = append(v.Groups, standingsGroup{group: s.Group, Title: groupTitle(t.st, s.Group), TieBreaks: strings.Join(names, ", "), Columns: heads})
+			v.Groups = append(v.Groups, standingsGroup{group: s.Group, Title: GroupTitle(t.st, s.Group), TieBreaks: strings.Join(names, ", "), Columns: heads})
 		}
 		gr := &v.Groups[len(v.Groups)-1]
 		id := s.ID
@@ -449,8 +477,9 @@ func (s *Service) tournamentLink(name string) string {
 	return strings.TrimRight(s.cfg.PublicURL, "/") + "/tournaments/" + name
 }
 
-// groupTitle names a group of the standings.
-func groupTitle(st *tournament.State, group int) string {
+// GroupTitle names a group of a tournament's standings, as the mails and
+// the web page head it.
+func GroupTitle(st *tournament.State, group int) string {
 	switch {
 	case st.Settings.Kind == tournament.League:
 		return fmt.Sprintf("Division %d", group)

@@ -10,7 +10,8 @@ import (
 )
 
 // routes are the pages by address: /, /style.css, /users/NAME, /GAME/,
-// /GAME/standings, /GAME/BOARD, /GAME/BOARD.svg and /GAME/BOARD.json. A
+// /GAME/standings, /GAME/BOARD, /GAME/BOARD.svg and /GAME/BOARD.json,
+// /tournaments/, /tournaments/NAME and /tournaments/NAME.json. A
 // game's pages are registered under its own name, so that no pattern of a
 // game overlaps /users/NAME; every other address, a game's alias among
 // them, comes to s.elsewhere.
@@ -23,6 +24,13 @@ func (s *Server) routes() *http.ServeMux {
 	})
 	mux.HandleFunc("GET /users/{name}", s.serve(func(r *http.Request) (page, error) {
 		return s.userPage(r.PathValue("name"), r.URL.Query())
+	}))
+	mux.HandleFunc("GET /tournaments", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/tournaments/", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("GET /tournaments/{$}", s.serve(func(r *http.Request) (page, error) { return s.tournamentsPage(r.URL.Query()) }))
+	mux.HandleFunc("GET /tournaments/{name}", s.serve(func(r *http.Request) (page, error) {
+		return s.tournamentPage(r.PathValue("name"), r.URL.Query())
 	}))
 	for _, g := range catalog.All() {
 		// Without it ServeMux would answer "/GAME" with a redirect of
