@@ -38,7 +38,9 @@ func (s *State) knockoutRounds() int {
 func (s *State) slots(r int) (slots []string, ok bool) {
 	bySeed := make([]string, s.knockoutSize()+1)
 	for _, e := range s.Entrants {
-		bySeed[e.Seed] = e.ID
+		if e.Seed >= 1 && e.Seed < len(bySeed) { // as Start numbered them
+			bySeed[e.Seed] = e.ID
+		}
 	}
 	for _, seed := range bracket(s.knockoutSize()) {
 		slots = append(slots, bySeed[seed])

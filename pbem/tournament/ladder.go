@@ -39,7 +39,10 @@ func (s *State) Challenge(challenger, defender string) (Game, error) {
 			}
 		}
 	}
-	g := Game{Round: len(s.Games) + 1, White: challenger, Black: defender}
+	g := Game{Round: 1, White: challenger, Black: defender}
+	if n := len(s.Games); n > 0 {
+		g.Round = s.Games[n-1].Round + 1
+	}
 	s.Games = append(s.Games, g)
 	return g, nil
 }
@@ -55,4 +58,29 @@ func (s *State) ladderDecided(i int) {
 		return // one has left the ladder, or the challenger is above already
 	}
 	s.Ladder = slices.Insert(slices.Delete(s.Ladder, c, c+1), d, g.White)
+}
+
+// MaxLadderHistory is how many decided challenges a ladder keeps: the
+// older go, so that a ladder, which never ends, keeps a bounded state.
+const MaxLadderHistory = 1000
+
+// trimLadder drops a ladder's oldest decided challenges past
+// MaxLadderHistory.
+func (s *State) trimLadder() {
+	if s.Settings.Kind != Ladder {
+		return
+	}
+	decided := 0
+	for _, g := range s.Games {
+		if g.Result != Pending {
+			decided++
+		}
+	}
+	s.Games = slices.DeleteFunc(s.Games, func(g Game) bool {
+		if g.Result == Pending || decided <= MaxLadderHistory {
+			return false
+		}
+		decided--
+		return true
+	})
 }

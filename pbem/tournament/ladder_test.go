@@ -65,3 +65,23 @@ func TestLadder(t *testing.T) {
 	}
 	ladder("p05", "p02", "p03", "p04", "p06")
 }
+
+// TestLadderHistory: a ladder, which never ends, keeps its last
+// MaxLadderHistory decided challenges, and numbers challenges on.
+func TestLadderHistory(t *testing.T) {
+	s, _ := New(Settings{Kind: Ladder, Reach: 1})
+	entrants(s, 2)
+	s.Start()
+	for i := 1; i <= MaxLadderHistory+100; i++ {
+		g := must(s.Challenge("p02", "p01"))
+		if g.Round != i {
+			t.Fatalf("challenge %d numbered %d", i, g.Round)
+		}
+		if err := s.Record(g.Round, "p02", "p01", Draw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(s.Games) != MaxLadderHistory || s.Games[0].Round != 101 {
+		t.Errorf("%d challenges kept, the first %d; want %d from 101", len(s.Games), s.Games[0].Round, MaxLadderHistory)
+	}
+}

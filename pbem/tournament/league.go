@@ -43,7 +43,8 @@ func (s *State) SeasonOver() bool {
 // NextSeason ends the league's season that is over and places the
 // players in the divisions of the next, by promotion and relegation;
 // NextRound then pairs its first round. NextRound calls it itself after
-// a season's last round.
+// a season's last round. Games keeps the season that ended and drops
+// the ones before it.
 func (s *State) NextSeason() error {
 	if s.Settings.Kind != League {
 		return fmt.Errorf("seasons are for a league, and this is a %s", s.Settings.Kind)
@@ -111,6 +112,10 @@ func (s *State) NextSeason() error {
 		s.Entrants[k].Seed = i + 1
 	}
 	s.Groups = divide(s, place, s.Settings.DivisionSize)
+	// The season that ended stays for the record; those before it go, so
+	// that a league without end keeps a bounded state. Their boards are
+	// the service's.
+	s.Games = slices.DeleteFunc(s.Games, func(g Game) bool { return g.Season < s.Season })
 	s.Season++
 	s.Round = 0
 	return nil

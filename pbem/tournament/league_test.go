@@ -150,13 +150,14 @@ func playLeague(t *testing.T, size, promote int, double bool) {
 		t.Fatal(err)
 	}
 	withdrawn := make(map[string]bool)
-	recorded := make(map[int]bool) // the games whose result the test gave
+	key := func(g Game) [4]any { return [4]any{g.Season, g.Round, g.White, g.Black} }
+	recorded := make(map[[4]any]bool) // the games whose result the test gave
 	// When each player withdrew and each game was paired, in steps of
 	// the test: a game is decided by the first withdrawal of its players
 	// after it is paired, or at its pairing by those before.
 	step := 0
 	withdrewAt := make(map[string]int)
-	pairedAt := make(map[int]int)
+	pairedAt := make(map[[4]any]int)
 	joined := 200
 	for season := 1; season <= 3; season++ {
 		if season == 2 {
@@ -173,13 +174,11 @@ func playLeague(t *testing.T, size, promote int, double bool) {
 			}
 		}
 		var newcomers []string
-		first := len(s.Games)
 		for round := 1; round == 1 || !s.SeasonOver(); round++ {
 			step++
-			paired := len(s.Games)
 			games, err := s.NextRound()
-			for i := paired; i < len(s.Games); i++ {
-				pairedAt[i] = step
+			for _, g := range games {
+				pairedAt[key(g)] = step
 			}
 			if err != nil {
 				t.Fatalf("season %d round %d: %v", season, round, err)
@@ -213,24 +212,25 @@ func playLeague(t *testing.T, size, promote int, double bool) {
 				join(id)
 				newcomers = append(newcomers, id)
 			}
-			for i := first; i < len(s.Games); i++ {
-				g := s.Games[i]
-				if g.Result != Pending {
-					continue
-				}
+			for _, g := range s.Pending() {
 				r := []Result{WhiteWins, BlackWins, Draw, WhiteWins, BlackWins, Draw, WhiteForfeits, BlackForfeits, DoubleForfeit}[rng.IntN(9)]
 				if err := s.Record(g.Round, g.White, g.Black, r); err != nil {
 					t.Fatal(err)
 				}
-				recorded[i] = true
+				recorded[key(g)] = true
 			}
 		}
-		games := s.Games[first:]
+		var games []Game
+		for _, g := range s.Games {
+			if g.Season == season {
+				games = append(games, g)
+			}
+		}
 		// Each pair of a division meets once (once each way when
 		// double), nobody twice in a round, nobody outside.
 		met := make(map[[2]string]int)
 		busy := make(map[[2]any]bool)
-		for i, g := range games {
+		for _, g := range games {
 			if division[g.White] == 0 || division[g.White] != division[g.Black] || g.Group != division[g.White] {
 				t.Fatalf("season %d: %+v across divisions %d and %d", season, g, division[g.White], division[g.Black])
 			}
@@ -241,8 +241,8 @@ func playLeague(t *testing.T, size, promote int, double bool) {
 				}
 				busy[[2]any{g.Round, id}] = true
 			}
-			if !recorded[first+i] {
-				decided := pairedAt[first+i]
+			if !recorded[key(g)] {
+				decided := pairedAt[key(g)]
 				out := func(id string) bool { return withdrawn[id] && withdrewAt[id] <= decided }
 				if !out(g.White) && !out(g.Black) {
 					// Pending at its pairing: decided by the first to withdraw.
@@ -322,6 +322,28 @@ func TestLeaguePromotion(t *testing.T) {
 	for _, e := range s.Entrants {
 		if e.Group != want[e.ID] || s.Season != 2 || s.Round != 1 {
 			t.Errorf("season %d round %d: %s in division %d, want %d", s.Season, s.Round, e.ID, e.Group, want[e.ID])
+		}
+	}
+}
+
+// TestLeagueKeepsTwoSeasons: a league without end keeps the games of the
+// season in play and the one before, no more.
+func TestLeagueKeepsTwoSeasons(t *testing.T) {
+	s, _ := New(Settings{Kind: League, DivisionSize: 4, Promote: 1})
+	entrants(s, 8)
+	s.Start()
+	for season := 1; season <= 4; season++ {
+		for round := 1; round == 1 || !s.SeasonOver(); round++ {
+			for _, g := range must(s.NextRound()) {
+				s.Record(g.Round, g.White, g.Black, Draw)
+			}
+		}
+		seasons := make(map[int]int)
+		for _, g := range s.Games {
+			seasons[g.Season]++
+		}
+		if season > 1 && (len(seasons) != 2 || seasons[season] != 12 || seasons[season-1] != 12) {
+			t.Fatalf("season %d: games by season %v", season, seasons)
 		}
 	}
 }

@@ -117,7 +117,7 @@ func (s *State) nextSwiss() ([]Game, error) {
 		}
 	}
 	if pairs == nil {
-		return nil, fmt.Errorf("round %d of the Swiss cannot be paired without a repeat or a second bye", round)
+		return nil, fmt.Errorf("round %d of the Swiss cannot be paired: no pairing was found without a repeat or a second bye", round)
 	}
 	s.Round = round
 	var games []Game
@@ -210,6 +210,10 @@ type swissPairing struct {
 func (pr *swissPairing) pair(bye int) [][2]int {
 	n := len(pr.players)
 	pr.n = n
+	// Each try costs n squared to set up: n steps of the budget.
+	if pr.budget -= n; pr.budget <= 0 {
+		return nil
+	}
 	if pr.ok == nil || len(pr.ok) != n*n {
 		pr.ok = make([]bool, n*n)
 	}

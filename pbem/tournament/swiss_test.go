@@ -219,3 +219,69 @@ func TestSwissProperties(t *testing.T) {
 	}
 	t.Logf("%d rounds, %d colour breaks", rounds, colourBreaks)
 }
+
+// TestSwissLarge: 1,001 players over nine rounds pair every round, with
+// no repeat, one bye each at most, and the colour rules kept.
+func TestSwissLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1,001 players")
+	}
+	rng := rand.New(rand.NewPCG(5, 5))
+	s, _ := New(Settings{Kind: Swiss, Rounds: 9})
+	for i := range 1001 {
+		s.Join(Entrant{ID: fmt.Sprintf("p%04d", i), Rating: 1000 + rng.IntN(1500)})
+	}
+	s.Start()
+	for !s.Done() {
+		games, err := s.NextRound()
+		if err != nil {
+			t.Fatalf("round %d: %v", s.Round+1, err)
+		}
+		if len(games) != 501 || games[500].Result != Bye {
+			t.Fatalf("round %d: %d games, the last %+v", s.Round, len(games), games[len(games)-1])
+		}
+		for _, g := range games[:500] {
+			s.Record(g.Round, g.White, g.Black, []Result{WhiteWins, BlackWins, Draw}[rng.IntN(3)])
+		}
+	}
+	r := refSwiss(s.Games)
+	for pair, n := range r.met {
+		if n > 1 {
+			t.Errorf("%v met %d times", pair, n)
+		}
+	}
+	for id, n := range r.byes {
+		if n > 1 {
+			t.Errorf("%s had %d byes", id, n)
+		}
+	}
+	for id, c := range r.colours {
+		for i := 1; i <= len(c); i++ {
+			if colourBreak(c[:i]) {
+				t.Errorf("%s's colours %s break the rules", id, c)
+				break
+			}
+		}
+	}
+}
+
+// TestSwissNoPairing: three players meet each other and take one bye
+// each in three rounds; a fourth round has no pairing, and says so.
+func TestSwissNoPairing(t *testing.T) {
+	s, _ := New(Settings{Kind: Swiss, Rounds: 4})
+	entrants(s, 3)
+	s.Start()
+	for r := 1; r <= 3; r++ {
+		for _, g := range must(s.NextRound()) {
+			if g.Result == Pending {
+				s.Record(r, g.White, g.Black, Draw)
+			}
+		}
+	}
+	if _, err := s.NextRound(); err == nil || !contains(err.Error(), "round 4 of the Swiss cannot be paired") {
+		t.Fatalf("round 4: %v", err)
+	}
+	if s.Round != 3 || s.Done() {
+		t.Errorf("after the refusal: round %d, done %v", s.Round, s.Done())
+	}
+}

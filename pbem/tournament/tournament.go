@@ -22,11 +22,14 @@
 //   - A withdrawn player's pending games become forfeits, and a game
 //     paired for them later (a round robin, a league season) is paired
 //     already forfeited. A Swiss pairs them no more.
+//   - A game counts as a meeting whatever its result, a forfeit too: a
+//     Swiss does not pair the two again.
 //   - Ties in the order of entrants (same rating) are broken by ID, so
 //     nothing depends on the order in which players joined.
 package tournament
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -188,10 +191,12 @@ type Entrant struct {
 	Rating    int
 	Withdrawn bool `json:",omitempty"`
 	// Group is the round robin group or the league division the player
-	// is in, from 1; 0 before the start (or, in a league, until the next
-	// season places a player who joined during one).
+	// is in, from 1; 0 before the start, and in a league for a player
+	// who joined during the season (until the next places them) or who
+	// withdrew in an earlier season.
 	Group int `json:",omitempty"`
-	// Seed is the player's place by rating at the start, from 1.
+	// Seed is the player's place by rating at the start, from 1; in a
+	// league, the place in the league's order at the season's start.
 	Seed int `json:",omitempty"`
 }
 
@@ -254,7 +259,10 @@ type State struct {
 	Settings Settings
 	Started  bool `json:",omitempty"`
 	Entrants []Entrant
-	Games    []Game `json:",omitempty"`
+	// Games are the games paired, in order; a league keeps those of the
+	// season in play and the one before, a ladder its last
+	// MaxLadderHistory decided challenges and those pending.
+	Games []Game `json:",omitempty"`
 	// Round is the round in play, from 1; 0 before the first. In a league
 	// it counts within the season.
 	Round int `json:",omitempty"`
@@ -390,19 +398,37 @@ func (s *State) Record(round int, white, black string, r Result) error {
 	}
 	i := s.game(round, white, black)
 	if i < 0 {
-		return fmt.Errorf("there is no game of round %d with %s as White and %s as Black", round, white, black)
+		return fmt.Errorf("there is no game of round %d with %s as White and %s as Black", round, shorten(white), shorten(black))
 	}
 	if s.Games[i].Result != Pending {
 		return fmt.Errorf("the game of round %d between %s and %s already has its result (%s)", round, white, black, s.Games[i].Result)
 	}
 	s.Games[i].Result = r
 	s.decided(i)
+	s.trimLadder()
+	return nil
+}
+
+// Leave takes a player off the entries before the start.
+func (s *State) Leave(id string) error {
+	k := s.entrant(id)
+	if k < 0 {
+		return fmt.Errorf("%s is not in the tournament", shorten(id))
+	}
+	if s.Started {
+		return fmt.Errorf("the tournament has started, so %s cannot leave it; withdrawing forfeits the games left", id)
+	}
+	s.Entrants = slices.Delete(s.Entrants, k, k+1)
 	return nil
 }
 
 // Withdraw takes a player out: their pending games become forfeits, and
-// no game is paired for them again but as a forfeit.
+// no game is paired for them again but as a forfeit. Before the start
+// it is Leave.
 func (s *State) Withdraw(id string) error {
+	if !s.Started {
+		return s.Leave(id)
+	}
 	k := s.entrant(id)
 	if k < 0 {
 		return fmt.Errorf("%s is not in the tournament", shorten(id))
@@ -420,6 +446,7 @@ func (s *State) Withdraw(id string) error {
 	}
 	if s.Settings.Kind == Ladder {
 		s.Ladder = slices.DeleteFunc(s.Ladder, func(x string) bool { return x == id })
+		s.trimLadder()
 	}
 	return nil
 }
@@ -429,7 +456,7 @@ func (s *State) Withdraw(id string) error {
 func (s *State) SetBoard(round int, white, black string, board int) error {
 	i := s.game(round, white, black)
 	if i < 0 || s.Games[i].Result != Pending {
-		return fmt.Errorf("there is no pending game of round %d with %s as White and %s as Black", round, white, black)
+		return fmt.Errorf("there is no pending game of round %d with %s as White and %s as Black", round, shorten(white), shorten(black))
 	}
 	s.Games[i].Board = board
 	return nil
@@ -518,10 +545,7 @@ func (s *State) byRating(keep func(Entrant) bool) []int {
 	}
 	slices.SortFunc(order, func(a, b int) int {
 		ea, eb := s.Entrants[a], s.Entrants[b]
-		if ea.Rating != eb.Rating {
-			return eb.Rating - ea.Rating
-		}
-		return strings.Compare(ea.ID, eb.ID)
+		return cmp.Or(cmp.Compare(eb.Rating, ea.Rating), strings.Compare(ea.ID, eb.ID))
 	})
 	return order
 }

@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -136,4 +137,21 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// TestSeedsByRating: seeds follow ratings, the extremes too, and equal
+// ratings go by ID whatever the order of joining.
+func TestSeedsByRating(t *testing.T) {
+	s, _ := New(Settings{Kind: Knockout})
+	for _, e := range []Entrant{{ID: "low", Rating: math.MinInt}, {ID: "zed", Rating: 1500},
+		{ID: "high", Rating: math.MaxInt}, {ID: "amy", Rating: 1500}} {
+		s.Join(e)
+	}
+	s.Start()
+	want := map[string]int{"high": 1, "amy": 2, "zed": 3, "low": 4}
+	for _, e := range s.Entrants {
+		if e.Seed != want[e.ID] {
+			t.Errorf("%s seeded %d, want %d", e.ID, e.Seed, want[e.ID])
+		}
+	}
 }

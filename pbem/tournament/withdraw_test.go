@@ -66,3 +66,26 @@ func TestWithdrawSwiss(t *testing.T) {
 		}
 	}
 }
+
+// TestLeave: before the start a player leaves the entries (Withdraw too);
+// after it, leaving is refused and withdrawing is the way out.
+func TestLeave(t *testing.T) {
+	s, _ := New(Settings{Kind: RoundRobin})
+	entrants(s, 4)
+	if err := s.Leave("p02"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Withdraw("p03"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Leave("p02"); err == nil || !contains(err.Error(), "p02 is not in the tournament") {
+		t.Errorf("a second leave: %v", err)
+	}
+	if len(s.Entrants) != 2 || s.Entrants[0].ID != "p01" || s.Entrants[1].ID != "p04" {
+		t.Fatalf("entrants %+v", s.Entrants)
+	}
+	s.Start()
+	if err := s.Leave("p01"); err == nil || !contains(err.Error(), "withdrawing forfeits the games left") {
+		t.Errorf("leave after the start: %v", err)
+	}
+}
