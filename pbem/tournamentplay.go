@@ -179,6 +179,9 @@ func (r *request) advance(t *tourney) error {
 	// forfeits of withdrawn players), so a few may pass at once, never
 	// more than the rounds a tournament has.
 	for range tournament.MaxRounds * 2 {
+		if err := r.withdrawGone(t); err != nil {
+			return err
+		}
 		if err := r.makeBoards(t); err != nil {
 			return err
 		}
@@ -206,6 +209,26 @@ func (r *request) advance(t *tourney) error {
 		}
 	}
 	return r.saveTournament(t)
+}
+
+// withdrawGone withdraws the players paired in games not yet on a board
+// whose accounts are gone (signed off): no board waits on nobody.
+func (r *request) withdrawGone(t *tourney) error {
+	for _, g := range t.st.Pending() {
+		if g.Board != 0 || g.Black == "" {
+			continue
+		}
+		for _, id := range []string{g.White, g.Black} {
+			if _, err := r.tx.User(id); errNotFound(err) {
+				if err := t.st.Withdraw(id); err != nil {
+					return fmt.Errorf("tournament %s: withdrawing %s, who has gone: %w", t.rec.Name, id, err)
+				}
+			} else if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // makeBoards makes a board for each game paired that has none.
@@ -417,9 +440,14 @@ func (t *tourney) standingsText(most int, link string) (string, error) {
 	case t.st.Settings.Kind == tournament.Ladder:
 		v.Phase = fmt.Sprintf("In play: %d challenges so far.", len(t.st.Games))
 	default:
-		v.Phase = fmt.Sprintf("In play: round %d.", t.st.Round)
+		round := fmt.Sprintf("round %d", t.st.Round)
 		if t.st.Season > 0 {
-			v.Phase = fmt.Sprintf("In play: season %d, round %d.", t.st.Season, t.st.Round)
+			round = fmt.Sprintf("season %d, round %d", t.st.Season, t.st.Round)
+		}
+		v.Phase = "In play: " + round + "."
+		if len(t.st.Pending()) == 0 {
+			// The standings mail of a round that has just ended.
+			v.Phase = "In play: " + round + " is over, and the next is paired now."
 		}
 	}
 	shown := 0

@@ -175,7 +175,10 @@ func TestTournamentRoundRobin(t *testing.T) {
 				t.Fatalf("round %d: %s got %d standings mails: %v", rounds, id, len(m), subjects(mails))
 			}
 		}
-		if rounds == 3 {
+		switch rounds {
+		case 1:
+			golden(t, "tournament-round", mailsTo(mails, "bob@example.org", subject))
+		case 3:
 			golden(t, "tournament-final", mailsTo(mails, "alice@example.org", subject))
 		}
 		boards = h.pendingBoards("Spring")
@@ -589,5 +592,34 @@ func TestTournamentLeague(t *testing.T) {
 	h.playRounds("League", later)
 	if rec, _ := h.tournamentState("League"); rec.Phase != store.TournamentOver {
 		t.Errorf("after two seasons the league is %s", rec.Phase)
+	}
+}
+
+// A player who signs off forfeits his board in play as anyone does, and
+// is withdrawn when his next game is paired: no board waits for him.
+func TestTournamentSignoff(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.signup("alice", "bob", "carol", "dave")
+	h.createTournament("alice", "Spring tanbo rr")
+	h.joinAll("Spring", "alice", "bob", "carol", "dave")
+	h.as("alice", "tournament start Spring alice pw-alice")
+	h.as("dave", "signoff dave pw-dave")
+	for boards := h.pendingBoards("Spring"); len(boards) > 0; boards = h.pendingBoards("Spring") {
+		for _, g := range boards {
+			if g.White == "dave" || g.Black == "dave" {
+				t.Fatalf("a board waits for dave, who has gone: %+v", g)
+			}
+			h.finish(g.Board, g.Black)
+		}
+	}
+	rec, st := h.tournamentState("Spring")
+	if rec.Phase != store.TournamentOver {
+		t.Fatalf("the tournament is %s", rec.Phase)
+	}
+	for _, e := range st.Entrants {
+		if e.ID == "dave" && !e.Withdrawn {
+			t.Errorf("dave, gone, is not withdrawn")
+		}
 	}
 }
