@@ -253,18 +253,7 @@ func TestTournamentWithdrawal(t *testing.T) {
 	} else {
 		says(t, m[0].Body, "bob withdrew from the tournament Spring and forfeits this game.")
 	}
-	for boards := h.pendingBoards("Spring"); len(boards) > 0; boards = h.pendingBoards("Spring") {
-		for _, g := range boards {
-			if g.White == "bob" || g.Black == "bob" {
-				t.Fatalf("a board was made for bob after his withdrawal: %+v", g)
-			}
-			h.finish(g.Board, g.Black)
-		}
-	}
-	rec2, st := h.tournamentState("Spring")
-	if rec2.Phase != store.TournamentOver {
-		t.Fatalf("the tournament did not end: %s", rec2.Phase)
-	}
+	st := h.playOutWithout("Spring", "bob")
 	for _, g := range st.Games {
 		if (g.White == "bob" || g.Black == "bob") && g.Result != tournament.WhiteForfeits && g.Result != tournament.BlackForfeits {
 			t.Errorf("bob's game %+v is not a forfeit", g)
@@ -605,21 +594,28 @@ func TestTournamentSignoff(t *testing.T) {
 	h.joinAll("Spring", "alice", "bob", "carol", "dave")
 	h.as("alice", "tournament start Spring alice pw-alice")
 	h.as("dave", "signoff dave pw-dave")
-	for boards := h.pendingBoards("Spring"); len(boards) > 0; boards = h.pendingBoards("Spring") {
-		for _, g := range boards {
-			if g.White == "dave" || g.Black == "dave" {
-				t.Fatalf("a board waits for dave, who has gone: %+v", g)
-			}
-			h.finish(g.Board, g.Black)
-		}
-	}
-	rec, st := h.tournamentState("Spring")
-	if rec.Phase != store.TournamentOver {
-		t.Fatalf("the tournament is %s", rec.Phase)
-	}
+	st := h.playOutWithout("Spring", "dave")
 	for _, e := range st.Entrants {
 		if e.ID == "dave" && !e.Withdrawn {
 			t.Errorf("dave, gone, is not withdrawn")
 		}
 	}
+}
+
+// playOutWithout plays a tournament to its end, White winning, failing
+// when a board is made for the player who is out (withdrawn, gone), and
+// returns its state at the end.
+func (h *harness) playOutWithout(name, out string) *tournament.State {
+	h.t.Helper()
+	h.playRounds(name, func(g tournament.Game) string {
+		if g.White == out || g.Black == out {
+			h.t.Fatalf("a board was made for %s, who is out: %+v", out, g)
+		}
+		return g.Black
+	})
+	rec, st := h.tournamentState(name)
+	if rec.Phase != store.TournamentOver {
+		h.t.Fatalf("tournament %s did not end: %s", name, rec.Phase)
+	}
+	return st
 }
