@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -41,10 +42,17 @@ func (r *request) loadTournament(name string) (*tourney, error) {
 		f.forms = []string{"tournament list [page N]"}
 		return nil, f
 	}
-	if err != nil {
-		return nil, err
+	var t *tourney
+	if err == nil {
+		t, err = decodeTourney(rec)
 	}
-	return decodeTourney(rec)
+	if errors.Is(err, store.ErrCorrupt) {
+		r.s.log.Error("tournament: its record does not decode", "tournament", name, "err", err)
+		f := fail("Tournament %s cannot be read at present (its record is damaged; the operator sees it in the log); \"tournament list\" names the others", name)
+		f.forms = []string{"tournament list [page N]"}
+		return nil, f
+	}
+	return t, err
 }
 
 // decodeTourney decodes the pairing state of a tournament's record.
@@ -294,7 +302,17 @@ func (r *request) tournamentGameEnded(b *board) error {
 	if name == "" {
 		return nil
 	}
-	t, err := r.loadTournament(name)
+	rec, err := r.tx.Tournament(name)
+	var t *tourney
+	if err == nil {
+		t, err = decodeTourney(rec)
+	}
+	if errNotFound(err) || errors.Is(err, store.ErrCorrupt) {
+		// The game's end stands: a damaged tournament record must not
+		// stop its players from finishing their games.
+		r.s.log.Error("tournament: a game's result not recorded", "tournament", name, "game", b.rec.Kind, "board", b.rec.Board, "err", err)
+		return nil
+	}
 	if err != nil {
 		return err
 	}

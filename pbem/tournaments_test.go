@@ -619,3 +619,28 @@ func (h *harness) playOutWithout(name, out string) *tournament.State {
 	}
 	return st
 }
+
+// A tournament record that does not decode stops no game: the boards of
+// its round still end, their results unrecorded and logged, "tournament
+// show" refuses it alone and the list passes over it.
+func TestTournamentCorruptRecord(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.signup("alice", "bob")
+	h.createTournament("alice", "Spring tanbo rr")
+	h.joinAll("Spring", "alice", "bob")
+	h.as("alice", "tournament start Spring alice pw-alice")
+	g := h.pendingBoards("Spring")[0]
+	if err := h.db.Update(func(tx *store.Tx) error { return tx.CorruptTournament("Spring") }); err != nil {
+		t.Fatal(err)
+	}
+	h.finish(g.Board, g.Black)
+	if rec := h.game("tanbo", g.Board); !rec.Over {
+		t.Fatalf("board %d did not end under a damaged tournament", g.Board)
+	}
+	errorReply(t, h.as("bob", "tournament show Spring"), "bob@example.org",
+		"Tournament Spring cannot be read at present (its record is damaged; the operator sees it in the log); \"tournament list\" names the others.")
+	if list := one(t, h.as("bob", "tournament list"), "bob@example.org"); strings.Contains(list.Body, "Spring") {
+		t.Errorf("the list shows the damaged record:\n%s", list.Body)
+	}
+}
