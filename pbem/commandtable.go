@@ -354,9 +354,9 @@ func init() {
 			text:     "Leave a tournament in play: your games in play and those left are forfeited.",
 			examples: []string{"tournament withdraw Spring bob secret"},
 		}, {
-			words:    "tournament challenge NAME userid2 userid password",
+			words:    "tournament challenge NAME userid password userid2",
 			text:     "On a ladder, challenge userid2, a player up to the ladder's reach above you; winning, you take his place.",
-			examples: []string{"tournament challenge Club carol bob secret"},
+			examples: []string{"tournament challenge Club bob secret carol"},
 		}, {
 			words:    "tournament show NAME",
 			text:     "A tournament: its settings, standings with tie-breaks, and the games of the round in play.",

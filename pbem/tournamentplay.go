@@ -9,6 +9,7 @@ import (
 	"time"
 
 	model "github.com/pbemd/pbemd/pbem/board"
+	"github.com/pbemd/pbemd/pbem/clock"
 	"github.com/pbemd/pbemd/pbem/tournament"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
@@ -131,8 +132,8 @@ func (t *tourney) describe() string {
 	if len(t.rec.Options) > 0 {
 		parts = append(parts, "options "+strings.Join(t.rec.Options, " "))
 	}
-	if c := clockLines(&store.Game{Extra: t.rec.Extra}); len(c) > 0 {
-		parts = append(parts, strings.Join(c, " "))
+	if c := boardClock(&store.Game{Extra: t.rec.Extra}); c != (clock.Clock{}) {
+		parts = append(parts, "clock "+c.Describe())
 	} else {
 		d := model.ParseDays(t.rec.Extra)
 		parts = append(parts, fmt.Sprintf("a reminder after %d days, forfeit after %d", d.Nag, d.Forfeit))

@@ -47,26 +47,26 @@ func (c *cmd) tournament(args []string) error {
 // its verb (all of them for verb "").
 func (c *cmd) tfail(verb, format string, args ...any) error {
 	f := fail(format, args...)
-	for _, fm := range globalCommands["tournament"].forms {
-		if verb == "" || strings.HasPrefix(fm.words, "tournament "+verb+" ") || fm.words == "tournament "+verb {
-			f.forms = append(f.forms, fm.words)
-		}
-	}
-	if verb == "" {
-		f.forms = usageForms(globalCommands["tournament"].forms)
-	}
+	f.forms = verbForms(verb)
 	return f
 }
 
 // tusage is the refusal of a tournament command with the wrong words.
-func (c *cmd) tusage(verb string) error {
+func (c *cmd) tusage(verb string) error { return c.usage(verbForms(verb)...) }
+
+// verbForms are the forms of the tournament command of the verb, one
+// for each number of words of them all for verb "".
+func verbForms(verb string) []string {
 	var forms []string
 	for _, fm := range globalCommands["tournament"].forms {
-		if strings.HasPrefix(fm.words, "tournament "+verb+" ") || fm.words == "tournament "+verb {
+		if verb == "" || strings.HasPrefix(fm.words, "tournament "+verb+" ") || fm.words == "tournament "+verb {
 			forms = append(forms, fm.words)
 		}
 	}
-	return c.usage(forms...)
+	if verb == "" {
+		return usageForms(globalCommands["tournament"].forms)
+	}
+	return forms
 }
 
 // Tournament options that need no value, and those that take one.
@@ -381,12 +381,15 @@ func (c *cmd) tournamentWithdraw(args []string) error {
 	return c.r.withdrawBoards(t, u.ID)
 }
 
-// tournament challenge NAME DEFENDER USERID PASSWORD: a ladder's challenge.
+// tournament challenge NAME USERID PASSWORD DEFENDER: a ladder's
+// challenge. The password follows its user id, as in the other commands
+// that name a second player after it (subscribe), so that it is the one
+// checked ahead (prelock.go).
 func (c *cmd) tournamentChallenge(args []string) error {
 	if len(args) != 4 {
 		return c.tusage("challenge")
 	}
-	t, u, err := c.entrant([]string{args[0], args[2], args[3]})
+	t, u, err := c.entrant(args[:3])
 	if err != nil {
 		return err
 	}
@@ -396,8 +399,8 @@ func (c *cmd) tournamentChallenge(args []string) error {
 	if !t.st.Started {
 		return c.tfail("show", "Tournament %s has not started", t.rec.Name)
 	}
-	defender := strings.ToLower(args[1])
-	if d, err := c.r.tx.User(args[1]); err == nil {
+	defender := strings.ToLower(args[3])
+	if d, err := c.r.tx.User(args[3]); err == nil {
 		defender = d.ID
 	}
 	if _, err := t.st.Challenge(u.ID, defender); err != nil {

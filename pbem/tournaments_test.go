@@ -376,9 +376,9 @@ func TestTournamentLadder(t *testing.T) {
 	if strings.Join(st.Ladder, " ") != "alice bob carol" {
 		t.Fatalf("the ladder is %v", st.Ladder)
 	}
-	errorReply(t, h.as("carol", "tournament challenge Club alice carol pw-carol"), "carol@example.org",
+	errorReply(t, h.as("carol", "tournament challenge Club carol pw-carol alice"), "carol@example.org",
 		"carol (place 3) may challenge up to 1 places above, not alice (place 1).")
-	out = h.as("carol", "tournament challenge Club bob carol pw-carol")
+	out = h.as("carol", "tournament challenge Club carol pw-carol bob")
 	boards := h.pendingBoards("Club")
 	if len(boards) != 1 || boards[0].White != "carol" || boards[0].Black != "bob" {
 		t.Fatalf("the challenge made %+v: %v", boards, subjects(out))
