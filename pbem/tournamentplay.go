@@ -470,7 +470,11 @@ func (t *tourney) standingsText(most int, link string) (string, error) {
 		}
 	}
 	shown := 0
-	for _, s := range t.st.Standings() {
+	var standings []tournament.Standing
+	if t.st.Started {
+		standings = t.st.Standings()
+	}
+	for _, s := range standings {
 		if shown == most {
 			v.More++
 			continue

@@ -33,7 +33,7 @@ var tournamentVerbs = map[string]func(*cmd, []string) error{
 // tournament dispatches on the word after "tournament".
 func (c *cmd) tournament(args []string) error {
 	if len(args) == 0 {
-		return c.usage()
+		return c.tusage("")
 	}
 	run, ok := tournamentVerbs[strings.ToLower(args[0])]
 	if !ok {
@@ -54,17 +54,14 @@ func (c *cmd) tfail(verb, format string, args ...any) error {
 // tusage is the refusal of a tournament command with the wrong words.
 func (c *cmd) tusage(verb string) error { return c.usage(verbForms(verb)...) }
 
-// verbForms are the forms of the tournament command of the verb, one
-// for each number of words of them all for verb "".
+// verbForms are the forms of the tournament command of the verb, all of
+// them for verb "".
 func verbForms(verb string) []string {
 	var forms []string
 	for _, fm := range globalCommands["tournament"].forms {
 		if verb == "" || strings.HasPrefix(fm.words, "tournament "+verb+" ") || fm.words == "tournament "+verb {
 			forms = append(forms, fm.words)
 		}
-	}
-	if verb == "" {
-		return usageForms(globalCommands["tournament"].forms)
 	}
 	return forms
 }
@@ -287,7 +284,7 @@ func (c *cmd) tournamentJoin(args []string) error {
 		return err
 	}
 	c.r.replyText(c.r.sender(), fmt.Sprintf("Tournament %s: %s joined", t.rec.Name, u.ID), fmt.Sprintf(
-		"%s is in the tournament %s (%s), one of %d players.\n%s\n", u.ID, t.rec.Name, t.describe(), t.rec.Entrants, t.startText()))
+		"%s is in the tournament %s (%s); %d players have joined so far.\n%s\n", u.ID, t.rec.Name, t.describe(), t.rec.Entrants, t.startText()))
 	return nil
 }
 
