@@ -122,9 +122,7 @@ func (s *Service) sweep(now time.Time, most int) ([]uint64, error) {
 	if err := s.sweepDigests(now, &ids); err != nil {
 		return ids, err
 	}
-	if err := s.sweepTournaments(now, &ids); err != nil {
-		return ids, err
-	}
+	s.sweepTournaments(now, &ids)
 	// Boards due that stay due (their player is away) are passed over,
 	// and not read again until they wake. A board that cannot be swept
 	// (its record unreadable, a panic) is logged and passed over too, so

@@ -326,7 +326,10 @@ func (r *request) tournamentGameEnded(b *board) error {
 	}
 	white, black := b.rec.Seats[0], b.rec.Seats[1]
 	if err := t.st.Record(round, white, black, boardResult(b.rec)); err != nil {
-		return fmt.Errorf("tournament %s, board %d: %w", name, b.rec.Board, err)
+		// A board the tournament does not know as a game in play: the
+		// game's end stands all the same.
+		r.s.log.Error("tournament: a game's result not recorded", "tournament", name, "game", b.rec.Kind, "board", b.rec.Board, "err", err)
+		return nil
 	}
 	return r.advance(t)
 }
@@ -557,43 +560,49 @@ func gameLine(game string, g tournament.Game) string {
 	return fmt.Sprintf("  %s - %s%s: %s", g.White, g.Black, board, result)
 }
 
-// tournamentStartsDue is how many tournaments one step of the sweep
-// starts at most: each pairs a round and makes its boards.
-const tournamentStartsDue = 5
+// tournamentStartsDue is how many tournaments one sweep starts at most:
+// each pairs a round and makes its boards, in a step of its own.
+const tournamentStartsDue = 20
 
 // sweepTournaments starts the tournaments whose start date has come; one
-// with fewer than 2 players then ends, and its organiser is told.
-func (s *Service) sweepTournaments(now time.Time, ids *[]uint64) error {
-	for {
-		var more bool
+// with fewer than 2 players then ends, and its organiser is told. A
+// tournament that cannot be started (a damaged record, a bug) is logged
+// and left for the next sweep: it stops no other, nor the reminders and
+// forfeits of the boards.
+func (s *Service) sweepTournaments(now time.Time, ids *[]uint64) {
+	var names []string
+	s.db.View(func(tx *store.Tx) error {
+		names = tx.TournamentsDue(now, tournamentStartsDue)
+		return nil
+	})
+	for _, name := range names {
 		_, err := s.sweepStep(now, ids, func(tx *store.Tx, r *request) (int, error) {
-			names := tx.TournamentsDue(now, tournamentStartsDue)
-			more = len(names) == tournamentStartsDue
-			for _, name := range names {
-				t, err := r.loadTournament(name)
-				if err != nil {
-					return 0, err
-				}
-				if len(t.st.Entrants) < 2 {
-					t.rec.Phase = store.TournamentOver
-					if err := r.mailUser(t.rec.Organiser, "Tournament "+t.rec.Name+" did not start",
-						model.WrapText(fmt.Sprintf("The tournament %s was to start at %s, but had %d players, fewer than 2: it is over.\n",
-							t.rec.Name, t.rec.StartAt.UTC().Format(timeFormat), len(t.st.Entrants))), ""); err != nil {
-						return 0, err
-					}
-					if err := r.saveTournament(t); err != nil {
-						return 0, err
-					}
-					continue
-				}
-				if err := r.startTournament(t); err != nil {
-					return 0, err
-				}
-			}
-			return len(r.parts), nil
+			return 0, safely(func() error { return r.startDue(name) })
 		})
-		if err != nil || !more {
-			return err
+		if err != nil {
+			s.log.Error("sweep: tournament not started; tried again at the next sweep", "tournament", name, "err", err)
 		}
 	}
+}
+
+// startDue starts a tournament whose date has come, or ends it when it
+// has fewer than 2 players.
+func (r *request) startDue(name string) error {
+	t, err := r.loadTournament(name)
+	if err != nil {
+		return err
+	}
+	if t.rec.Phase != store.TournamentOpen {
+		return nil
+	}
+	if len(t.st.Entrants) >= 2 {
+		return r.startTournament(t)
+	}
+	t.rec.Phase = store.TournamentOver
+	if err := r.mailUser(t.rec.Organiser, "Tournament "+t.rec.Name+" did not start",
+		model.WrapText(fmt.Sprintf("The tournament %s was to start at %s, but had %d players, fewer than 2: it is over.\n",
+			t.rec.Name, t.rec.StartAt.UTC().Format(timeFormat), len(t.st.Entrants))), ""); err != nil {
+		return err
+	}
+	return r.saveTournament(t)
 }

@@ -393,7 +393,8 @@ func TestTournamentLadder(t *testing.T) {
 }
 
 // A tournament with a start date starts by the sweep at that date, its
-// first round mailed; one with too few players then ends.
+// first round mailed; one with too few players then ends; one whose
+// record is damaged is passed over.
 func TestTournamentStartDate(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -401,6 +402,12 @@ func TestTournamentStartDate(t *testing.T) {
 	h.createTournament("alice", "Dated tanbo rr start=2026-11-25")
 	h.createTournament("carol", "Empty tanbo rr start=2026-11-25t08:00")
 	h.joinAll("Dated", "alice", "bob")
+	// One due first whose record is damaged stops neither the others
+	// nor the sweep.
+	h.createTournament("bob", "Broken tanbo rr start=2026-11-24t12:00")
+	if err := h.db.Update(func(tx *store.Tx) error { return tx.CorruptTournament("Broken") }); err != nil {
+		t.Fatal(err)
+	}
 	h.now = time.Date(2026, 11, 24, 23, 59, 0, 0, time.UTC)
 	if out := h.sweep(); len(out) != 0 {
 		t.Fatalf("before the date: %v", subjects(out))
