@@ -310,15 +310,24 @@ func (c *cmd) tournamentLeave(args []string) error {
 	return nil
 }
 
-// entrant loads the tournament args[0] and proves args[1] by his password
-// args[2], refusing one who has not joined it.
-func (c *cmd) entrant(args []string) (*tourney, *store.User, error) {
+// speaker loads the tournament args[0] and proves args[1] by his
+// password args[2].
+func (c *cmd) speaker(args []string) (*tourney, *store.User, error) {
 	c.r.secret(args[2])
 	t, err := c.r.loadTournament(args[0])
 	if err != nil {
 		return nil, nil, err
 	}
 	u, err := c.r.auth(args[1], args[2])
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, u, nil
+}
+
+// entrant is speaker that refuses one who has not joined the tournament.
+func (c *cmd) entrant(args []string) (*tourney, *store.User, error) {
+	t, u, err := c.speaker(args)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -333,12 +342,7 @@ func (c *cmd) tournamentStart(args []string) error {
 	if len(args) != 3 {
 		return c.tusage("start")
 	}
-	c.r.secret(args[2])
-	t, err := c.r.loadTournament(args[0])
-	if err != nil {
-		return err
-	}
-	u, err := c.r.auth(args[1], args[2])
+	t, u, err := c.speaker(args)
 	if err != nil {
 		return err
 	}
