@@ -300,7 +300,9 @@ func (c *cmd) tournamentLeave(args []string) error {
 	if t.st.Started {
 		return c.tfail("withdraw", "Tournament %s has started, so %s cannot leave it; withdrawing forfeits the games left", t.rec.Name, u.ID)
 	}
-	t.st.Entrants = slices.DeleteFunc(t.st.Entrants, func(e tournament.Entrant) bool { return e.ID == u.ID })
+	if err := t.st.Leave(u.ID); err != nil {
+		return c.tfail("show", "%s", sentence(err, u.ID))
+	}
 	t.rec.Entrants = len(t.st.Entrants)
 	if err := c.r.saveTournament(t); err != nil {
 		return err

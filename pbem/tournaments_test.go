@@ -223,6 +223,14 @@ func TestTournamentWithdrawal(t *testing.T) {
 	if rec, _ := h.tournamentState("Spring"); rec.Entrants != 4 {
 		t.Fatalf("after forged mails the tournament has %d players, want 4", rec.Entrants)
 	}
+	// dave's own mail takes him out before the start, and in again.
+	if out := h.as("dave", "tournament leave Spring dave pw-dave"); len(out) != 1 || !strings.Contains(out[0].Subject, "dave left") {
+		t.Fatalf("dave leaving: %v", subjects(out))
+	}
+	if rec, _ := h.tournamentState("Spring"); rec.Entrants != 3 {
+		t.Fatalf("after dave left the tournament has %d players, want 3", rec.Entrants)
+	}
+	h.joinAll("Spring", "dave")
 	h.as("alice", "tournament start Spring alice pw-alice")
 	for _, subject := range []string{"tournament withdraw Spring bob wrong", "tournament withdraw Spring bob"} {
 		forged("bob@example.org", subject)
