@@ -67,6 +67,11 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 			return err
 		}
 	}
+	if ended {
+		// A tournament's game: its result counts there, in this
+		// transaction, after the board's own mail.
+		return r.tournamentGameEnded(b)
+	}
 	return nil
 }
 

@@ -378,7 +378,7 @@ func TestUnknownSenderAndCommand(t *testing.T) {
 
 	h.signup("alice")
 	errorReply(t, h.send("alice@example.org", "chess move 1", ""), "alice@example.org",
-		`"chess" is not a command; commands start with a game name (`+strings.Join(gameNames(), ", ")+`) or one of all, broadcast, change, confirm, feed, help, list, message, reset, set, signoff, signup, todo, vacation, multiple; send 'help' for the list.`)
+		`"chess" is not a command; commands start with a game name (`+strings.Join(gameNames(), ", ")+`) or one of all, broadcast, change, confirm, feed, help, list, message, reset, set, signoff, signup, todo, tournament, vacation, multiple; send 'help' for the list.`)
 }
 
 func TestLoopGuard(t *testing.T) {

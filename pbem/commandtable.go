@@ -20,6 +20,10 @@ type commandRow struct {
 	noPassword bool
 	section    string // the help's section
 	forms      []form
+	// readWords are the words after the name that make a command that
+	// only reads ("tournament show"), for a row whose other forms change
+	// state.
+	readWords []string
 }
 
 // A form is one way of writing a command, as the help and the usage
@@ -48,6 +52,7 @@ const (
 	robotsSection      = "Robots"
 	playingSection     = "Playing"
 	watchingSection    = "Watching"
+	tournamentsSection = "Tournaments"
 )
 
 // commands is the table. Its order is the help's order within a section.
@@ -347,6 +352,40 @@ func init() {
 			text:     "The board's record: its players, options and result, then every move with the players' comments, as text a program can read back (a board not over: the moves so far). It comes in the mail and attached as GAME-board.pgn, for Tanbo also as GAME-board.sgf.",
 			more:     "The format is in [records.md](records.md); `pbemd rules replay FILE` checks a record move by move.",
 			examples: []string{"tanbo record 101"},
+		}}},
+		{name: "tournament", run: (*cmd).tournament, section: tournamentsSection, readWords: []string{"show", "list"}, forms: []form{{
+			words:    "tournament create NAME GAME KIND [option ...] userid password",
+			text:     "Organise a tournament of a game. KIND is roundrobin (rr), swiss, knockout (ko), ladder or league. Options: the boards' game options (-size=13) and clock (-clock=..., --nagtime=D, --forfeittime=D); rounds=N (Swiss, 5), group=N (round robin groups), double (each pair twice), draws=replay|seed (knockout), reach=K (ladder, 3), division=N promote=P seasons=S (league, 8, 2 and no end), start=YYYY-MM-DD (it starts by itself then), limit=N (at most {{.Limits.TournamentEntrants}} players), unrated, novacation (vacations do not stop its clocks). NAME is 1 to 24 letters, digits, - or _; one player organises at most {{.Limits.Tournaments}} not over.",
+			more:     "The kinds, pairings and standings are in [tournaments.md](tournaments.md).",
+			examples: []string{"tournament create Spring tanbo swiss rounds=4 alice secret"},
+		}, {
+			words:    "tournament join NAME userid password",
+			text:     "Enter a tournament before its start (a ladder or a league takes players later too). With a robot's user id and the organiser's password, the organiser enters a robot.",
+			examples: []string{"tournament join Spring bob secret", "tournament join Spring tanbo-robot1 secret"},
+		}, {
+			words:    "tournament leave NAME userid password",
+			text:     "Leave a tournament before its start.",
+			examples: []string{"tournament leave Spring bob secret"},
+		}, {
+			words:    "tournament start NAME userid password",
+			text:     "The organiser starts the tournament: its first round is paired and its boards are mailed. Each next round is paired by itself when the last game of a round ends, and the standings go to every player.",
+			examples: []string{"tournament start Spring alice secret"},
+		}, {
+			words:    "tournament withdraw NAME userid password",
+			text:     "Leave a tournament in play: your games in play and those left are forfeited.",
+			examples: []string{"tournament withdraw Spring bob secret"},
+		}, {
+			words:    "tournament challenge NAME userid password userid2",
+			text:     "On a ladder, challenge userid2, a player up to the ladder's reach above you; winning, you take his place.",
+			examples: []string{"tournament challenge Club bob secret carol"},
+		}, {
+			words:    "tournament show NAME",
+			text:     "A tournament: its settings, standings with tie-breaks, and the games of the round in play.",
+			examples: []string{"tournament show Spring"},
+		}, {
+			words:    "tournament list [page N]",
+			text:     "The tournaments, 50 a page.",
+			examples: []string{"tournament list"},
 		}}},
 	}
 	indexCommands()

@@ -11,6 +11,7 @@ import (
 	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/pbem/mailauth"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
+	"github.com/pbemd/pbemd/pbem/tournament"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -104,6 +105,16 @@ type Limits struct {
 	// QuarantineBytes bounds the bytes the quarantined mails take
 	// together [100 MiB]; beyond, the oldest go first.
 	QuarantineBytes int64
+	// TournamentEntrants is the most players a tournament takes, and
+	// the default of its entry limit [1000]; at most
+	// tournament.MaxEntrants.
+	TournamentEntrants int
+	// Tournaments is how many tournaments not over one player may
+	// organise [5].
+	Tournaments int
+	// TournamentShown is how many players the standings of a
+	// tournament list in a mail, and how many games of its round [200].
+	TournamentShown int
 }
 
 // DefaultLimits returns the limits the zero Limits stands for.
@@ -132,6 +143,10 @@ func (l Limits) withDefaults() Limits {
 	def(&l.AnswerBytes, 32<<10)
 	def(&l.AddressAnswerBytes, 128<<10)
 	def(&l.AllAnswerBytes, 16<<20)
+	def(&l.TournamentEntrants, 1000)
+	l.TournamentEntrants = min(l.TournamentEntrants, tournament.MaxEntrants)
+	def(&l.Tournaments, 5)
+	def(&l.TournamentShown, 200)
 	if l.Window <= 0 {
 		l.Window = time.Hour
 	}
@@ -262,7 +277,7 @@ func (r *request) allow(reading bool) (bool, error) {
 // readOnly reports whether command words only read: help, show, the lists.
 func readOnly(words []string) bool {
 	c := commandOf(words)
-	return c != nil && c.reads
+	return c != nil && (c.reads || len(words) > 1 && contains(c.readWords, strings.ToLower(words[1])))
 }
 
 // proofHint tells a player whose mail proves nothing (anyone could have

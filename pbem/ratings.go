@@ -80,10 +80,10 @@ func rated(me, opp store.Rating, score float64) store.Rating {
 
 // rate counts a finished game in both players' ratings, once. A board
 // withdrawn (before anyone joined, or by a player before his first move) is
-// not rated.
+// not rated, nor is one of a tournament made unrated.
 func (r *request) rate(b *board) error {
 	b.rec.Rated = true
-	if b.open() || len(b.rec.Seats) != 2 || b.rec.Withdrawn != "" {
+	if b.open() || len(b.rec.Seats) != 2 || b.rec.Withdrawn != "" || b.rec.Extra[unratedKey] != "" {
 		return nil
 	}
 	var users [2]*store.User

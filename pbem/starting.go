@@ -1,6 +1,7 @@
 package pbem
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -123,25 +124,14 @@ func (c *cmd) newBoard(ids, params, server []string, proved string) error {
 		return c.fail("A game with a robot forfeits after %d days at most, so that no one holds a robot's seats for long; write --forfeittime=%d or less",
 			robotForfeitDays, robotForfeitDays)
 	}
-	pos, err := c.game.Start(opts)
-	if err != nil {
-		return c.fail("%s", err.Error())
+	b, err := c.r.makeBoard(c.game, opts, seats, extra)
+	if f := (*failure)(nil); errors.As(err, &f) {
+		f.game = c.game // the error reply names the game
 	}
-	num, err := c.r.tx.NextBoard(c.game.Name())
 	if err != nil {
 		return err
 	}
-	rec := &store.Game{
-		Kind:    c.game.Name(),
-		Board:   num,
-		Options: opts.Words(),
-		Seats:   seats,
-		Winner:  rules.Draw,
-		Created: c.r.now,
-		Updated: c.r.now,
-		Thread:  c.r.s.thread(c.game, num, c.r.now),
-		Extra:   extra,
-	}
+	rec := b.rec
 	for i, s := range seats {
 		if s == "" {
 			if rec.Extra == nil {
@@ -161,8 +151,7 @@ func (c *cmd) newBoard(ids, params, server []string, proved string) error {
 		// once it is accepted, not before.
 		return err
 	}
-	b := &board{game: c.game, rec: rec, opts: opts, pos: pos, fresh: true}
-	b.keepPosition()
+	num := rec.Board
 	sides := c.game.Sides()
 	notices := []string{c.r.say("A new game: %s (%s) against %s (%s).", model.Name(seats[0]), sides[0], model.Name(seats[1]), sides[1])}
 	if len(invited) > 0 {
@@ -190,6 +179,34 @@ func (c *cmd) newBoard(ids, params, server []string, proved string) error {
 		return err
 	}
 	return nil
+}
+
+// makeBoard makes a new board of the game for the seats, with the game's
+// options and the board's Extra, at its start position and with the next
+// number of its game: a challenge's, a seek's, a tournament's.
+func (r *request) makeBoard(g rules.Game, opts rules.Options, seats []string, extra map[string]string) (*board, error) {
+	pos, err := g.Start(opts)
+	if err != nil {
+		return nil, fail("%s", err.Error())
+	}
+	num, err := r.tx.NextBoard(g.Name())
+	if err != nil {
+		return nil, err
+	}
+	rec := &store.Game{
+		Kind:    g.Name(),
+		Board:   num,
+		Options: opts.Words(),
+		Seats:   seats,
+		Winner:  rules.Draw,
+		Created: r.now,
+		Updated: r.now,
+		Thread:  r.s.thread(g, num, r.now),
+		Extra:   extra,
+	}
+	b := &board{game: g, rec: rec, opts: opts, pos: pos, fresh: true}
+	b.keepPosition()
+	return b, nil
 }
 
 // timeOptions reads --nagtime=D, --forfeittime=D and -clock=CLOCK

@@ -123,6 +123,7 @@ func (s *Service) sweep(now time.Time, most int) ([]uint64, error) {
 	if err := s.sweepDigests(now, &ids); err != nil {
 		return ids, err
 	}
+	s.sweepTournaments(now, &ids)
 	// Boards due that stay due (their player is away) are passed over,
 	// and not read again until they wake. A board that cannot be swept
 	// (its record unreadable, a panic) is logged and passed over too, so
@@ -327,7 +328,13 @@ func (r *request) silence(b *board, id string, since time.Time) (*wait, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v, away := onVacation(u, r.now); away {
+	if b.rec.Extra[noVacationKey] != "" {
+		// A tournament that allows no vacation: its clocks run through
+		// them, and no day of the pool is taken (remindBoard).
+		away := *u
+		away.Vacations = nil
+		u = &away
+	} else if v, away := onVacation(u, r.now); away {
 		return &wait{back: v.Until}, nil
 	}
 	days := model.DaysOf(b.rec)
@@ -394,8 +401,10 @@ func (r *request) remindBoard(kind string, num int) (time.Time, error) {
 	waited, nag, forfeit := w.waited, w.nag, w.forfeit
 	switch {
 	case waited >= forfeit:
-		if until, err := r.autoVacation(b, w.user); err != nil || !until.IsZero() {
-			return until, err
+		if b.rec.Extra[noVacationKey] == "" { // a tournament may allow no vacation, the pool's neither
+			if until, err := r.autoVacation(b, w.user); err != nil || !until.IsZero() {
+				return until, err
+			}
 		}
 		if b.rec.Vote != nil {
 			// The other's proposal is open: the silent player accepts it.

@@ -218,7 +218,7 @@ func (r *request) answerByMove(b *board, seat int) []string {
 // boardNotices are what every mail of a board tells besides its news: the
 // open proposal, and players away on vacation.
 func (r *request) boardNotices(b *board) []string {
-	out := swapNotice(b)
+	out := append(tournamentNotice(b.rec), swapNotice(b)...)
 	if v := b.rec.Vote; v != nil && !b.rec.Over {
 		other := b.rec.Seats[1-v.Seat]
 		what := templates.Text{Format: "a draw"}

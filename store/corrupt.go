@@ -85,8 +85,17 @@ func (tx *Tx) CorruptUser(id string) error {
 	return tx.corrupt(bucketUsers, []byte(strings.ToLower(id)))
 }
 
+// CorruptTournament overwrites the tournament's record as CorruptGame
+// does a board.
+func (tx *Tx) CorruptTournament(name string) error {
+	return tx.corrupt(bucketTournaments, []byte(TournamentKey(name)))
+}
+
 func (tx *Tx) corrupt(bucket, key []byte) error {
-	b := tx.bucket(bucket)
+	b := tx.btx.Bucket(bucket)
+	if b == nil {
+		return fmt.Errorf("store: no bucket %q to corrupt: %w", bucket, ErrNotFound)
+	}
 	if b.Get(key) == nil {
 		return fmt.Errorf("store: no record %q to corrupt: %w", key, ErrNotFound)
 	}

@@ -26,6 +26,7 @@ import (
 
 	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
+	"github.com/pbemd/pbemd/pbem/tournament"
 )
 
 // Secret is a password. It prints and logs as "[redacted]" so that a
@@ -163,6 +164,10 @@ type Limits struct {
 	// count of a mail's failed tries, are kept.
 	KeepQuarantined time.Duration `yaml:"keep_quarantined"`
 	QuarantineBytes int64         `yaml:"quarantine_bytes"` // the quarantined mails together
+	// TournamentEntrants: the most players of a tournament; Tournaments:
+	// tournaments not over one player may organise.
+	TournamentEntrants int `yaml:"tournament_entrants"`
+	Tournaments        int `yaml:"tournaments"`
 }
 
 // defaultLimits are the service's own defaults.
@@ -172,7 +177,8 @@ func defaultLimits() Limits {
 		BadPasswords: d.BadPasswords, ForeignBadPasswords: d.ForeignBadPasswords, Window: d.Window, Strangers: d.Strangers,
 		Addresses: d.Addresses, Commands: d.Commands, Recipients: d.Recipients, MessageBytes: d.MessageBytes, Watchers: d.Watchers,
 		RobotGames: d.RobotGames, AnswerBytes: d.AnswerBytes, AddressAnswerBytes: d.AddressAnswerBytes, AllAnswerBytes: d.AllAnswerBytes,
-		Repeats: d.Repeats, KeepQuarantined: d.KeepQuarantined, QuarantineBytes: d.QuarantineBytes}
+		Repeats: d.Repeats, KeepQuarantined: d.KeepQuarantined, QuarantineBytes: d.QuarantineBytes,
+		TournamentEntrants: d.TournamentEntrants, Tournaments: d.Tournaments}
 }
 
 // Service returns the limits as the service takes them.
@@ -181,7 +187,8 @@ func (l Limits) Service() pbem.Limits {
 		BadPasswords: l.BadPasswords, ForeignBadPasswords: l.ForeignBadPasswords, Window: l.Window, Strangers: l.Strangers,
 		Addresses: l.Addresses, Commands: l.Commands, Recipients: l.Recipients, MessageBytes: l.MessageBytes, Watchers: l.Watchers,
 		RobotGames: l.RobotGames, AnswerBytes: l.AnswerBytes, AddressAnswerBytes: l.AddressAnswerBytes, AllAnswerBytes: l.AllAnswerBytes,
-		Repeats: l.Repeats, KeepQuarantined: l.KeepQuarantined, QuarantineBytes: l.QuarantineBytes}
+		Repeats: l.Repeats, KeepQuarantined: l.KeepQuarantined, QuarantineBytes: l.QuarantineBytes,
+		TournamentEntrants: l.TournamentEntrants, Tournaments: l.Tournaments}
 }
 
 // Mail returns the bounds of reading one mail as the service takes them.
@@ -583,10 +590,14 @@ func (c *Config) validateCounts() error {
 		{"limits.robot_games", c.Limits.RobotGames},
 		{"limits.answer_bytes", c.Limits.AnswerBytes}, {"limits.address_answer_bytes", c.Limits.AddressAnswerBytes},
 		{"limits.all_answer_bytes", c.Limits.AllAnswerBytes},
+		{"limits.tournament_entrants", c.Limits.TournamentEntrants}, {"limits.tournaments", c.Limits.Tournaments},
 	} {
 		if n.v < 1 {
 			return fmt.Errorf("%s is %d; want at least 1", n.name, n.v)
 		}
+	}
+	if most := tournament.MaxEntrants; c.Limits.TournamentEntrants > most {
+		return fmt.Errorf("limits.tournament_entrants is %d; want at most %d, the most a tournament pairs", c.Limits.TournamentEntrants, most)
 	}
 	return nil
 }

@@ -33,13 +33,15 @@ func (s *Server) apiRoutes(mux *http.ServeMux) {
 			return page{}, err
 		}
 		return jsonPage(map[string]string{
-			"version":   "v1",
-			"games":     apiPrefix + "/games",
-			"game":      apiPrefix + "/games/{game}",
-			"boards":    apiPrefix + "/games/{game}/boards",
-			"board":     apiPrefix + "/games/{game}/boards/{board}",
-			"standings": apiPrefix + "/games/{game}/standings",
-			"user":      apiPrefix + "/users/{user}",
+			"version":     "v1",
+			"games":       apiPrefix + "/games",
+			"game":        apiPrefix + "/games/{game}",
+			"boards":      apiPrefix + "/games/{game}/boards",
+			"board":       apiPrefix + "/games/{game}/boards/{board}",
+			"standings":   apiPrefix + "/games/{game}/standings",
+			"user":        apiPrefix + "/users/{user}",
+			"tournaments": apiPrefix + "/tournaments",
+			"tournament":  apiPrefix + "/tournaments/{name}",
 		})
 	})
 	api("/games", func(r *http.Request) (page, error) {
@@ -117,6 +119,14 @@ func (s *Server) apiRoutes(mux *http.ServeMux) {
 			return page{}, err
 		}
 		return jsonPage(userJSON(v))
+	})
+	api("/tournaments", func(r *http.Request) (page, error) { return s.tournamentsJSON(r.URL.Query()) })
+	api("/tournaments/{name}", func(r *http.Request) (page, error) {
+		name := r.PathValue("name")
+		if strings.HasSuffix(name, ".json") {
+			return page{}, notFound("There is no tournament %s; the API names a tournament without .json.", name)
+		}
+		return s.tournamentPage(name+".json", r.URL.Query())
 	})
 	// Any other address under /api/ is none, answered in JSON.
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {

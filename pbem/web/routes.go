@@ -11,7 +11,8 @@ import (
 
 // routes are the pages by address: /, /style.css, /users/NAME, /GAME/,
 // /GAME/standings, /GAME/BOARD, /GAME/BOARD.svg, /GAME/BOARD.json and the
-// record /GAME/BOARD.pgn (and .sgf, records.go). A game's pages are
+// record /GAME/BOARD.pgn (and .sgf, records.go), /tournaments/,
+// /tournaments/NAME and /tournaments/NAME.json. A game's pages are
 // registered under its own name, so that no pattern of a
 // game overlaps /users/NAME; every other address, a game's alias among
 // them, comes to s.elsewhere.
@@ -32,6 +33,13 @@ func (s *Server) routes() *http.ServeMux {
 		p, err := s.todoFeed(r.PathValue("name"), r.URL.Query(), s.base(r))
 		s.answer(w, r, p, err)
 	})
+	mux.HandleFunc("GET /tournaments", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/tournaments/", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("GET /tournaments/{$}", s.serve(func(r *http.Request) (page, error) { return s.tournamentsPage(r.URL.Query()) }))
+	mux.HandleFunc("GET /tournaments/{name}", s.serve(func(r *http.Request) (page, error) {
+		return s.tournamentPage(r.PathValue("name"), r.URL.Query())
+	}))
 	for _, g := range catalog.All() {
 		// Without it ServeMux would answer "/GAME" with a redirect of
 		// its own, a 307; the site's addresses move for good (301).

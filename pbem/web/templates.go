@@ -29,7 +29,7 @@ var pages = func() map[string]*template.Template {
 		"round": rounded,
 	}
 	m := map[string]*template.Template{}
-	for _, name := range []string{"front", "game", "board", "standings", "user", "error", "unsubscribe"} {
+	for _, name := range []string{"front", "game", "board", "standings", "user", "error", "unsubscribe", "tournaments", "tournament"} {
 		m[name] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", "templates/rows.html", "templates/"+name+".html"))
 	}
 	return m

@@ -55,7 +55,7 @@ func pagePaths(p *played) map[string][]string {
 		"/": {"Ultima", "Tanbo", "Taratibu", "Tobit", "In play", "Recent results",
 			fmt.Sprintf(`href="/ultima/%d"`, u), "pbem@example.org", "checkmate",
 			// A first game against a robot, with the exact command (issue 27).
-			"signup USERID PASSWORD", "<code>ultima challenge USERID ultima-robot1</code>", "<code>tobit challenge USERID tobit-robot1</code>"},
+			"signup USERID PASSWORD", `href="/tournaments/"`, "<code>ultima challenge USERID ultima-robot1</code>", "<code>tobit challenge USERID tobit-robot1</code>"},
 		"/ultima/":                          {fmt.Sprintf(`href="/ultima/%d"`, u), fmt.Sprintf(`href="/ultima/%d"`, p.live["ultima"]), `href="/users/alice"`},
 		"/tanbo/":                           {fmt.Sprintf(`href="/tanbo/%d"`, tb)},
 		"/ultima/standings":                 {`href="/users/alice"`, `href="/users/bob"`, "Rating"},
