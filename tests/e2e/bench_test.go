@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/pbemd/pbemd/pbem/devmail"
 	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/store/storetest"
 	"github.com/pbemd/pbemd/tests/dovecot"
 	"github.com/pbemd/pbemd/tests/testenv"
 )
@@ -19,7 +21,10 @@ import (
 // waiting in the mailbox when pbemd starts; handled/s is from starting
 // pbemd to the last mail committed, mails/s to the last reply accepted by
 // the SMTP sink (over smtp.connections, 4, or PBEMD_BENCH_SMTP_CONNECTIONS),
-// and pbemd-cpu-µs/mail the CPU time pbemd used for it all. "dovecot" reads Dovecot, "go-imap" go-imap's server (the
+// and pbemd-cpu-µs/mail the CPU time pbemd used for it all; a bare bbolt
+// loop on the same disk, run first (storetest.BareBolt), gives the floor
+// (bare-commits/s, bare-values/s) and handled-per-bare, handled/s over
+// bare-values/s. "dovecot" reads Dovecot, "go-imap" go-imap's server (the
 // embedded default's). Run with -benchtime=1x: the set-up takes longer
 // than the run.
 func BenchmarkBacklog(b *testing.B) {
@@ -41,6 +46,10 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld)) {
 			cfg, _ := os.ReadFile(w.config)
 			os.WriteFile(w.config, []byte(strings.Replace(string(cfg), "  retry_max: 500ms\n", "  retry_max: 500ms\n  connections: "+v+"\n", 1)), 0o600)
 		}
+		bare, err := storetest.BareBolt(filepath.Dir(w.data), 200)
+		if err != nil {
+			b.Fatal(err)
+		}
 		mails, _ := backlog(b, w, 500, 20)
 		deliverAll(b, w, mails)
 		before := len(w.sink.Messages())
@@ -58,6 +67,9 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld)) {
 		msgs := w.sink.Wait(want, 5*time.Minute)
 		b.StopTimer()
 		b.ReportMetric(float64(len(mails))/handled.Seconds(), "handled/s")
+		b.ReportMetric(bare.Commits, "bare-commits/s")
+		b.ReportMetric(bare.Values, "bare-values/s")
+		b.ReportMetric(float64(len(mails))/handled.Seconds()/bare.Values, "handled-per-bare")
 		if len(msgs) < want {
 			b.Fatalf("%d replies; want %d", len(msgs)-before, want-before)
 		}
