@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,21 +27,33 @@ import (
 // loop on the same disk, run first (storetest.BareBolt), gives the floor
 // (bare-commits/s, bare-values/s) and handled-per-bare, handled/s over
 // bare-values/s. "dovecot" reads Dovecot, "go-imap" go-imap's server (the
-// embedded default's). Run with -benchtime=1x: the set-up takes longer
-// than the run.
+// embedded default's); "lmtp" hands the mails to pbemd's LMTP listener
+// once it has started, as an MTA with a queue does, over 8 connections (or
+// PBEMD_BENCH_LMTP_CONNECTIONS), each a mail at a time, the moves of a
+// board on one connection in their order. Run with -benchtime=1x: the
+// set-up takes longer than the run.
 func BenchmarkBacklog(b *testing.B) {
 	b.Run("dovecot", func(b *testing.B) {
-		benchBacklog(b, func(w *dovecotWorld) {})
+		benchBacklog(b, func(w *dovecotWorld) {}, "")
 	})
 	b.Run("go-imap", func(b *testing.B) {
-		benchBacklog(b, func(w *dovecotWorld) { useDevmail(b, w) })
+		benchBacklog(b, func(w *dovecotWorld) { useDevmail(b, w) }, "")
+	})
+	b.Run("lmtp", func(b *testing.B) {
+		benchBacklog(b, func(w *dovecotWorld) {}, testenv.FreeAddr(b))
 	})
 }
 
-func benchBacklog(b *testing.B, setup func(w *dovecotWorld)) {
+// benchBacklog runs the backlog from the mailbox, or over LMTP at lmtpAddr
+// when it is given.
+func benchBacklog(b *testing.B, setup func(w *dovecotWorld), lmtpAddr string) {
 	for range b.N {
 		b.StopTimer()
-		w := newDovecotWorld(b, "")
+		extra := ""
+		if lmtpAddr != "" {
+			extra = "lmtp: " + lmtpAddr + "\n"
+		}
+		w := newDovecotWorld(b, extra)
 		setup(w)
 		if v := os.Getenv("PBEMD_BENCH_SMTP_CONNECTIONS"); v != "" {
 			// To compare with other counts (1: one connection, as before smtp.connections).
@@ -51,21 +65,34 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld)) {
 			b.Fatal(err)
 		}
 		mails, _ := backlog(b, w, 500, 20)
-		deliverAll(b, w, mails)
+		if lmtpAddr == "" {
+			deliverAll(b, w, mails)
+		}
 		before := len(w.sink.Messages())
 		want := before + 2*len(mails)
 		b.StartTimer()
 		start := time.Now()
 		p := startPbemd(b, []string{"PBEMD_IMAP_PASSWORD=" + serverPass}, "serve", "-config", w.config)
+		delivered := make(chan struct{})
+		go func() {
+			defer close(delivered)
+			if lmtpAddr != "" {
+				deliverLMTP(b, lmtpAddr, mails)
+			}
+		}()
 		var handled time.Duration
 		for handled == 0 {
 			time.Sleep(20 * time.Millisecond)
+			if time.Since(start) > 10*time.Minute {
+				b.Fatalf("the backlog not handled in 10 minutes:\n%s", p.Output())
+			}
 			if c := tryCounters(w.metrics); c["mails_in"] >= len(mails) {
 				handled = time.Since(start)
 			}
 		}
 		msgs := w.sink.Wait(want, 5*time.Minute)
 		b.StopTimer()
+		<-delivered
 		b.ReportMetric(float64(len(mails))/handled.Seconds(), "handled/s")
 		b.ReportMetric(bare.Commits, "bare-commits/s")
 		b.ReportMetric(bare.Values, "bare-values/s")
@@ -82,6 +109,48 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld)) {
 		cpu := p.cmd.ProcessState.UserTime() + p.cmd.ProcessState.SystemTime()
 		b.ReportMetric(float64(cpu.Microseconds())/float64(len(mails)), "pbemd-cpu-µs/mail")
 	}
+}
+
+// deliverLMTP hands the mails to pbemd over LMTP as an MTA with a queue
+// does: on PBEMD_BENCH_LMTP_CONNECTIONS connections (8), each a mail at a
+// time, the mails of one board on one connection, in their order. It
+// waits for pbemd to listen, and gives up on a mail refused.
+func deliverLMTP(b *testing.B, addr string, mails []moveMail) {
+	conns := 8
+	if v := os.Getenv("PBEMD_BENCH_LMTP_CONNECTIONS"); v != "" {
+		if n, err := strconv.Atoi(v); err == nil && n > 0 {
+			conns = n
+		}
+	}
+	name := game(b).Name()
+	var wg sync.WaitGroup
+	for c := range conns {
+		wg.Go(func() {
+			var l *dovecot.LMTP
+			for start := time.Now(); l == nil; {
+				var err error
+				if l, err = dovecot.DialLMTPAt(addr); err != nil {
+					if time.Since(start) > time.Minute {
+						b.Errorf("LMTP: %v", err)
+						return
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+			}
+			defer l.Close()
+			for _, m := range mails {
+				if m.board%conns != c {
+					continue
+				}
+				subject := fmt.Sprintf("%s move %d %s secret %s", name, m.board, m.player, m.move)
+				if err := l.Deliver(player(m.player), server, mailText(player(m.player), subject, m.msgID)); err != nil {
+					b.Errorf("LMTP, mail %s: %v", m.msgID, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // useDevmail points w's pbemd at go-imap's server (the embedded
