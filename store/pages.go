@@ -54,6 +54,7 @@ type GameHead struct {
 	Withdrawn string
 	Moves     int       // how many
 	Updated   time.Time // the last change: for a board over, when it ended
+	EndReason string    // how it ended, for a board over
 }
 
 // GameHead reads the head of a board. It decodes the record but not its
