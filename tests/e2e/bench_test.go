@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,7 +28,8 @@ import (
 // and pbemd-cpu-µs/mail the CPU time pbemd used for it all; a bare bbolt
 // loop on the same disk, run first (storetest.BareBolt), gives the floor
 // (bare-commits/s, bare-values/s) and handled-per-bare, handled/s over
-// bare-values/s. "dovecot" reads Dovecot, "go-imap" go-imap's server (the
+// bare-values/s. PBEMD_BENCH_CPUPROFILE=FILE writes a CPU profile of
+// pbemd's first 20 s of the backlog there (its pprof setting). "dovecot" reads Dovecot, "go-imap" go-imap's server (the
 // embedded default's); "lmtp" hands the mails to pbemd's LMTP listener
 // once it has started, as an MTA with a queue does, over 8 connections (or
 // PBEMD_BENCH_LMTP_CONNECTIONS), each a mail at a time, the moves of a
@@ -53,6 +56,10 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld), lmtpAddr string) {
 		if lmtpAddr != "" {
 			extra = "lmtp: " + lmtpAddr + "\n"
 		}
+		profile := os.Getenv("PBEMD_BENCH_CPUPROFILE")
+		if profile != "" {
+			extra += "pprof: true\n"
+		}
 		w := newDovecotWorld(b, extra)
 		setup(w)
 		if v := os.Getenv("PBEMD_BENCH_SMTP_CONNECTIONS"); v != "" {
@@ -73,6 +80,13 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld), lmtpAddr string) {
 		b.StartTimer()
 		start := time.Now()
 		p := startPbemd(b, []string{"PBEMD_IMAP_PASSWORD=" + serverPass}, "serve", "-config", w.config)
+		profiled := make(chan struct{})
+		go func() {
+			defer close(profiled)
+			if profile != "" {
+				cpuProfile(b, w.metrics, profile)
+			}
+		}()
 		delivered := make(chan struct{})
 		go func() {
 			defer close(delivered)
@@ -93,6 +107,7 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld), lmtpAddr string) {
 		msgs := w.sink.Wait(want, 5*time.Minute)
 		b.StopTimer()
 		<-delivered
+		<-profiled
 		b.ReportMetric(float64(len(mails))/handled.Seconds(), "handled/s")
 		b.ReportMetric(bare.Commits, "bare-commits/s")
 		b.ReportMetric(bare.Values, "bare-values/s")
@@ -108,6 +123,30 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld), lmtpAddr string) {
 		// whatever else the machine runs meanwhile.
 		cpu := p.cmd.ProcessState.UserTime() + p.cmd.ProcessState.SystemTime()
 		b.ReportMetric(float64(cpu.Microseconds())/float64(len(mails)), "pbemd-cpu-µs/mail")
+	}
+}
+
+// cpuProfile writes a CPU profile of the daemon's next 20 s, from its
+// profiler on the metrics listener at addr, to file.
+func cpuProfile(b *testing.B, addr, file string) {
+	var resp *http.Response
+	for start := time.Now(); ; time.Sleep(5 * time.Millisecond) {
+		var err error
+		if resp, err = http.Get("http://" + addr + "/debug/pprof/profile?seconds=20"); err == nil {
+			break
+		}
+		if time.Since(start) > time.Minute {
+			b.Errorf("profile: %v", err)
+			return
+		}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err == nil {
+		err = os.WriteFile(file, data, 0o644)
+	}
+	if err != nil {
+		b.Errorf("profile: %v", err)
 	}
 }
 
