@@ -111,3 +111,22 @@ func TestCommitGathersNoMailGivenUp(t *testing.T) {
 		t.Errorf("%d sessions counted as begun after all ended; want 0", n)
 	}
 }
+
+// A mail that Options.First picks (one a trusted server vouches for)
+// does not wait for the sessions that have begun one: under a flood they
+// always have (Gather is an hour).
+func TestVouchedMailNotGathered(t *testing.T) {
+	t.Parallel()
+	r := &recorder{}
+	s := start(t, r, Options{Gather: time.Hour, First: func(raw []byte) bool { return subject(raw) == "vouched" }})
+	begin(t, s.Addr())
+	waitBegun(t, s, 1)
+	if err := send(t, s.Addr(), "pbem@example.org", "vouched"); err != nil {
+		t.Fatalf("the vouched mail: %v", err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.stored) != 1 || r.stored[0] != "vouched" {
+		t.Errorf("stored %v; want [vouched], committed without waiting", r.stored)
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"net"
 	"os"
 	"os/user"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -103,8 +104,9 @@ type Server struct {
 }
 
 type job struct {
-	mail intake.Mail
-	done chan error
+	mail  intake.Mail
+	done  chan error
+	first bool // Options.First picked it, in its session's goroutine
 }
 
 // Listen starts an LMTP server on opts.Addr that hands mail to in.
@@ -274,7 +276,7 @@ func (s *Server) commit() {
 		if s.opts.First != nil {
 			first = nil
 			for _, j := range batch {
-				if s.opts.First(j.mail.Raw) {
+				if j.first {
 					first = append(first, j)
 				} else {
 					rest = append(rest, j)
@@ -293,10 +295,11 @@ func (s *Server) commit() {
 // answering its DATA): without it, the mails of a connection that answered
 // a moment late would wait for the next commit, and batches would stay at
 // a fraction of the connections. A lone mail, with no other begun, does
-// not wait; a session that begins a mail and stalls holds a commit for
-// Gather at most.
+// not wait, nor does a mail that Options.First picks (a player's, under
+// a flood whose sessions are always begun); a session that begins a mail
+// and stalls holds a commit for Gather at most.
 func (s *Server) gather(batch []job) []job {
-	if s.begun.Load() == 0 || len(batch) >= s.opts.Batch {
+	if s.begun.Load() == 0 || len(batch) >= s.opts.Batch || slices.ContainsFunc(batch, func(j job) bool { return j.first }) {
 		return batch
 	}
 	timer := time.NewTimer(s.opts.Gather)
@@ -308,6 +311,9 @@ func (s *Server) gather(batch []job) []job {
 				return batch
 			}
 			batch = append(batch, j)
+			if j.first {
+				return batch
+			}
 		case <-s.ended:
 		case <-timer.C:
 			return batch
@@ -505,7 +511,7 @@ func (se *session) Data(r io.Reader) (err error) {
 		se.finish()
 		return err
 	}
-	j := job{mail: m, done: make(chan error, 1)}
+	j := job{mail: m, done: make(chan error, 1), first: se.s.opts.First != nil && se.s.opts.First(m.Raw)}
 	defer func() {
 		if recover() != nil { // the jobs channel closed: the server stops
 			err = errClosed
