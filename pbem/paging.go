@@ -78,11 +78,6 @@ func kindState(filter string) (state store.BoardState, ok bool) {
 	return 0, false
 }
 
-// games loads the boards of refs.
-func (r *request) games(refs []store.GameRef) ([]*store.Game, error) {
-	return readEach(refs, r.tx.Game)
-}
-
 // heads reads the heads of the boards (what a list row shows), in order.
 func (r *request) heads(refs []store.GameRef) ([]*store.GameHead, error) {
 	return readEach(refs, r.tx.GameHead)

@@ -2,8 +2,6 @@ package pbem
 
 import (
 	"strings"
-
-	"github.com/pbemd/pbemd/store"
 )
 
 // <game> seek userid password [-option ...] [--nagtime=D --forfeittime=D]:
@@ -26,7 +24,7 @@ func (c *cmd) seek(args []string) error {
 		return err
 	}
 	kind := c.game.Name()
-	if refs, _ := c.r.tx.UserBoards(u.ID, kind, seatFilter("open"), false, store.Page{Size: 1}); len(refs) > 0 {
+	if refs := c.r.tx.SeekingBoards(u.ID, kind, 1); len(refs) > 0 {
 		b, err := c.r.loadBoard(kind, refs[0].Board)
 		if err != nil {
 			return err

@@ -118,12 +118,13 @@ func Standings(tx *store.Tx, kind string, pg int, now time.Time) (StandingsPage,
 		x := &row{Standing: Standing{User: u.ID, Rating: r.Rating, Won: r.Won, Lost: r.Lost, Drawn: r.Drawn,
 			Provisional: provisional(r), Limit: limitText(u, kind),
 			Active: tx.ActiveCount(u.ID, kind), Robot: isRobot(u)}}
-		open, _ := tx.UserBoards(u.ID, kind, seatFilter("open"), false, store.Page{Size: maxLimit})
-		x.Open = len(open)
+		// His seeks are among his boards in play, not his finished ones.
+		x.Open = len(tx.SeekingBoards(u.ID, kind, maxLimit))
 		if x.Active == 0 {
-			// His last board decides if he is inactive.
+			// His last board decides if he is inactive: its head tells
+			// when it ended, without its moves.
 			last, _ := tx.UserBoards(u.ID, kind, nil, true, store.Page{Size: 1})
-			recs, err := readEach(last, tx.Game)
+			recs, err := readEach(last, tx.GameHead)
 			if err != nil && !tx.PassOver(err) {
 				return StandingsPage{}, err
 			}

@@ -488,7 +488,7 @@ func (c *cmd) history(args []string) error {
 		nums, more = c.r.tx.KindBoards(kind, store.FinishedBoards, page(pg, pageRows))
 		refs = refsOf(kind, nums)
 	}
-	recs, err := c.r.games(refs)
+	recs, err := c.r.heads(refs) // a row shows no move: the heads, not the moves
 	if err != nil {
 		return err
 	}
@@ -512,7 +512,7 @@ func (c *cmd) history(args []string) error {
 		// The reason goes on a line of its own when the row would pass
 		// 72 columns.
 		line := fmt.Sprintf("%5d  %-17s %5d  %s  %s", rec.Board, strings.Join(players, " - "),
-			len(rec.Moves), rec.Updated.UTC().Format("2006-01-02"), result)
+			rec.Moves, rec.Updated.UTC().Format("2006-01-02"), result)
 		if reason := " (" + endReason(lang, rec.EndReason) + ")"; utf8.RuneCountInString(line+reason) <= model.LineWidth {
 			line += reason
 		} else {

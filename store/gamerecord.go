@@ -273,6 +273,10 @@ func decodeGameHead(v []byte) (*GameHead, error) {
 					h.Over = r.bool(kind)
 				case 10:
 					h.Winner = r.int(kind)
+				case 11:
+					h.EndReason = r.string(kind)
+				case 15:
+					h.Updated = r.time(kind)
 				case 25:
 					h.Withdrawn = r.string(kind)
 				default:

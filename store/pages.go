@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // GamesBefore returns at most n boards of the kind whose numbers are below
@@ -51,7 +52,9 @@ type GameHead struct {
 	Over      bool
 	Winner    int
 	Withdrawn string
-	Moves     int // how many
+	Moves     int       // how many
+	Updated   time.Time // the last change: for a board over, when it ended
+	EndReason string    // how it ended, for a board over
 }
 
 // GameHead reads the head of a board. It decodes the record but not its

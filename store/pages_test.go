@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // GamesBefore pages through one kind's boards newest first, never into the
@@ -79,12 +80,13 @@ func TestGamesBefore(t *testing.T) {
 func TestGameHead(t *testing.T) {
 	t.Parallel()
 	db := openTest(t)
+	ended := time.Date(2026, 11, 2, 3, 4, 5, 0, time.UTC)
 	g := &Game{Kind: "tanbo", Board: 101, Seats: []string{"ann", "bo"}, ToMove: 1, Over: true, Winner: 0,
-		Withdrawn: "bo", Moves: []Move{{Text: "a1"}, {Text: "b2"}, {Text: "c3"}}}
+		Withdrawn: "bo", Moves: []Move{{Text: "a1"}, {Text: "b2"}, {Text: "c3"}}, Updated: ended, EndReason: "resigned"}
 	putGame(t, db, g)
 	db.View(func(tx *Tx) error {
 		h, err := tx.GameHead("tanbo", 101)
-		want := &GameHead{Kind: "tanbo", Board: 101, Seats: []string{"ann", "bo"}, ToMove: 1, Over: true, Winner: 0, Withdrawn: "bo", Moves: 3}
+		want := &GameHead{Kind: "tanbo", Board: 101, Seats: []string{"ann", "bo"}, ToMove: 1, Over: true, Winner: 0, Withdrawn: "bo", Moves: 3, Updated: ended, EndReason: "resigned"}
 		if err != nil || !reflect.DeepEqual(h, want) {
 			t.Errorf("GameHead = %+v, %v; want %+v", h, err, want)
 		}

@@ -140,7 +140,7 @@ func TestRecordsReadBackWhole(t *testing.T) {
 				return err
 			}
 			sameRecord(t, name+" game's head", head, &GameHead{Kind: want.Kind, Board: want.Board, Seats: want.Seats,
-				ToMove: want.ToMove, Over: want.Over, Winner: want.Winner, Withdrawn: want.Withdrawn, Moves: len(want.Moves)})
+				ToMove: want.ToMove, Over: want.Over, Winner: want.Winner, Withdrawn: want.Withdrawn, Moves: len(want.Moves), Updated: want.Updated, EndReason: want.EndReason})
 		}
 		for name, want := range users {
 			got, err := tx.User(want.ID)

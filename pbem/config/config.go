@@ -269,6 +269,11 @@ type Config struct {
 	// PasswordKeyFile holds the key of the password verifiers (see
 	// PasswordKey); default DATA/password.key, made at the first start.
 	PasswordKeyFile string `yaml:"password_key_file"`
+	// Pprof serves Go's profiler (net/http/pprof) at /debug/pprof/ on the
+	// metrics listener, to profile the daemon under a load; only on a
+	// loopback metrics address, as a profile shows the daemon's memory.
+	// Off by default.
+	Pprof bool `yaml:"pprof"`
 }
 
 // LMTP is the listener an MTA hands mail to. In the file it is either
@@ -468,6 +473,7 @@ func (c *Config) validateFor(uses Uses) error {
 		c.validateAuth,
 		c.Log.validate,
 		c.validateBounces,
+		c.validatePprof,
 	} {
 		if err := check(); err != nil {
 			return err

@@ -130,7 +130,7 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer closeMail()
-	metrics, err := serveMetrics(cfg.Metrics, m, log)
+	metrics, err := serveMetrics(cfg.Metrics, cfg.Pprof, m, log)
 	if err != nil {
 		return err
 	}
@@ -315,9 +315,10 @@ func mailServers(opts Options, cfg *config.Config, embedded bool, webURL string)
 }
 
 // serveMetrics serves m at /metrics on addr, a listener of its own apart
-// from the web view, when addr is set; the caller closes the server it
+// from the web view, when addr is set, and the profiler when pprof is on
+// (config.Pprof: on loopback only); the caller closes the server it
 // returns.
-func serveMetrics(addr string, m *metrics.Metrics, log *slog.Logger) (*http.Server, error) {
+func serveMetrics(addr string, pprof bool, m *metrics.Metrics, log *slog.Logger) (*http.Server, error) {
 	if addr == "" {
 		return nil, nil
 	}
@@ -327,6 +328,10 @@ func serveMetrics(addr string, m *metrics.Metrics, log *slog.Logger) (*http.Serv
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())
+	if pprof {
+		servePprof(mux)
+		log.Info("profiler served", "url", "http://"+ln.Addr().String()+"/debug/pprof/")
+	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	log.Info("metrics served", "url", "http://"+ln.Addr().String()+"/metrics")

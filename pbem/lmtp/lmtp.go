@@ -7,8 +7,9 @@
 // is to be tried again, and the MTA keeps it.
 //
 // Mails arriving together are committed together (group commit): one
-// goroutine takes every mail waiting, up to a batch, and hands them to the
-// intake in one call, so a burst costs one disk sync per batch.
+// goroutine takes every mail waiting, up to a batch, and the mails of the
+// sessions that have begun one (see gather), and hands them to the intake
+// in one call, so a burst costs one disk sync per batch.
 //
 // The sessions are bounded in all and per peer, an idle session (NOOPs do
 // not count) ends, and a new connection always finds a slot: see slots.
@@ -22,9 +23,11 @@ import (
 	"net"
 	"os"
 	"os/user"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -76,6 +79,11 @@ type Options struct {
 	// Domain is the name the server greets with; default "localhost".
 	Domain string
 	Logger *slog.Logger
+	// Gather is the longest a commit waits for the mails of sessions that
+	// have begun one (MAIL given) and not yet handed it over, so that a
+	// backlog over few connections commits them together. Default 5 ms:
+	// a fraction of a commit's fsync; a lone mail never waits.
+	Gather time.Duration
 }
 
 // A Server is a running LMTP listener.
@@ -90,11 +98,15 @@ type Server struct {
 
 	mu     sync.Mutex
 	memory int64 // bytes of mail that may still be held (Options.Memory)
+
+	begun atomic.Int64  // sessions between MAIL and their mail queued
+	ended chan struct{} // told when a begun session hands over or gives up
 }
 
 type job struct {
-	mail intake.Mail
-	done chan error
+	mail  intake.Mail
+	done  chan error
+	first bool // Options.First picked it, in its session's goroutine
 }
 
 // Listen starts an LMTP server on opts.Addr that hands mail to in.
@@ -127,6 +139,9 @@ func Listen(opts Options, in *intake.Intake) (*Server, error) {
 	if opts.Domain == "" {
 		opts.Domain = "localhost"
 	}
+	if opts.Gather <= 0 {
+		opts.Gather = 5 * time.Millisecond
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -135,7 +150,7 @@ func Listen(opts Options, in *intake.Intake) (*Server, error) {
 		return nil, fmt.Errorf("lmtp: %w", err)
 	}
 	s := &Server{opts: opts, in: in, ln: ln, jobs: make(chan job, opts.Queue), log: opts.Logger,
-		memory: opts.Memory}
+		memory: opts.Memory, ended: make(chan struct{}, 1)}
 	s.srv = smtp.NewServer(backend{s})
 	s.srv.LMTP = true
 	s.srv.Domain = opts.Domain
@@ -256,11 +271,12 @@ func (s *Server) commit() {
 				break more
 			}
 		}
+		batch = s.gather(batch)
 		first, rest := batch, []job(nil)
 		if s.opts.First != nil {
 			first = nil
 			for _, j := range batch {
-				if s.opts.First(j.mail.Raw) {
+				if j.first {
 					first = append(first, j)
 				} else {
 					rest = append(rest, j)
@@ -270,6 +286,40 @@ func (s *Server) commit() {
 		s.take(first)
 		s.take(rest)
 	}
+}
+
+// gather adds to the batch the mails of the sessions that have begun one,
+// as they come, until none is left, the batch is full or Options.Gather
+// has passed. An MTA hands a backlog over on few connections, one mail at
+// a time on each (go-smtp reads a connection's next command only after
+// answering its DATA): without it, the mails of a connection that answered
+// a moment late would wait for the next commit, and batches would stay at
+// a fraction of the connections. A lone mail, with no other begun, does
+// not wait, nor does a mail that Options.First picks (a player's, under
+// a flood whose sessions are always begun); a session that begins a mail
+// and stalls holds a commit for Gather at most.
+func (s *Server) gather(batch []job) []job {
+	if s.begun.Load() == 0 || len(batch) >= s.opts.Batch || slices.ContainsFunc(batch, func(j job) bool { return j.first }) {
+		return batch
+	}
+	timer := time.NewTimer(s.opts.Gather)
+	defer timer.Stop()
+	for len(batch) < s.opts.Batch && s.begun.Load() > 0 {
+		select {
+		case j, ok := <-s.jobs:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, j)
+			if j.first {
+				return batch
+			}
+		case <-s.ended:
+		case <-timer.C:
+			return batch
+		}
+	}
+	return batch
 }
 
 // take hands a batch to the intake in one go and answers each mail.
@@ -391,17 +441,42 @@ func (b backend) NewSession(c *smtp.Conn) (smtp.Session, error) {
 }
 
 type session struct {
-	s    *Server
-	conn *conn // nil when not served through the slots
-	rcpt int
+	s     *Server
+	conn  *conn // nil when not served through the slots
+	rcpt  int
+	begun bool // counted in Server.begun
 }
 
-func (se *session) Reset()        { se.rcpt = 0 }
-func (se *session) Logout() error { return nil }
+func (se *session) Reset() {
+	se.rcpt = 0
+	se.finish()
+}
+
+func (se *session) Logout() error {
+	se.finish()
+	return nil
+}
 
 func (se *session) Mail(string, *smtp.MailOptions) error {
 	se.progress()
+	if !se.begun {
+		se.begun = true
+		se.s.begun.Add(1)
+	}
 	return nil
+}
+
+// finish ends the session's count among those a commit gathers for.
+func (se *session) finish() {
+	if !se.begun {
+		return
+	}
+	se.begun = false
+	se.s.begun.Add(-1)
+	select {
+	case se.s.ended <- struct{}{}:
+	default: // the commit has a wake-up waiting already
+	}
 }
 
 // progress notes that the session got on with a mail (see slots).
@@ -433,9 +508,10 @@ func (se *session) Data(r io.Reader) (err error) {
 	m, held, err := se.s.read(r, se.conn)
 	defer se.s.release(held)
 	if err != nil {
+		se.finish()
 		return err
 	}
-	j := job{mail: m, done: make(chan error, 1)}
+	j := job{mail: m, done: make(chan error, 1), first: se.s.opts.First != nil && se.s.opts.First(m.Raw)}
 	defer func() {
 		if recover() != nil { // the jobs channel closed: the server stops
 			err = errClosed
@@ -444,7 +520,9 @@ func (se *session) Data(r io.Reader) (err error) {
 	select {
 	case se.s.jobs <- j:
 	default:
+		se.finish()
 		return errBusy
 	}
+	se.finish()
 	return <-j.done
 }

@@ -1,6 +1,7 @@
 // Package storetest is what tests share to work on a store: a new one in a
 // directory of the test's own, closed when the test ends. It imports store
-// alone, so that every package above store may use it (the store's own
+// and bbolt alone (BareBolt: the floor a benchmark sets its figures
+// against), so that every package above store may use it (the store's own
 // internal tests cannot: they keep one helper of theirs, openTest).
 package storetest
 

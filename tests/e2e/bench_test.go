@@ -2,15 +2,21 @@ package e2e
 
 import (
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/devmail"
 	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/store/storetest"
 	"github.com/pbemd/pbemd/tests/dovecot"
 	"github.com/pbemd/pbemd/tests/testenv"
 )
@@ -19,45 +25,97 @@ import (
 // waiting in the mailbox when pbemd starts; handled/s is from starting
 // pbemd to the last mail committed, mails/s to the last reply accepted by
 // the SMTP sink (over smtp.connections, 4, or PBEMD_BENCH_SMTP_CONNECTIONS),
-// and pbemd-cpu-µs/mail the CPU time pbemd used for it all. "dovecot" reads Dovecot, "go-imap" go-imap's server (the
-// embedded default's). Run with -benchtime=1x: the set-up takes longer
-// than the run.
+// and pbemd-cpu-µs/mail the CPU time pbemd used for it all; a bare bbolt
+// loop on the same disk, run first (storetest.BareBolt), gives the floor
+// (bare-commits/s, bare-values/s) and handled-per-bare, handled/s over
+// bare-values/s. PBEMD_BENCH_CPUPROFILE=FILE writes a CPU profile of
+// pbemd's first 20 s of the backlog there (its pprof setting). "dovecot" reads Dovecot, "go-imap" go-imap's server (the
+// embedded default's); "lmtp" hands the mails to pbemd's LMTP listener
+// once it has started, as an MTA with a queue does, over 8 connections (or
+// PBEMD_BENCH_LMTP_CONNECTIONS), each a mail at a time, the moves of a
+// board on one connection in their order. Run with -benchtime=1x: the
+// set-up takes longer than the run.
 func BenchmarkBacklog(b *testing.B) {
 	b.Run("dovecot", func(b *testing.B) {
-		benchBacklog(b, func(w *dovecotWorld) {})
+		benchBacklog(b, func(w *dovecotWorld) {}, "")
 	})
 	b.Run("go-imap", func(b *testing.B) {
-		benchBacklog(b, func(w *dovecotWorld) { useDevmail(b, w) })
+		benchBacklog(b, func(w *dovecotWorld) { useDevmail(b, w) }, "")
+	})
+	b.Run("lmtp", func(b *testing.B) {
+		benchBacklog(b, func(w *dovecotWorld) {}, testenv.FreeAddr(b))
 	})
 }
 
-func benchBacklog(b *testing.B, setup func(w *dovecotWorld)) {
+// benchBacklog runs the backlog from the mailbox, or over LMTP at lmtpAddr
+// when it is given.
+func benchBacklog(b *testing.B, setup func(w *dovecotWorld), lmtpAddr string) {
 	for range b.N {
 		b.StopTimer()
-		w := newDovecotWorld(b, "")
+		extra := ""
+		if lmtpAddr != "" {
+			extra = "lmtp: " + lmtpAddr + "\n"
+		}
+		profile := os.Getenv("PBEMD_BENCH_CPUPROFILE")
+		if profile != "" {
+			extra += "pprof: true\n"
+		}
+		w := newDovecotWorld(b, extra)
 		setup(w)
 		if v := os.Getenv("PBEMD_BENCH_SMTP_CONNECTIONS"); v != "" {
 			// To compare with other counts (1: one connection, as before smtp.connections).
 			cfg, _ := os.ReadFile(w.config)
 			os.WriteFile(w.config, []byte(strings.Replace(string(cfg), "  retry_max: 500ms\n", "  retry_max: 500ms\n  connections: "+v+"\n", 1)), 0o600)
 		}
+		bare, err := storetest.BareBolt(filepath.Dir(w.data), 200)
+		if err != nil {
+			b.Fatal(err)
+		}
 		mails, _ := backlog(b, w, 500, 20)
-		deliverAll(b, w, mails)
+		if lmtpAddr == "" {
+			deliverAll(b, w, mails)
+		}
 		before := len(w.sink.Messages())
 		want := before + 2*len(mails)
 		b.StartTimer()
 		start := time.Now()
 		p := startPbemd(b, []string{"PBEMD_IMAP_PASSWORD=" + serverPass}, "serve", "-config", w.config)
+		profiled := make(chan struct{})
+		go func() {
+			defer close(profiled)
+			if profile != "" {
+				cpuProfile(b, w.metrics, profile)
+			}
+		}()
+		delivered := make(chan struct{})
+		go func() {
+			defer close(delivered)
+			if lmtpAddr != "" {
+				deliverLMTP(b, lmtpAddr, mails)
+			}
+		}()
 		var handled time.Duration
 		for handled == 0 {
-			time.Sleep(20 * time.Millisecond)
+			// Every 100 ms: a read of the metrics costs the daemon some
+			// 0.3 ms of CPU (the process collector reads /proc, the
+			// answer is gzipped), which every 20 ms was a tenth of its
+			// CPU in the backlog's profile.
+			time.Sleep(100 * time.Millisecond)
+			if time.Since(start) > 10*time.Minute {
+				b.Fatalf("the backlog not handled in 10 minutes:\n%s", p.Output())
+			}
 			if c := tryCounters(w.metrics); c["mails_in"] >= len(mails) {
 				handled = time.Since(start)
 			}
 		}
 		msgs := w.sink.Wait(want, 5*time.Minute)
 		b.StopTimer()
+		<-delivered
+		<-profiled
 		b.ReportMetric(float64(len(mails))/handled.Seconds(), "handled/s")
+		b.ReportMetric(bare.Commits, "bare-commits/s")
+		b.ReportMetric(bare.Values, "bare-values/s")
+		b.ReportMetric(float64(len(mails))/handled.Seconds()/bare.Values, "handled-per-bare")
 		if len(msgs) < want {
 			b.Fatalf("%d replies; want %d", len(msgs)-before, want-before)
 		}
@@ -70,6 +128,72 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld)) {
 		cpu := p.cmd.ProcessState.UserTime() + p.cmd.ProcessState.SystemTime()
 		b.ReportMetric(float64(cpu.Microseconds())/float64(len(mails)), "pbemd-cpu-µs/mail")
 	}
+}
+
+// cpuProfile writes a CPU profile of the daemon's next 20 s, from its
+// profiler on the metrics listener at addr, to file.
+func cpuProfile(b *testing.B, addr, file string) {
+	var resp *http.Response
+	for start := time.Now(); ; time.Sleep(5 * time.Millisecond) {
+		var err error
+		if resp, err = http.Get("http://" + addr + "/debug/pprof/profile?seconds=20"); err == nil {
+			break
+		}
+		if time.Since(start) > time.Minute {
+			b.Errorf("profile: %v", err)
+			return
+		}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err == nil {
+		err = os.WriteFile(file, data, 0o644)
+	}
+	if err != nil {
+		b.Errorf("profile: %v", err)
+	}
+}
+
+// deliverLMTP hands the mails to pbemd over LMTP as an MTA with a queue
+// does: on PBEMD_BENCH_LMTP_CONNECTIONS connections (8), each a mail at a
+// time, the mails of one board on one connection, in their order. It
+// waits for pbemd to listen, and gives up on a mail refused.
+func deliverLMTP(b *testing.B, addr string, mails []moveMail) {
+	conns := 8
+	if v := os.Getenv("PBEMD_BENCH_LMTP_CONNECTIONS"); v != "" {
+		if n, err := strconv.Atoi(v); err == nil && n > 0 {
+			conns = n
+		}
+	}
+	name := game(b).Name()
+	var wg sync.WaitGroup
+	for c := range conns {
+		wg.Go(func() {
+			var l *dovecot.LMTP
+			for start := time.Now(); l == nil; {
+				var err error
+				if l, err = dovecot.DialLMTPAt(addr); err != nil {
+					if time.Since(start) > time.Minute {
+						b.Errorf("LMTP: %v", err)
+						return
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+			}
+			defer l.Close()
+			for _, m := range mails {
+				if m.board%conns != c {
+					continue
+				}
+				subject := fmt.Sprintf("%s move %d %s secret %s", name, m.board, m.player, m.move)
+				if err := l.Deliver(player(m.player), server, mailText(player(m.player), subject, m.msgID)); err != nil {
+					b.Errorf("LMTP, mail %s: %v", m.msgID, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // useDevmail points w's pbemd at go-imap's server (the embedded

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/populate"
+	"github.com/pbemd/pbemd/store/storetest"
 	"github.com/pbemd/pbemd/tests/dovecot"
 	"github.com/pbemd/pbemd/tests/testenv"
 )
@@ -22,20 +23,40 @@ import (
 // to it: run it on a copy) with Dovecot for IMAP, an SMTP sink for the
 // replies and mail handed over by LMTP, one mail at a time, as a quiet
 // server gets it. It reports the time from starting serve to the first
-// mail committed and to its reply sent, then for 300 mails of reading
-// commands (show, games, history, standings, all show, list) the time from
-// handing the mail over to its commit and to its reply at the sink, and
-// the daemon's resident memory (all of it, and the part that is not file
-// pages) at the first reply, after the last and at its largest between. PBEMD_SCALE_PLAYERS is the store's number of players (populate
-// -players; default 300, as for -games 3000). Run with -benchtime=1x.
+// mail committed and to its reply sent, then for mails of reading
+// commands (show, games, history, standings, all show, list; 100 of each,
+// or PBEMD_SCALE_MAILS in all) from players drawn among all the store's,
+// the time from handing the mail over to its commit and to its reply at
+// the sink, in all and for each command (its service time: to the
+// commit), and the daemon's resident memory (all of it, and the part that
+// is not file pages) at the first reply, after the last and at its
+// largest between. A bare bbolt loop on the store's disk, run first, gives
+// the floor to read them against (bare-commits/s, bare-values/s: see
+// storetest.BareBolt). PBEMD_SCALE_PLAYERS is the store's number of
+// players (populate -players; default 300, as for -games 3000). Run with
+// -benchtime=1x:
+//
+//	pbemd populate -data /tmp/pop -games 100000
+//	cp -r /tmp/pop /tmp/popcopy
+//	PBEMD_SCALE_DATA=/tmp/popcopy PBEMD_SCALE_PLAYERS=10000 go test ./tests/e2e -run '^$' -bench ServeScale -benchtime 1x
 func BenchmarkServeScale(b *testing.B) {
 	data := os.Getenv("PBEMD_SCALE_DATA")
 	if data == "" {
 		b.Skip("PBEMD_SCALE_DATA is not set: make a store with pbemd populate and point it at a copy")
 	}
-	const mails = 300
+	mails := 700
+	if v := os.Getenv("PBEMD_SCALE_MAILS"); v != "" {
+		var err error
+		if mails, err = strconv.Atoi(v); err != nil || mails < 1 {
+			b.Fatalf("PBEMD_SCALE_MAILS %q: want a number of mails, 1 or more", v)
+		}
+	}
 	for range b.N {
 		b.StopTimer()
+		bare, err := storetest.BareBolt(filepath.Dir(filepath.Clean(data)), 200)
+		if err != nil {
+			b.Fatal(err)
+		}
 		lmtpAddr := testenv.FreeAddr(b)
 		w := newDovecotWorld(b, "lmtp: "+lmtpAddr+"\n")
 		cfg, err := os.ReadFile(w.config)
@@ -66,7 +87,7 @@ func BenchmarkServeScale(b *testing.B) {
 		var firstID string
 		for i := 0; ; i++ {
 			firstID = fmt.Sprintf("first%d.%d@scale.test", i, run)
-			if at, err := lmtpSend(lmtpAddr, "tanbo show 101", firstID); err == nil {
+			if at, err := lmtpSend(lmtpAddr, populate.PlayerID(1), "tanbo show 101", firstID); err == nil {
 				first = at.Sub(start)
 				break
 			}
@@ -82,15 +103,19 @@ func BenchmarkServeScale(b *testing.B) {
 		firstReply := at.Sub(start)
 		rssFirst, anonFirst := residentMemory(p.cmd.Process.Pid)
 
-		commands := []func() string{
-			func() string { return fmt.Sprintf("%s show %d", kinds[rng.IntN(4)], 101+rng.IntN(boards)) },
-			func() string { return kinds[rng.IntN(4)] + " games" },
-			func() string { return kinds[rng.IntN(4)] + " games " + populate.PlayerID(rng.IntN(players)) },
-			func() string { return kinds[rng.IntN(4)] + " history" },
-			func() string { return kinds[rng.IntN(4)] + " standings" },
-			func() string { return "all show " + populate.PlayerID(rng.IntN(players)) },
-			func() string { return "list" },
+		commands := []struct {
+			name    string
+			subject func() string
+		}{
+			{"show", func() string { return fmt.Sprintf("%s show %d", kinds[rng.IntN(4)], 101+rng.IntN(boards)) }},
+			{"games", func() string { return kinds[rng.IntN(4)] + " games" }},
+			{"games-user", func() string { return kinds[rng.IntN(4)] + " games " + populate.PlayerID(rng.IntN(players)) }},
+			{"history", func() string { return kinds[rng.IntN(4)] + " history" }},
+			{"standings", func() string { return kinds[rng.IntN(4)] + " standings" }},
+			{"all-show", func() string { return "all show " + populate.PlayerID(rng.IntN(players)) }},
+			{"list", func() string { return "list" }},
 		}
+		byCommand := make(map[string][]time.Duration)
 		// The largest resident set while the mails are handled, read
 		// every 10 ms.
 		var peak int64
@@ -111,14 +136,16 @@ func BenchmarkServeScale(b *testing.B) {
 		var committed, replied []time.Duration
 		b.StartTimer()
 		for i := range mails {
-			subject := commands[i%len(commands)]()
+			command := commands[i%len(commands)]
+			subject := command.subject()
 			t0 := time.Now()
 			id := fmt.Sprintf("scale%d.%d@scale.test", i, run)
-			at, err := lmtpSend(lmtpAddr, subject, id)
+			at, err := lmtpSend(lmtpAddr, populate.PlayerID(rng.IntN(players)), subject, id)
 			if err != nil {
 				b.Fatalf("mail %q: %v", subject, err)
 			}
 			committed = append(committed, at.Sub(t0))
+			byCommand[command.name] = append(byCommand[command.name], at.Sub(t0))
 			at, ok := replyTo(b, w, &seen, id)
 			if !ok {
 				b.Fatalf("no reply to %q", subject)
@@ -133,14 +160,24 @@ func BenchmarkServeScale(b *testing.B) {
 
 		b.ReportMetric(first.Seconds(), "first-commit-s")
 		b.ReportMetric(firstReply.Seconds(), "first-reply-s")
-		for _, m := range []struct {
+		type series struct {
 			name  string
 			times []time.Duration
-		}{{"commit", committed}, {"reply", replied}} {
+		}
+		times := []series{{"commit", committed}, {"reply", replied}}
+		for _, c := range commands {
+			times = append(times, series{c.name, byCommand[c.name]})
+		}
+		for _, m := range times {
+			if len(m.times) == 0 {
+				continue
+			}
 			slices.Sort(m.times)
 			b.ReportMetric(ms(m.times[len(m.times)/2]), m.name+"-p50-ms")
 			b.ReportMetric(ms(m.times[len(m.times)*99/100]), m.name+"-p99-ms")
 		}
+		b.ReportMetric(bare.Commits, "bare-commits/s")
+		b.ReportMetric(bare.Values, "bare-values/s")
 		b.ReportMetric(float64(rssFirst)/(1<<20), "RSS-first-MiB")
 		b.ReportMetric(float64(anonFirst)/(1<<20), "anon-first-MiB")
 		b.ReportMetric(float64(rssLast)/(1<<20), "RSS-last-MiB")
@@ -170,15 +207,15 @@ var kinds = []string{"tanbo", "ultima", "taratibu", "tobit"}
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// lmtpSend hands one mail from a populated player to the daemon over LMTP
-// and returns when the daemon answered for it (after its commit).
-func lmtpSend(addr, subject, msgID string) (time.Time, error) {
+// lmtpSend hands one mail from a populated player (his id) to the daemon
+// over LMTP and returns when the daemon answered for it (after its commit).
+func lmtpSend(addr, player, subject, msgID string) (time.Time, error) {
 	l, err := dovecot.DialLMTPAt(addr)
 	if err != nil {
 		return time.Time{}, err
 	}
 	defer l.Close()
-	from := "p0000001@example.org"
+	from := player + "@example.org"
 	if err := l.Deliver(from, server, mailText(from, subject, msgID)); err != nil {
 		return time.Time{}, err
 	}
