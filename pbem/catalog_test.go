@@ -97,7 +97,7 @@ func formatArg(call *ast.CallExpr) (int, bool) {
 		switch {
 		case fn.Sel.Name == "fail" || fn.Sel.Name == "say":
 			return 0, true
-		case fn.Sel.Name == "failOn":
+		case fn.Sel.Name == "failOn" || fn.Sel.Name == "tfail":
 			return 1, true
 		case isIdent(fn.X, "rules") && fn.Sel.Name == "Errorf",
 			isIdent(fn.X, "templates") && (fn.Sel.Name == "Sprintf" || fn.Sel.Name == "T"):
