@@ -19,6 +19,8 @@ type engine interface {
 	update(fn func(etx) error) error
 	view(fn func(etx) error) error
 	close() error
+	// limits returns the most writes and bytes one update may commit.
+	limits() (ops, bytes int)
 }
 
 // An etx is an engine's transaction.

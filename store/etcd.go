@@ -52,9 +52,11 @@ type EtcdConfig struct {
 	Timeout time.Duration
 
 	// MaxTxnOps and MaxRequestBytes are the cluster's --max-txn-ops and
-	// --max-request-bytes; 0 means etcd's defaults, 128 and 1.5 MiB. A
-	// commit larger than either fails whole with ErrTooLarge instead of
-	// being refused by the cluster or split.
+	// --max-request-bytes; 0 means 4096 and 16 MiB, the settings
+	// docs/scaling.md asks of a cluster (etcd's own defaults, 128 and
+	// 1.5 MiB, are too small for the sweep's batches and a 10 MiB mail).
+	// A commit larger than either fails whole with ErrTooLarge instead of
+	// being split; a cluster set lower refuses it whole.
 	MaxTxnOps       int
 	MaxRequestBytes int
 }
@@ -67,10 +69,12 @@ var ErrTooLarge = errors.New("the transaction is larger than the etcd cluster ta
 // Nothing was written; trying again later is the remedy.
 var ErrUnreachable = errors.New("the etcd cluster did not answer")
 
-// etcd's defaults (server flags --max-txn-ops and --max-request-bytes).
+// What a cluster must take (server flags --max-txn-ops and
+// --max-request-bytes): the sweep prunes 1,000 records a transaction, two
+// keys each, and a mail of largest_mail (10 MiB) may be kept whole.
 const (
-	etcdMaxTxnOps       = 128
-	etcdMaxRequestBytes = 1536 * 1024
+	etcdMaxTxnOps       = 4096
+	etcdMaxRequestBytes = 16 << 20
 )
 
 // etcdPage is how many keys a cursor reads from the cluster at a time.

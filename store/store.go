@@ -411,6 +411,9 @@ func (db *DB) Backup(w io.Writer) (int64, error) { return db.BackupSized(w, nil)
 // have, from within the same read transaction, so that a receiver can tell a
 // whole copy from one cut short.
 func (db *DB) BackupSized(w io.Writer, size func(int64) error) (int64, error) {
+	if db.bolt == nil {
+		return db.backupCopy(w, size)
+	}
 	var n int64
 	err := db.bolt.View(func(btx *bolt.Tx) error {
 		if size != nil {

@@ -259,6 +259,11 @@ type Config struct {
 	// Admins are the user ids that may mail "broadcast" to every player
 	// (with their password, from a domain that signs its mail).
 	Admins []string `yaml:"admins"`
+	// Store is where the games are kept: empty for the bbolt file in
+	// Data, or etcd://HOST:PORT[,HOST:PORT...][/PREFIX] for an etcd
+	// cluster reached as Etcd says (docs/scaling.md, "etcd engine").
+	Store string `yaml:"store"`
+	Etcd  Etcd   `yaml:"etcd"`
 }
 
 // LMTP is the listener an MTA hands mail to. In the file it is either
@@ -399,6 +404,9 @@ func parseFor(data []byte, lookupEnv func(string) (string, bool), uses Uses) (*C
 			return nil, err
 		}
 	}
+	if err := c.resolveStore(lookupEnv); err != nil {
+		return nil, err
+	}
 	if err := c.validateFor(uses); err != nil {
 		return nil, err
 	}
@@ -458,6 +466,7 @@ func (c *Config) validateFor(uses Uses) error {
 		c.validateAuth,
 		c.Log.validate,
 		c.validateBounces,
+		c.validateStore,
 	} {
 		if err := check(); err != nil {
 			return err

@@ -18,10 +18,11 @@ import (
 )
 
 // The limits of every test member: those docs/scaling.md asks of a real
-// cluster, so that a transaction too large for one fails in the tests too.
+// cluster (and the store's defaults), so that a transaction too large for
+// one fails in the tests too.
 const (
-	MaxTxnOps       = 1024
-	MaxRequestBytes = 8 << 20
+	MaxTxnOps       = 4096
+	MaxRequestBytes = 16 << 20
 )
 
 // Start starts a member of its own for t, in t's temporary directory, and
