@@ -120,3 +120,13 @@ type boltBucket struct{ *bolt.Bucket }
 
 func (b boltBucket) Cursor() cursor { return b.Bucket.Cursor() }
 func (b boltBucket) KeyN() int      { return b.Stats().KeyN }
+
+// MaxWrites is the most keys one Update may write: no bound that matters
+// on bbolt; on etcd the cluster's --max-txn-ops, less room for the
+// markers of the buckets written. A job of many writes ("pbemd populate")
+// sizes its transactions by it; the service's transactions are far
+// smaller (docs/scaling.md, "etcd engine").
+func (db *DB) MaxWrites() int {
+	ops, _ := db.eng.limits()
+	return ops - 64
+}

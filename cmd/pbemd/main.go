@@ -102,6 +102,10 @@ var commands = []command{
 			"DMARC. DNS goes through the system's resolver (or -resolver, or dkim_resolver);\n" +
 			"a DNS server that does not answer is a warning. Exit status 1 when a check failed.",
 		examples: []string{"pbemd doctor -config /etc/pbemd/pbemd.yaml"}},
+	{name: "migrate", args: "[-config FILE] -from DIR|etcd://... -to DIR|etcd://...",
+		summary: "copy the store to another engine or place, checked key by key (daemon stopped)", run: runMigrate,
+		help:     migrateHelp,
+		examples: []string{"pbemd migrate -config /etc/pbemd/pbemd.yaml -from /var/lib/pbemd -to etcd://10.0.0.1:2379,10.0.0.2:2379,10.0.0.3:2379/pbemd"}},
 }
 
 // usageTail follows the list of subcommands in pbemd's usage.

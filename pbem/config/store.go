@@ -54,6 +54,9 @@ func (c *Config) EtcdStore() (*store.EtcdConfig, error) {
 // OpenStore opens the store the configuration names: the etcd cluster of
 // Store, or else the bbolt file in Data.
 func (c *Config) OpenStore(o *store.Options) (*store.DB, error) {
+	if err := c.validateStore(); err != nil {
+		return nil, err
+	}
 	e, err := c.EtcdStore()
 	if err != nil {
 		return nil, err
