@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/store/etcdtest"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
 var etcdPrefixes atomic.Int64
@@ -256,5 +258,41 @@ func TestEtcdUnreachable(t *testing.T) {
 	}
 	if _, err := OpenEtcd(c, nil); !errors.Is(err, ErrUnreachable) {
 		t.Fatalf("opening with the cluster gone: %v, want ErrUnreachable", err)
+	}
+}
+
+// Compacting a store in etcd drops the history before the present
+// revision on every member and keeps every record as it is now.
+func TestCompactCluster(t *testing.T) {
+	t.Parallel()
+	c := etcdConfig(t)
+	addr, _ := etcdtest.Start(t) // its own: compaction is the member's whole
+	c.Endpoints = []string{addr}
+	db := openEtcdTest(t, c)
+	for i := range 50 {
+		if err := db.Update(func(tx *Tx) error {
+			return tx.bucket(bucketNotes).Put([]byte("n"), []byte(fmt.Sprint(i)))
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := db.CompactCluster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := db.eng.(*etcdEngine)
+	ctx, cancel := e.ctx()
+	defer cancel()
+	if _, err := e.cli.Get(ctx, e.key(string(bucketNotes), "n"), clientv3.WithRev(st.Revision-1)); !errors.Is(err, rpctypes.ErrCompacted) {
+		t.Errorf("reading before the compacted revision %d: %v, want ErrCompacted", st.Revision, err)
+	}
+	db.View(func(tx *Tx) error {
+		if v := tx.bucket(bucketNotes).Get([]byte("n")); string(v) != "49" {
+			t.Errorf("after compaction the note is %q, want 49", v)
+		}
+		return nil
+	})
+	if _, err := openTest(t).CompactCluster(); err == nil {
+		t.Error("CompactCluster of a bbolt store: no error")
 	}
 }

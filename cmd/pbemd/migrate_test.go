@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -38,5 +39,38 @@ func TestMigrateToEtcdAndBack(t *testing.T) {
 	}
 	if code := run([]string{"migrate", "-from", data, "-to", "etcd://192.0.2.1:2379"}); code != 1 {
 		t.Errorf("migrate to a remote member in clear text: exit %d, want 1", code)
+	}
+}
+
+// backup, admin and compact work on a store in etcd named by the
+// configuration: the backup is a bbolt file that opens as a store.
+func TestCommandsOnEtcd(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	openWithAlice(t, data).Close()
+	addr, _ := etcdtest.Start(t)
+	cluster := "etcd://" + addr + "/pbemd"
+	if code := run([]string{"migrate", "-from", data, "-to", cluster}); code != 0 {
+		t.Fatalf("migrate to etcd: exit %d, want 0", code)
+	}
+	conf := filepath.Join(dir, "pbemd.yaml")
+	yaml := "address: pbem@example.org\ndata: " + filepath.Join(dir, "other") + "\nstore: " + cluster + "\n"
+	if err := os.WriteFile(conf, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "backup.db")
+	for _, args := range [][]string{
+		{"backup", "-config", conf, out},
+		{"admin", "-config", conf, "user", "alice"},
+		{"compact", "-config", conf},
+	} {
+		if code := run(args); code != 0 {
+			t.Errorf("%v: exit %d, want 0", args, code)
+		}
+	}
+	db := storetest.Open(t, out, &store.Options{ReadOnly: true})
+	if err := db.View(func(tx *store.Tx) error { _, err := tx.User("alice"); return err }); err != nil {
+		t.Errorf("alice in the backup of the etcd store: %v", err)
 	}
 }
