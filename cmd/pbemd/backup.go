@@ -24,10 +24,14 @@ func runBackup(c *invocation) error {
 	}
 	data := &cfg.Data
 	out := args[0]
+	var db *store.DB
 	if cfg.Store != "" {
-		return backupEtcd(c, cfg, out)
+		// etcd: read at one revision, written as a bbolt store, which
+		// restore and migrate read.
+		db, err = cfg.OpenStore(&store.Options{ReadOnly: true})
+	} else {
+		db, err = store.Open(store.PathIn(*data), &store.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
 	}
-	db, err := store.Open(store.PathIn(*data), &store.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
 	if errors.Is(err, store.ErrLocked) {
 		// A daemon holds the database: it makes the copy.
 		if ferr := daemon.FetchBackup(*data, out); ferr != nil {
@@ -36,24 +40,6 @@ func runBackup(c *invocation) error {
 		fmt.Fprintf(c.stdout, "pbemd backup: the running daemon copied %s to %s\n", store.PathIn(*data), out)
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	err = db.BackupFile(out)
-	if cerr := db.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(c.stdout, "pbemd backup: copied %s to %s\n", db.Path(), out)
-	return nil
-}
-
-// backupEtcd writes the store of an etcd cluster, as read at one
-// revision, to FILE as a bbolt store, which restore and migrate read.
-func backupEtcd(c *invocation, cfg *config.Config, out string) error {
-	db, err := cfg.OpenStore(&store.Options{ReadOnly: true})
 	if err != nil {
 		return err
 	}
