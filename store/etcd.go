@@ -90,6 +90,9 @@ type etcdEngine struct {
 	timeout time.Duration
 	maxOps  int
 	maxSize int
+	// readOnly refuses updates, as bbolt opened read-only does: a tool
+	// that only reads ("pbemd backup") writes nothing by mistake.
+	readOnly bool
 	// One writer of this process at a time, as bbolt: the writers of one
 	// pbemd never fail each other's compares.
 	mu sync.Mutex
@@ -138,6 +141,9 @@ func (e *etcdEngine) view(fn func(etx) error) error {
 var errConflict = errors.New("store: etcd: changed by another writer")
 
 func (e *etcdEngine) update(fn func(etx) error) error {
+	if e.readOnly {
+		return fmt.Errorf("%w: the store was opened read-only", errReadOnly)
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for try := 1; ; try++ {

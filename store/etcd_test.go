@@ -296,3 +296,19 @@ func TestCompactCluster(t *testing.T) {
 		t.Error("CompactCluster of a bbolt store: no error")
 	}
 }
+
+// A store in etcd opened read-only refuses every write, as a bbolt file
+// opened so does.
+func TestEtcdReadOnly(t *testing.T) {
+	t.Parallel()
+	c := etcdConfig(t)
+	openEtcdTest(t, c)
+	ro, err := OpenEtcd(c, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if err := ro.Update(func(tx *Tx) error { return tx.SetNote("x", "y") }); !errors.Is(err, errReadOnly) {
+		t.Errorf("an update of a read-only store: %v, want it refused", err)
+	}
+}

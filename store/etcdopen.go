@@ -67,6 +67,7 @@ func OpenEtcd(c *EtcdConfig, opts *Options) (*DB, error) {
 		return nil, err
 	}
 	e := newEtcdEngine(nil, c)
+	e.readOnly = o.ReadOnly
 	cli, err := clientv3.New(clientv3.Config{
 		Endpoints:   c.Endpoints,
 		DialTimeout: e.timeout,
