@@ -5,11 +5,14 @@
 package etcdtest
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -51,7 +54,8 @@ var shared struct {
 // process. Tests that share it keep apart by key prefix.
 func Shared() (string, error) {
 	shared.Do(func() {
-		dir, err := os.MkdirTemp("", "pbemd-etcdtest-")
+		removeStale()
+		dir, err := os.MkdirTemp("", fmt.Sprintf("pbemd-etcdtest-%d-", os.Getpid()))
 		if err != nil {
 			shared.err = err
 			return
@@ -113,4 +117,19 @@ func freePorts(n int) ([]string, error) {
 		addrs = append(addrs, l.Addr().String())
 	}
 	return addrs, nil
+}
+
+// removeStale removes the directories of shared members whose test
+// process has ended: a process cannot remove its own at exit.
+func removeStale() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "pbemd-etcdtest-*-*"))
+	for _, d := range dirs {
+		var pid int
+		if _, err := fmt.Sscanf(filepath.Base(d), "pbemd-etcdtest-%d-", &pid); err != nil || pid <= 0 {
+			continue
+		}
+		if p, err := os.FindProcess(pid); err != nil || errors.Is(p.Signal(syscall.Signal(0)), os.ErrProcessDone) {
+			os.RemoveAll(d)
+		}
+	}
 }
