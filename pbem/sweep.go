@@ -136,7 +136,11 @@ func (s *Service) sweep(now time.Time, most int) ([]uint64, error) {
 	for {
 		var more bool
 		var failed *store.Due
+		from := after
 		n, err := s.sweepStep(now, &ids, func(tx *store.Tx, r *request) (int, error) {
+			// A store may run the step again (etcd, after a conflict):
+			// from where this step began, not where the first run ended.
+			after, failed = from, nil
 			began := time.Now()
 			due := tx.DueBoards(now, after, sweepKeys)
 			more = len(due) == sweepKeys

@@ -35,7 +35,7 @@ func (db *DB) Queue(max int) ([]Outgoing, error) { return db.outgoing(bucketOutb
 func (db *DB) RetryNow(id uint64) error {
 	return db.Update(func(tx *Tx) error {
 		var m *Outgoing
-		if failed := tx.btx.Bucket(bucketFailed); failed != nil {
+		if failed := tx.btx.bucket(bucketFailed); failed != nil {
 			if v := failed.Get(outKey(id)); v != nil {
 				var err error
 				if m, err = decodeOutgoing(v); err != nil {
@@ -66,7 +66,7 @@ func (db *DB) RetryNow(id uint64) error {
 // unsent. It returns ErrNotFound when neither holds it.
 func (db *DB) Drop(id uint64) error {
 	return db.Update(func(tx *Tx) error {
-		if failed := tx.btx.Bucket(bucketFailed); failed != nil && failed.Get(outKey(id)) != nil {
+		if failed := tx.btx.bucket(bucketFailed); failed != nil && failed.Get(outKey(id)) != nil {
 			return failed.Delete(outKey(id))
 		}
 		if tx.bucket(bucketOutbox).Get(outKey(id)) == nil {
@@ -93,12 +93,12 @@ type Counts struct {
 func (db *DB) Count() (Counts, error) {
 	c := Counts{Running: map[string]int{}}
 	err := db.View(func(tx *Tx) error {
-		c.Users = tx.bucket(bucketUsers).Stats().KeyN
-		c.Games = tx.bucket(bucketGames).Stats().KeyN
-		c.Processed = tx.bucket(bucketProcessed).Stats().KeyN
-		c.Outbox = tx.bucket(bucketOutbox).Stats().KeyN
-		if b := tx.btx.Bucket(bucketFailed); b != nil {
-			c.Failed = b.Stats().KeyN
+		c.Users = tx.bucket(bucketUsers).KeyN()
+		c.Games = tx.bucket(bucketGames).KeyN()
+		c.Processed = tx.bucket(bucketProcessed).KeyN()
+		c.Outbox = tx.bucket(bucketOutbox).KeyN()
+		if b := tx.btx.bucket(bucketFailed); b != nil {
+			c.Failed = b.KeyN()
 		}
 		cur := tx.bucket(bucketRunning).Cursor()
 		for k, _ := cur.First(); k != nil; k, _ = cur.Next() {

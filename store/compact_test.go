@@ -43,7 +43,7 @@ func fragmented(t *testing.T, path string) {
 			}
 		}
 	}
-	update(t, db, func(tx *Tx) error { return tx.btx.DeleteBucket([]byte("flood")) })
+	update(t, db, func(tx *Tx) error { return tx.btx.deleteBucket([]byte("flood")) })
 	update(t, db, func(tx *Tx) error {
 		return tx.PutUser(&User{ID: "alice", Addresses: []string{"alice@example.org"}, PasswordHash: "h"})
 	})

@@ -92,7 +92,7 @@ func (tx *Tx) CorruptTournament(name string) error {
 }
 
 func (tx *Tx) corrupt(bucket, key []byte) error {
-	b := tx.btx.Bucket(bucket)
+	b := tx.btx.bucket(bucket)
 	if b == nil {
 		return fmt.Errorf("store: no bucket %q to corrupt: %w", bucket, ErrNotFound)
 	}

@@ -45,7 +45,7 @@ func TestListingsPassOverCorrupt(t *testing.T) {
 	})
 	update(t, db, func(tx *Tx) error {
 		for _, err := range []error{tx.CorruptUser("Bob"), tx.CorruptGame("tanbo", 102), tx.CorruptOutgoing(2),
-			tx.btx.Bucket(bucketQuarantine).Put(outKey(2), garbage)} {
+			tx.btx.bucket(bucketQuarantine).Put(outKey(2), garbage)} {
 			if err != nil {
 				return err
 			}

@@ -151,7 +151,7 @@ func (tx *Tx) Game(kind string, board int) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s board %d: %w", kind, board, err)
 	}
-	if tx.btx.Writable() {
+	if tx.btx.writable() {
 		// Before the caller changes g: this is the stored record.
 		tx.remember(key, tx.stored(g))
 	}

@@ -7,9 +7,6 @@ import (
 	"math"
 	"strings"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
 )
 
 // The indexes let every list read only what it shows. Each is a bucket of
@@ -290,12 +287,12 @@ func (tx *Tx) reindex(old, now []entry) error {
 // index returns an index bucket. Open makes them all in a file it may
 // write; a read-only file from before them lacks them, and reads of a
 // missing index find nothing (see each).
-func (tx *Tx) index(name []byte) *bolt.Bucket { return tx.btx.Bucket(name) }
+func (tx *Tx) index(name []byte) bucket { return tx.btx.bucket(name) }
 
 // buildIndexes makes the indexes of a file written before them.
 func (tx *Tx) buildIndexes() error {
 	for _, name := range indexBuckets {
-		if _, err := tx.btx.CreateBucketIfNotExists(name); err != nil {
+		if _, err := tx.btx.createBucket(name); err != nil {
 			return err
 		}
 	}
@@ -339,8 +336,8 @@ func (tx *Tx) buildIndexes() error {
 // done again from the start on the next open.
 func (db *DB) upgradeIndexes() error {
 	var version string
-	db.bolt.View(func(btx *bolt.Tx) error {
-		version = string(btx.Bucket(bucketMeta).Get(keyIndexes))
+	db.eng.view(func(btx etx) error {
+		version = string(btx.bucket(bucketMeta).Get(keyIndexes))
 		return nil
 	})
 	if version != "2" {
@@ -348,11 +345,11 @@ func (db *DB) upgradeIndexes() error {
 	}
 	// Begun afresh: an older pbemd may have run since a cut-short try,
 	// without keeping the playing index.
-	err := db.bolt.Update(func(btx *bolt.Tx) error {
-		if err := btx.DeleteBucket(bucketPlaying); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+	err := db.eng.update(func(btx etx) error {
+		if err := btx.deleteBucket(bucketPlaying); err != nil {
 			return err
 		}
-		_, err := btx.CreateBucket(bucketPlaying)
+		_, err := btx.createBucket(bucketPlaying)
 		return err
 	})
 	if err != nil {
@@ -378,8 +375,8 @@ func (db *DB) upgradeIndexes() error {
 	if err != nil {
 		return err
 	}
-	return db.bolt.Update(func(btx *bolt.Tx) error {
-		return btx.Bucket(bucketMeta).Put(keyIndexes, []byte(indexVersion))
+	return db.eng.update(func(btx etx) error {
+		return btx.bucket(bucketMeta).Put(keyIndexes, []byte(indexVersion))
 	})
 }
 
@@ -523,7 +520,7 @@ type Page struct {
 // hands take the keys of the page among those match accepts (nil match:
 // all); it reports whether accepted keys remain after the page. Keys
 // skipped or refused are read as keys only.
-func walk(b *bolt.Bucket, prefix []byte, back bool, p Page, match func(k, v []byte) bool, take func(k, v []byte)) (more bool) {
+func walk(b bucket, prefix []byte, back bool, p Page, match func(k, v []byte) bool, take func(k, v []byte)) (more bool) {
 	if b == nil || p.Size <= 0 {
 		return false
 	}
@@ -557,7 +554,7 @@ func walk(b *bolt.Bucket, prefix []byte, back bool, p Page, match func(k, v []by
 	return false
 }
 
-func step(c *bolt.Cursor, back bool) ([]byte, []byte) {
+func step(c cursor, back bool) ([]byte, []byte) {
 	if back {
 		return c.Prev()
 	}

@@ -348,7 +348,7 @@ func TestUpgradeIndexesInParts(t *testing.T) {
 			newcomers = append(newcomers, append([]byte(nil), k...))
 			return nil
 		})
-		return deleteKeys(btx.Bucket(bucketRatings), newcomers)
+		return deleteKeys(boltBucket{btx.Bucket(bucketRatings)}, newcomers)
 	})
 	defer db.Close()
 	db.View(func(tx *Tx) error {

@@ -4,12 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
 )
 
 // A Counter counts events of one kind for one key (a sender address, an
@@ -54,7 +50,7 @@ func counterKey(key string) []byte {
 // Counter returns the counter with the key; a missing one is the zero Counter.
 func (tx *Tx) Counter(key string) (Counter, error) {
 	var c Counter
-	b := tx.btx.Bucket(bucketLimits)
+	b := tx.btx.bucket(bucketLimits)
 	if b == nil {
 		return c, nil
 	}
@@ -73,11 +69,11 @@ func (tx *Tx) PutCounter(key string, c Counter) error {
 	if key == "" {
 		return fmt.Errorf("store: empty counter key")
 	}
-	b, err := tx.btx.CreateBucketIfNotExists(bucketLimits)
+	b, err := tx.btx.createBucket(bucketLimits)
 	if err != nil {
 		return fmt.Errorf("store: counters: %w", err)
 	}
-	exp, err := tx.btx.CreateBucketIfNotExists(bucketLimitsExpiry)
+	exp, err := tx.btx.createBucket(bucketLimitsExpiry)
 	if err != nil {
 		return fmt.Errorf("store: counters: %w", err)
 	}
@@ -106,7 +102,7 @@ func (tx *Tx) PutCounter(key string, c Counter) error {
 // now and no counter that lives on, so a sweep costs what expired, however
 // many senders a flood left counted.
 func (tx *Tx) PruneCounters(now time.Time, most int) (int, error) {
-	b, exp := tx.btx.Bucket(bucketLimits), tx.btx.Bucket(bucketLimitsExpiry)
+	b, exp := tx.btx.bucket(bucketLimits), tx.btx.bucket(bucketLimitsExpiry)
 	if b == nil || exp == nil {
 		return 0, nil
 	}
@@ -124,9 +120,9 @@ func (tx *Tx) PruneCounters(now time.Time, most int) (int, error) {
 // again at the next open.
 func (db *DB) indexCounters() error {
 	var built, any bool
-	db.bolt.View(func(btx *bolt.Tx) error {
-		built = btx.Bucket(bucketMeta).Get(keyLimitsExpiry) != nil
-		any = btx.Bucket(bucketLimits) != nil
+	db.eng.view(func(btx etx) error {
+		built = btx.bucket(bucketMeta).Get(keyLimitsExpiry) != nil
+		any = btx.bucket(bucketLimits) != nil
 		return nil
 	})
 	if built {
@@ -136,10 +132,10 @@ func (db *DB) indexCounters() error {
 		// Begun afresh: an older pbemd may have run since a cut-short
 		// build, renewing counters without their entries.
 		err := db.Update(func(tx *Tx) error {
-			if err := tx.btx.DeleteBucket(bucketLimitsExpiry); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+			if err := tx.btx.deleteBucket(bucketLimitsExpiry); err != nil {
 				return err
 			}
-			_, err := tx.btx.CreateBucket(bucketLimitsExpiry)
+			_, err := tx.btx.createBucket(bucketLimitsExpiry)
 			return err
 		})
 		if err != nil {
@@ -148,20 +144,20 @@ func (db *DB) indexCounters() error {
 		err = db.eachKey(bucketLimits, func(tx *Tx, k, v []byte) error {
 			var c Counter
 			json.Unmarshal(v, &c) // an unreadable counter expires at once
-			return tx.btx.Bucket(bucketLimitsExpiry).Put(expiryKey(c.Expires, k), nil)
+			return tx.btx.bucket(bucketLimitsExpiry).Put(expiryKey(c.Expires, k), nil)
 		})
 		if err != nil {
 			return err
 		}
 	}
-	return db.bolt.Update(func(btx *bolt.Tx) error {
-		return btx.Bucket(bucketMeta).Put(keyLimitsExpiry, []byte("1"))
+	return db.eng.update(func(btx etx) error {
+		return btx.bucket(bucketMeta).Put(keyLimitsExpiry, []byte("1"))
 	})
 }
 
 // deleteKeys deletes keys after a walk: deleting while a cursor walks a
 // bucket can skip keys.
-func deleteKeys(b *bolt.Bucket, keys [][]byte) error {
+func deleteKeys(b bucket, keys [][]byte) error {
 	for _, k := range keys {
 		if err := b.Delete(k); err != nil {
 			return err

@@ -147,7 +147,7 @@ func TestPruneCountersOfOldFile(t *testing.T) {
 			}
 		}
 		// As an older pbemd left it: counters, no expiry index.
-		if err := tx.btx.DeleteBucket(bucketLimitsExpiry); err != nil {
+		if err := tx.btx.deleteBucket(bucketLimitsExpiry); err != nil {
 			return err
 		}
 		return tx.bucket(bucketMeta).Delete(keyLimitsExpiry)
@@ -255,7 +255,7 @@ func TestIndexCountersCutShort(t *testing.T) {
 	}
 	defer db.Close()
 	update(t, db, func(tx *Tx) error {
-		if n := tx.btx.Bucket(bucketLimitsExpiry).Stats().KeyN; n != 1 {
+		if n := tx.btx.bucket(bucketLimitsExpiry).KeyN(); n != 1 {
 			t.Errorf("%d index entries for one counter after the build", n)
 		}
 		return nil
@@ -272,5 +272,5 @@ func putCounterUnindexed(tx *Tx, key string, c Counter) error {
 	if err != nil {
 		return err
 	}
-	return tx.btx.Bucket(bucketLimits).Put(counterKey(key), data)
+	return tx.btx.bucket(bucketLimits).Put(counterKey(key), data)
 }

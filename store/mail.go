@@ -123,7 +123,7 @@ func (tx *Tx) Enqueue(m *Outgoing) error {
 	return putOutgoing(b, m)
 }
 
-func putOutgoing(b *bolt.Bucket, m *Outgoing) error {
+func putOutgoing(b bucket, m *Outgoing) error {
 	data, err := encodeOutgoing(m)
 	if err != nil {
 		return fmt.Errorf("store: outgoing mail %d: %w", m.ID, err)
@@ -213,7 +213,7 @@ func (tx *Tx) Outgoing(id uint64) (*Outgoing, error) {
 func (db *DB) Pending(now time.Time, after uint64, max int) ([]Outgoing, error) {
 	var due []Outgoing
 	err := db.View(func(tx *Tx) error {
-		retry := tx.btx.Bucket(bucketRetry)
+		retry := tx.btx.bucket(bucketRetry)
 		c := tx.bucket(bucketOutbox).Cursor()
 		for k, v := c.Seek(outKey(after + 1)); k != nil; k, v = c.Next() {
 			if retry != nil && nextTry(retry.Get(k)).After(now) {
@@ -271,7 +271,7 @@ func nextTry(v []byte) time.Time {
 }
 
 func (tx *Tx) forgetRetry(id uint64) error {
-	if b := tx.btx.Bucket(bucketRetry); b != nil {
+	if b := tx.btx.bucket(bucketRetry); b != nil {
 		return b.Delete(outKey(id))
 	}
 	return nil
@@ -310,7 +310,7 @@ func (db *DB) Defer(id uint64, failed, next time.Time, reason string) error {
 			m.FirstFailure = failed
 		}
 		m.LastError = reason
-		retry, err := tx.btx.CreateBucketIfNotExists(bucketRetry)
+		retry, err := tx.btx.createBucket(bucketRetry)
 		if err != nil {
 			return err
 		}
@@ -437,7 +437,7 @@ func (tx *Tx) keepFailed(m *Outgoing, at time.Time, reason string) error {
 	}
 	m.LastError = reason
 	m.GaveUp = at
-	failed, err := tx.btx.CreateBucketIfNotExists(bucketFailed)
+	failed, err := tx.btx.createBucket(bucketFailed)
 	if err != nil {
 		return err
 	}
@@ -450,7 +450,7 @@ func (tx *Tx) keepFailed(m *Outgoing, at time.Time, reason string) error {
 // trimFailed drops the oldest failed mails (the smallest ids) beyond
 // KeepFailed. It reads keys only, from the newest back: at most
 // KeepFailed and those it drops.
-func trimFailed(b *bolt.Bucket) error {
+func trimFailed(b bucket) error {
 	var old [][]byte
 	c := b.Cursor()
 	n := 0
@@ -473,7 +473,7 @@ func (db *DB) Failed(max int) ([]Outgoing, error) {
 func (db *DB) outgoing(bucket []byte, max int) ([]Outgoing, error) {
 	var ms []Outgoing
 	err := db.View(func(tx *Tx) error {
-		b := tx.btx.Bucket(bucket)
+		b := tx.btx.bucket(bucket)
 		if b == nil {
 			return nil
 		}
@@ -498,8 +498,8 @@ func (db *DB) outgoing(bucket []byte, max int) ([]Outgoing, error) {
 func (db *DB) FailedLen() (int, error) {
 	var n int
 	err := db.View(func(tx *Tx) error {
-		if b := tx.btx.Bucket(bucketFailed); b != nil {
-			n = b.Stats().KeyN
+		if b := tx.btx.bucket(bucketFailed); b != nil {
+			n = b.KeyN()
 		}
 		return nil
 	})

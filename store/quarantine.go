@@ -73,7 +73,7 @@ func (tx *Tx) quarantineBytes() (int64, error) {
 		}
 	}
 	var n int64
-	if b := tx.btx.Bucket(bucketQuarantine); b != nil {
+	if b := tx.btx.bucket(bucketQuarantine); b != nil {
 		err := b.ForEach(func(_, v []byte) error { n += int64(len(v)); return nil })
 		if err != nil {
 			return 0, err
@@ -99,7 +99,7 @@ func (tx *Tx) addQuarantineBytes(n int64) error {
 // and of each only the fields before the mail itself. A record that does
 // not read is deleted: no one can use it.
 func (tx *Tx) PruneQuarantine(before time.Time, maxBytes int64, most int) (int, error) {
-	b := tx.btx.Bucket(bucketQuarantine)
+	b := tx.btx.bucket(bucketQuarantine)
 	if b == nil {
 		return 0, nil
 	}
@@ -159,7 +159,7 @@ func quarantinedAt(v []byte) (time.Time, error) {
 func (db *DB) Quarantined() ([]Quarantined, error) {
 	var list []Quarantined
 	err := db.View(func(tx *Tx) error {
-		b := tx.btx.Bucket(bucketQuarantine)
+		b := tx.btx.bucket(bucketQuarantine)
 		if b == nil {
 			return nil // a read-only file written before quarantine existed
 		}

@@ -93,7 +93,7 @@ func TestPruneQuarantine(t *testing.T) {
 		t.Errorf("pruned %d, left %v of %d bytes; want 4 and 5 left, %d bytes", n, ids(), total(), 2*one)
 	}
 	// A record that does not read is pruned whatever its age.
-	update(t, db, func(tx *Tx) error { return tx.btx.Bucket(bucketQuarantine).Put(outKey(3), []byte("{not json")) })
+	update(t, db, func(tx *Tx) error { return tx.btx.bucket(bucketQuarantine).Put(outKey(3), []byte("{not json")) })
 	update(t, db, func(tx *Tx) error { return tx.addQuarantineBytes(9) })
 	if n := prune(day, 0, 100); n != 1 || total() != 2*one {
 		t.Errorf("pruned %d, %d bytes left; want the unreadable record pruned, %d bytes left", n, total(), 2*one)
@@ -104,7 +104,7 @@ func TestPruneQuarantine(t *testing.T) {
 		t.Errorf("after a release %d bytes; want %d", total(), one)
 	}
 	// A file without the total: it is summed.
-	update(t, db, func(tx *Tx) error { return tx.btx.Bucket(bucketMeta).Delete(keyQuarantineBytes) })
+	update(t, db, func(tx *Tx) error { return tx.btx.bucket(bucketMeta).Delete(keyQuarantineBytes) })
 	if total() != one {
 		t.Errorf("summed %d bytes; want %d", total(), one)
 	}

@@ -356,7 +356,7 @@ func TestReplyTokenRecords(t *testing.T) {
 		if err := putOldToken(tx, old, want); err != nil {
 			return err
 		}
-		return tx.btx.Bucket(bucketTokens).Put(tokenHash(old), oldRecord)
+		return tx.btx.bucket(bucketTokens).Put(tokenHash(old), oldRecord)
 	})
 	err := db.View(func(tx *Tx) error {
 		got, err := tx.ReplyToken(stored)

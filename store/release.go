@@ -13,8 +13,11 @@ import bolt "go.etcd.io/bbolt"
 //
 // The release runs inside a read transaction, which keeps bbolt from
 // remapping the file meanwhile. Where the system has no such call it does
-// nothing.
+// nothing, and so on a store that is no file.
 func (db *DB) ReleasePages() error {
+	if db.bolt == nil {
+		return nil // no file mapped: etcd's pages are its own process's
+	}
 	return db.bolt.View(func(tx *bolt.Tx) error {
 		return releaseMapped(db.bolt.Info().Data, uintptr(tx.Size()))
 	})

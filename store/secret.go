@@ -22,7 +22,7 @@ func (tx *Tx) Secret(name string) ([]byte, error) {
 		}
 		return append([]byte(nil), v...), nil
 	}
-	if !tx.btx.Writable() {
+	if !tx.btx.writable() {
 		return nil, fmt.Errorf("store: secret %q: %w", name, ErrNotFound)
 	}
 	v := make([]byte, SecretBytes)

@@ -102,7 +102,8 @@ type Options struct {
 // A DB is an open database. It is safe for concurrent use; bbolt allows
 // one read-write transaction at a time and any number of readers.
 type DB struct {
-	bolt     *bolt.DB
+	eng      engine
+	bolt     *bolt.DB // nil but on the bbolt engine: for what only a file has
 	path     string
 	readOnly bool
 	due      func(*Game) time.Time // see SetDeadline; set before use
@@ -171,31 +172,35 @@ func Open(path string, opts *Options) (*DB, error) {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	db := &DB{bolt: bdb, path: path, readOnly: o.ReadOnly, skipped: skipped{log: o.Log}}
-	err = guard(path, func() error {
-		// A store that is complete needs no write, and so no disk sync:
-		// "pbemd deliver" opens the store once per mail.
-		var current bool
-		err := bdb.View(func(btx *bolt.Tx) (err error) {
-			current, err = db.checkSchema(btx, false)
-			return err
-		})
-		if o.ReadOnly || err == nil && current && hasBuckets(bdb, laterBuckets) && hasBuckets(bdb, indexBuckets) {
-			if err != nil || o.ReadOnly {
-				return err
-			}
-			return db.upgrade() // one cut short before
-		}
-		if err := bdb.Update(func(btx *bolt.Tx) error { _, err := db.checkSchema(btx, true); return err }); err != nil {
-			return err
-		}
-		return db.upgrade()
-	})
-	if err != nil {
+	db := &DB{eng: boltEngine{bdb}, bolt: bdb, path: path, readOnly: o.ReadOnly, skipped: skipped{log: o.Log}}
+	if err := guard(path, db.prepare); err != nil {
 		bdb.Close()
 		return nil, err
 	}
 	return db, nil
+}
+
+// prepare checks the schema of a store just opened and, unless it is read
+// only, makes what it lacks and upgrades it.
+func (db *DB) prepare() error {
+	// A store that is complete needs no write, and so no disk sync:
+	// "pbemd deliver" opens the store once per mail.
+	var current, complete bool
+	err := db.eng.view(func(t etx) (err error) {
+		current, err = db.checkSchema(t, false)
+		complete = hasBuckets(t, laterBuckets) && hasBuckets(t, indexBuckets)
+		return err
+	})
+	if db.readOnly || err == nil && current && complete {
+		if err != nil || db.readOnly {
+			return err
+		}
+		return db.upgrade() // one cut short before
+	}
+	if err := db.eng.update(func(t etx) error { _, err := db.checkSchema(t, true); return err }); err != nil {
+		return err
+	}
+	return db.upgrade()
 }
 
 // upgrade brings the indexes of a file written by an older pbemd up to
@@ -288,8 +293,8 @@ func openBoltUnguarded(path string, opts *bolt.Options, existed bool) (*bolt.DB,
 // creates the buckets and records the version in a new database, or
 // raises that of an older one. It reports whether the stored version is
 // this code's.
-func (db *DB) checkSchema(btx *bolt.Tx, create bool) (current bool, err error) {
-	meta := btx.Bucket(bucketMeta)
+func (db *DB) checkSchema(btx etx, create bool) (current bool, err error) {
+	meta := btx.bucket(bucketMeta)
 	if meta == nil && (!create || hasBucket(btx)) {
 		// A bbolt file with no bucket at all is a first Open cut short
 		// before its first commit: nothing to lose, it becomes a store.
@@ -309,14 +314,14 @@ func (db *DB) checkSchema(btx *bolt.Tx, create bool) (current bool, err error) {
 	}
 	if !create {
 		for _, name := range allBuckets {
-			if btx.Bucket(name) == nil {
+			if btx.bucket(name) == nil {
 				return false, fmt.Errorf("store: %s lacks the bucket %q of schema version %d", db.path, name, schemaVersion)
 			}
 		}
 		return current, nil
 	}
 	for _, name := range append(allBuckets, laterBuckets...) {
-		if _, err := btx.CreateBucketIfNotExists(name); err != nil {
+		if _, err := btx.createBucket(name); err != nil {
 			return false, fmt.Errorf("store: create bucket %s: %w", name, err)
 		}
 	}
@@ -326,33 +331,31 @@ func (db *DB) checkSchema(btx *bolt.Tx, create bool) (current bool, err error) {
 	}
 	if !current {
 		// New, or version 1: its JSON records read as they are.
-		if err := btx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(schemaVersion))); err != nil {
+		if err := btx.bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(schemaVersion))); err != nil {
 			return false, err
 		}
 	}
 	return true, nil
 }
 
-// hasBuckets reports whether the file holds every one of the buckets.
-func hasBuckets(bdb *bolt.DB, names [][]byte) bool {
-	all := true
-	bdb.View(func(btx *bolt.Tx) error {
-		for _, name := range names {
-			all = all && btx.Bucket(name) != nil
+// hasBuckets reports whether the store holds every one of the buckets.
+func hasBuckets(t etx, names [][]byte) bool {
+	for _, name := range names {
+		if t.bucket(name) == nil {
+			return false
 		}
-		return nil
-	})
-	return all
+	}
+	return true
 }
 
-// hasBucket reports whether the file holds any bucket.
-func hasBucket(btx *bolt.Tx) bool {
-	k, _ := btx.Cursor().First()
-	return k != nil
+// hasBucket reports whether the store holds any bucket.
+func hasBucket(t etx) bool {
+	errAny := errors.New("a bucket")
+	return t.eachBucket(func([]byte, bucket) error { return errAny }) == errAny
 }
 
 // Close closes the database, waiting for running transactions to end.
-func (db *DB) Close() error { return db.bolt.Close() }
+func (db *DB) Close() error { return db.eng.close() }
 
 // Path returns the path of the database file.
 func (db *DB) Path() string { return db.path }
@@ -361,7 +364,7 @@ func (db *DB) Path() string { return db.path }
 // Update or View, and only on that function's goroutine. Records returned
 // by its methods are copies and stay valid after the transaction.
 type Tx struct {
-	btx *bolt.Tx
+	btx etx
 	due func(*Game) time.Time
 	// indexed holds, in a read-write transaction, what PutGame needs to
 	// know of the games as stored now (their index entries, seats, end),
@@ -375,17 +378,13 @@ type Tx struct {
 // Changed reports whether the transaction has written anything so far.
 // A read-write transaction that changed nothing can be rolled back
 // instead of committed, sparing the commit's writes and disk sync.
-func (tx *Tx) Changed() bool {
-	// bbolt makes a node of a page only to change it.
-	stats := tx.btx.Stats()
-	return tx.btx.Writable() && stats.GetNodeCount() > 0
-}
+func (tx *Tx) Changed() bool { return tx.btx.changed() }
 
 // Update runs fn in a read-write transaction and commits it when fn
 // returns nil, with an fsync unless the database was opened with NoSync.
 // When fn returns an error nothing it did is kept.
 func (db *DB) Update(fn func(*Tx) error) error {
-	return db.bolt.Update(func(btx *bolt.Tx) error {
+	return db.eng.update(func(btx etx) error {
 		return fn(&Tx{btx: btx, due: db.due, book: &db.book, skipped: &db.skipped})
 	})
 }
@@ -393,14 +392,14 @@ func (db *DB) Update(fn func(*Tx) error) error {
 // View runs fn in a read-only transaction that sees one consistent state.
 // Do not call View or Update from inside fn.
 func (db *DB) View(fn func(*Tx) error) error {
-	return db.bolt.View(func(btx *bolt.Tx) error {
+	return db.eng.view(func(btx etx) error {
 		return fn(&Tx{btx: btx, due: db.due, book: &db.book, skipped: &db.skipped})
 	})
 }
 
-func (tx *Tx) bucket(name []byte) *bolt.Bucket {
+func (tx *Tx) bucket(name []byte) bucket {
 	// Open created every bucket, so a nil bucket is a bug, not bad data.
-	return tx.btx.Bucket(name)
+	return tx.btx.bucket(name)
 }
 
 // Backup writes a consistent copy of the database to w while other
@@ -412,6 +411,9 @@ func (db *DB) Backup(w io.Writer) (int64, error) { return db.BackupSized(w, nil)
 // have, from within the same read transaction, so that a receiver can tell a
 // whole copy from one cut short.
 func (db *DB) BackupSized(w io.Writer, size func(int64) error) (int64, error) {
+	if db.bolt == nil {
+		return db.backupCopy(w, size)
+	}
 	var n int64
 	err := db.bolt.View(func(btx *bolt.Tx) error {
 		if size != nil {

@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // A ReplyToken is what the store keeps of the secret token of one board
@@ -74,7 +72,7 @@ func timedKey(token []byte) []byte { return append(token[:4:4], tokenHash(token)
 // NewReplyToken makes a token that stands for t: its expiry's minute and
 // 96 bits from crypto/rand. Only its hash is stored.
 func (tx *Tx) NewReplyToken(t *ReplyToken) ([]byte, error) {
-	b, err := tx.btx.CreateBucketIfNotExists(bucketTimedTokens)
+	b, err := tx.btx.createBucket(bucketTimedTokens)
 	if err != nil {
 		return nil, fmt.Errorf("store: reply tokens: %w", err)
 	}
@@ -117,17 +115,17 @@ func (tx *Tx) SpendReplyToken(token []byte) error {
 
 // findToken returns the bucket, key and record of a token, or ErrNotFound:
 // the tokens NewReplyToken makes first, then those made before.
-func (tx *Tx) findToken(token []byte) (*bolt.Bucket, []byte, *ReplyToken, error) {
+func (tx *Tx) findToken(token []byte) (bucket, []byte, *ReplyToken, error) {
 	if len(token) != TokenBytes {
 		return nil, nil, nil, ErrNotFound
 	}
-	b, key := tx.btx.Bucket(bucketTimedTokens), timedKey(token)
+	b, key := tx.btx.bucket(bucketTimedTokens), timedKey(token)
 	var v []byte
 	if b != nil {
 		v = b.Get(key)
 	}
 	if v == nil {
-		b, key = tx.btx.Bucket(bucketTokens), tokenHash(token)
+		b, key = tx.btx.bucket(bucketTokens), tokenHash(token)
 		if b != nil {
 			v = b.Get(key)
 		}
@@ -196,7 +194,7 @@ func tokenFields(r *recordReader, t *ReplyToken) {
 // ones.
 func (tx *Tx) PruneReplyTokens(now time.Time, most int) (int, error) {
 	n := 0
-	if b := tx.btx.Bucket(bucketTimedTokens); b != nil {
+	if b := tx.btx.bucket(bucketTimedTokens); b != nil {
 		// A key's minute is its token's expiry, rounded down: one before
 		// now's has expired.
 		var old [][]byte
@@ -209,7 +207,7 @@ func (tx *Tx) PruneReplyTokens(now time.Time, most int) (int, error) {
 		}
 		n = len(old)
 	}
-	b, exp := tx.btx.Bucket(bucketTokens), tx.btx.Bucket(bucketTokenExpiry)
+	b, exp := tx.btx.bucket(bucketTokens), tx.btx.bucket(bucketTokenExpiry)
 	if b == nil || exp == nil || n == most {
 		return n, nil
 	}
@@ -221,7 +219,7 @@ func (tx *Tx) PruneReplyTokens(now time.Time, most int) (int, error) {
 // now (expiryKey) and deletes them and their records in b, but for a record
 // that live (if not nil) finds alive: only its stale entry goes. It returns
 // how many entries it took.
-func pruneExpired(b, exp *bolt.Bucket, now time.Time, most int, live func(v []byte) bool) (int, error) {
+func pruneExpired(b, exp bucket, now time.Time, most int, live func(v []byte) bool) (int, error) {
 	end := expiryKey(now, nil)
 	var old [][]byte
 	c := exp.Cursor()
@@ -246,8 +244,8 @@ func (db *DB) ReplyTokens() (int, error) {
 	n := 0
 	err := db.View(func(tx *Tx) error {
 		for _, name := range [][]byte{bucketTimedTokens, bucketTokens} {
-			if b := tx.btx.Bucket(name); b != nil {
-				n += b.Stats().KeyN
+			if b := tx.btx.bucket(name); b != nil {
+				n += b.KeyN()
 			}
 		}
 		return nil

@@ -13,11 +13,11 @@ import (
 // putOldToken stores a token as pbemd did before NewReplyToken: under
 // the hash of a token of any 16 bytes, with an entry in the expiry index.
 func putOldToken(tx *Tx, token []byte, t *ReplyToken) error {
-	b, err := tx.btx.CreateBucketIfNotExists(bucketTokens)
+	b, err := tx.btx.createBucket(bucketTokens)
 	if err != nil {
 		return err
 	}
-	exp, err := tx.btx.CreateBucketIfNotExists(bucketTokenExpiry)
+	exp, err := tx.btx.createBucket(bucketTokenExpiry)
 	if err != nil {
 		return err
 	}
@@ -225,7 +225,7 @@ func TestSpendReplyToken(t *testing.T) {
 			return err
 		}
 		// The first tokens were JSON, here one with no expiry entry.
-		b := tx.btx.Bucket(bucketTokens)
+		b := tx.btx.bucket(bucketTokens)
 		return b.Put(tokenHash(oldJSON), []byte(`{"User":"bob","Kind":"ultima","Board":101,"Move":2,"Expires":"2026-11-22T13:00:00Z"}`))
 	})
 	if err != nil {

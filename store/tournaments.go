@@ -58,7 +58,7 @@ func TournamentKey(name string) string { return strings.ToLower(name) }
 
 // Tournament reads the tournament of the name; ErrNotFound when there is none.
 func (tx *Tx) Tournament(name string) (*Tournament, error) {
-	b := tx.btx.Bucket(bucketTournaments)
+	b := tx.btx.bucket(bucketTournaments)
 	var v []byte
 	if b != nil {
 		v = b.Get([]byte(TournamentKey(name)))
@@ -84,15 +84,15 @@ func (tx *Tx) PutTournament(t *Tournament) error {
 		return fmt.Errorf("store: a tournament needs a name")
 	}
 	key := []byte(TournamentKey(t.Name))
-	b, err := tx.btx.CreateBucketIfNotExists(bucketTournaments)
+	b, err := tx.btx.createBucket(bucketTournaments)
 	if err != nil {
 		return fmt.Errorf("store: tournaments: %w", err)
 	}
-	orgs, err := tx.btx.CreateBucketIfNotExists(bucketTournamentOrganisers)
+	orgs, err := tx.btx.createBucket(bucketTournamentOrganisers)
 	if err != nil {
 		return fmt.Errorf("store: tournaments: %w", err)
 	}
-	starts, err := tx.btx.CreateBucketIfNotExists(bucketTournamentStarts)
+	starts, err := tx.btx.createBucket(bucketTournamentStarts)
 	if err != nil {
 		return fmt.Errorf("store: tournaments: %w", err)
 	}
@@ -139,7 +139,7 @@ func startKey(t *Tournament) []byte {
 // OrganisedTournaments counts the tournaments not over that the user
 // organises, reading their index entries only, and at most most of them.
 func (tx *Tx) OrganisedTournaments(user string, most int) int {
-	b := tx.btx.Bucket(bucketTournamentOrganisers)
+	b := tx.btx.bucket(bucketTournamentOrganisers)
 	if b == nil {
 		return 0
 	}
@@ -155,7 +155,7 @@ func (tx *Tx) OrganisedTournaments(user string, most int) int {
 // TournamentsDue returns the names of at most n open tournaments whose
 // start date is at or before now, the earliest first.
 func (tx *Tx) TournamentsDue(now time.Time, n int) []string {
-	b := tx.btx.Bucket(bucketTournamentStarts)
+	b := tx.btx.bucket(bucketTournamentStarts)
 	if b == nil {
 		return nil
 	}
@@ -176,7 +176,7 @@ func (tx *Tx) TournamentsDue(now time.Time, n int) []string {
 // passed by their keys, not read. A record that does not decode is passed
 // over.
 func (tx *Tx) Tournaments(skip, n int) ([]*Tournament, error) {
-	b := tx.btx.Bucket(bucketTournaments)
+	b := tx.btx.bucket(bucketTournaments)
 	if b == nil || n <= 0 {
 		return nil, nil
 	}

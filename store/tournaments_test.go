@@ -86,7 +86,7 @@ func TestTournamentCorruptPassedOver(t *testing.T) {
 	db.Update(func(tx *Tx) error {
 		tx.PutTournament(&Tournament{Name: "a", Phase: TournamentOpen})
 		tx.PutTournament(&Tournament{Name: "c", Phase: TournamentOpen})
-		return tx.btx.Bucket(bucketTournaments).Put([]byte("b"), []byte("{not json"))
+		return tx.btx.bucket(bucketTournaments).Put([]byte("b"), []byte("{not json"))
 	})
 	db.View(func(tx *Tx) error {
 		if _, err := tx.Tournament("b"); !errors.Is(err, ErrCorrupt) {

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // A User is an account.
@@ -294,7 +292,7 @@ func (tx *Tx) Users(fn func(*User) error) error {
 
 // hasKey reports whether b holds the key: index entries have empty values,
 // which Get does not tell from a missing key.
-func hasKey(b *bolt.Bucket, key []byte) bool {
+func hasKey(b bucket, key []byte) bool {
 	k, _ := b.Cursor().Seek(key)
 	return bytes.Equal(k, key)
 }

@@ -298,7 +298,7 @@ func TestPutUserMendsAMissingAddress(t *testing.T) {
 	alice := &User{ID: "alice", Addresses: []string{"alice@example.org", "home@example.org"}}
 	update(t, db, func(tx *Tx) error { return tx.PutUser(alice) })
 	update(t, db, func(tx *Tx) error {
-		return tx.btx.Bucket(bucketAddrs).Delete(addrKey("home@example.org", "alice"))
+		return tx.btx.bucket(bucketAddrs).Delete(addrKey("home@example.org", "alice"))
 	})
 	update(t, db, func(tx *Tx) error {
 		if tx.KnownAddress("home@example.org") {

@@ -24,7 +24,14 @@ func runBackup(c *invocation) error {
 	}
 	data := &cfg.Data
 	out := args[0]
-	db, err := store.Open(store.PathIn(*data), &store.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
+	var db *store.DB
+	if cfg.Store != "" {
+		// etcd: read at one revision, written as a bbolt store, which
+		// restore and migrate read.
+		db, err = cfg.OpenStore(&store.Options{ReadOnly: true})
+	} else {
+		db, err = store.Open(store.PathIn(*data), &store.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
+	}
 	if errors.Is(err, store.ErrLocked) {
 		// A daemon holds the database: it makes the copy.
 		if ferr := daemon.FetchBackup(*data, out); ferr != nil {

@@ -20,6 +20,20 @@ func runCompact(c *invocation) error {
 	if err != nil {
 		return err
 	}
+	if cfg.Store != "" {
+		db, err := cfg.OpenStore(nil)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		st, err := db.CompactCluster()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(c.stdout, "pbemd compact: %s: history before revision %d dropped; %.1f MB to %.1f MB on the members in %s\n",
+			db.Path(), st.Revision, float64(st.Before)/1e6, float64(st.After)/1e6, st.Took.Round(time.Millisecond))
+		return nil
+	}
 	path := store.PathIn(cfg.Data)
 	st, err := store.Compact(path, 200*time.Millisecond)
 	if errors.Is(err, store.ErrLocked) {

@@ -106,6 +106,10 @@ var commands = []command{
 		summary: "write the records of the finished games to a tar.gz", run: runExport, help: exportHelp,
 		examples: []string{"pbemd export -config /etc/pbemd/pbemd.yaml records.tar.gz",
 			"pbemd export -data ./pbem-data -game tanbo -since 2026-01-01 tanbo-2026.tar.gz"}},
+	{name: "migrate", args: "[-config FILE] -from DIR|etcd://... -to DIR|etcd://...",
+		summary: "copy the store to another engine or place, checked key by key (daemon stopped)", run: runMigrate,
+		help:     migrateHelp,
+		examples: []string{"pbemd migrate -config /etc/pbemd/pbemd.yaml -from /var/lib/pbemd -to etcd://10.0.0.1:2379,10.0.0.2:2379,10.0.0.3:2379/pbemd"}},
 }
 
 // usageTail follows the list of subcommands in pbemd's usage.

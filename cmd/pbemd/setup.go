@@ -90,7 +90,7 @@ func (c *invocation) open(f *dataFlags, uses config.Uses, dry bool) (*setup, err
 	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
 		return nil, err
 	}
-	db, err := store.Open(store.PathIn(cfg.Data), &store.Options{Log: log})
+	db, err := cfg.OpenStore(&store.Options{Log: log})
 	if err != nil {
 		if errors.Is(err, store.ErrLocked) {
 			return nil, fmt.Errorf("%w; only one pbemd may use the data directory %s at a time", err, cfg.Data)

@@ -274,6 +274,11 @@ type Config struct {
 	// loopback metrics address, as a profile shows the daemon's memory.
 	// Off by default.
 	Pprof bool `yaml:"pprof"`
+	// Store is where the games are kept: empty for the bbolt file in
+	// Data, or etcd://HOST:PORT[,HOST:PORT...][/PREFIX] for an etcd
+	// cluster reached as Etcd says (docs/scaling.md, "etcd engine").
+	Store string `yaml:"store"`
+	Etcd  Etcd   `yaml:"etcd"`
 }
 
 // LMTP is the listener an MTA hands mail to. In the file it is either
@@ -414,6 +419,9 @@ func parseFor(data []byte, lookupEnv func(string) (string, bool), uses Uses) (*C
 			return nil, err
 		}
 	}
+	if err := c.resolveStore(lookupEnv); err != nil {
+		return nil, err
+	}
 	if err := c.validateFor(uses); err != nil {
 		return nil, err
 	}
@@ -474,6 +482,7 @@ func (c *Config) validateFor(uses Uses) error {
 		c.Log.validate,
 		c.validateBounces,
 		c.validatePprof,
+		c.validateStore,
 	} {
 		if err := check(); err != nil {
 			return err

@@ -96,7 +96,7 @@ func Run(ctx context.Context, opts Options) error {
 		log = cfg.Log.Logger(os.Stderr)
 	}
 
-	db, err := openStore(cfg.Data, log)
+	db, err := openStore(cfg, log)
 	if err != nil {
 		return err
 	}
@@ -264,13 +264,14 @@ func settings(opts Options) (cfg *config.Config, embedded bool) {
 	return cfg, embedded
 }
 
-// openStore opens the store in the data directory, making the directory
-// when it is new.
-func openStore(data string, log *slog.Logger) (*store.DB, error) {
+// openStore opens the store the configuration names, making the data
+// directory when it is new (it holds more than a bbolt store).
+func openStore(cfg *config.Config, log *slog.Logger) (*store.DB, error) {
+	data := cfg.Data
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return nil, err
 	}
-	db, err := store.Open(store.PathIn(data), &store.Options{Log: log})
+	db, err := cfg.OpenStore(&store.Options{Log: log})
 	if errors.Is(err, store.ErrLocked) {
 		return nil, fmt.Errorf("%w; only one pbemd may use the data directory %s at a time", err, data)
 	}

@@ -40,7 +40,8 @@ type Options struct {
 	Now  func() time.Time
 	Seed uint64 // the same seed makes the same store
 	// Batch is how many games one transaction makes: a big batch pays for
-	// one disk sync per many games. 0 means 2,000.
+	// one disk sync per many games. 0 means 2,000, or fewer when the store
+	// takes fewer writes at once (etcd: some 30 keys a game).
 	Batch int
 	// Progress, when set, is told after each committed batch how many
 	// games are made so far.
@@ -77,7 +78,7 @@ func Fill(db *store.DB, boards Boards, o Options) (Stats, error) {
 		o.Password = "secret"
 	}
 	if o.Batch <= 0 {
-		o.Batch = 2000
+		o.Batch = min(2000, db.MaxWrites()/gameWrites)
 	}
 	if o.HashCost == 0 {
 		o.HashCost = bcrypt.DefaultCost
@@ -104,7 +105,7 @@ func Fill(db *store.DB, boards Boards, o Options) (Stats, error) {
 	p := &populator{boards: boards, o: o, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15)),
 		now: o.Now().UTC().Truncate(time.Second), hash: string(hash), st: &st}
 	for done := 0; done < o.Players; {
-		n := min(o.Batch*4, o.Players-done)
+		n := min(o.Batch*4, db.MaxWrites()/userWrites, o.Players-done)
 		if err := db.Update(func(tx *store.Tx) error { return p.users(tx, done, n) }); err != nil {
 			return st, err
 		}
@@ -133,6 +134,13 @@ func Fill(db *store.DB, boards Boards, o Options) (Stats, error) {
 	}
 	return st, nil
 }
+
+// The most keys a populated game, and a new account, write: the record,
+// its index entries, its players' seats and ratings, with room to spare.
+const (
+	gameWrites = 40
+	userWrites = 8
+)
 
 // PlayerID is the id of the populated account number i, from 0; every
 // account has the address PlayerID(i)@example.org.

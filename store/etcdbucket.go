@@ -1,0 +1,429 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+)
+
+// An etcdBucket is a bucket in an etcd transaction: the keys of the
+// cluster at the transaction's revision, under the writes it buffered.
+type etcdBucket struct {
+	t       *etcdTx
+	name    string
+	existed bool  // at the revision read
+	modRev  int64 // of its marker then
+	exists  bool  // now
+	seq     uint64
+	touched bool // read or written: its marker is compared at commit
+	wrote   bool
+	cleared bool // deleted in this transaction: the keys read are gone
+
+	pending map[string]pendingValue // buffered writes
+	order   []string                // keys of pending, sorted when sorted
+	sorted  bool
+	read    map[string][]byte // point reads of the cluster; nil value: no key
+}
+
+type pendingValue struct {
+	v   []byte
+	del bool
+}
+
+// base reports whether the bucket's keys in the cluster are still part of
+// it.
+func (b *etcdBucket) base() bool { return b.existed && !b.cleared && b.t.err == nil }
+
+func (b *etcdBucket) Get(key []byte) []byte {
+	if p, ok := b.pending[string(key)]; ok {
+		if p.del {
+			return nil
+		}
+		return p.v
+	}
+	return b.baseGet(string(key))
+}
+
+// baseGet reads the key's value in the cluster, at the transaction's
+// revision.
+func (b *etcdBucket) baseGet(key string) []byte {
+	if !b.base() {
+		return nil
+	}
+	if v, ok := b.read[key]; ok {
+		return v
+	}
+	ctx, cancel := b.t.e.ctx()
+	defer cancel()
+	resp, err := b.t.e.cli.Get(ctx, b.t.e.key(b.name, key), clientv3.WithRev(b.t.rev))
+	if err != nil {
+		b.t.fail(b.t.e.etcdErr("read", err))
+		return nil
+	}
+	var v []byte
+	if len(resp.Kvs) == 1 {
+		v = value(resp.Kvs[0].Value)
+	}
+	if b.read == nil {
+		b.read = map[string][]byte{}
+	}
+	b.read[key] = v
+	return v
+}
+
+// value is a value read: an empty one is still there, not nil.
+func value(v []byte) []byte {
+	if v == nil {
+		return []byte{}
+	}
+	return v
+}
+
+func (b *etcdBucket) writing(key []byte) error {
+	switch {
+	case !b.t.write:
+		return errReadOnly
+	case !b.exists:
+		return fmt.Errorf("store: bucket %q was deleted in this transaction", b.name)
+	case len(key) == 0:
+		return errors.New("store: a key must not be empty")
+	}
+	return nil
+}
+
+func (b *etcdBucket) set(key []byte, p pendingValue) {
+	if b.pending == nil {
+		b.pending = map[string]pendingValue{}
+	}
+	if _, ok := b.pending[string(key)]; !ok {
+		b.order = append(b.order, string(key))
+		b.sorted = false
+	}
+	b.pending[string(key)] = p
+	b.wrote = true
+}
+
+func (b *etcdBucket) Put(key, v []byte) error {
+	if err := b.writing(key); err != nil {
+		return err
+	}
+	b.set(key, pendingValue{v: append([]byte{}, v...)})
+	return nil
+}
+
+func (b *etcdBucket) Delete(key []byte) error {
+	if err := b.writing(key); err != nil {
+		return err
+	}
+	b.set(key, pendingValue{del: true})
+	return nil
+}
+
+func (b *etcdBucket) NextSequence() (uint64, error) {
+	if err := b.writing([]byte("-")); err != nil {
+		return 0, err
+	}
+	b.seq++
+	b.wrote = true
+	return b.seq, nil
+}
+
+func (b *etcdBucket) Sequence() uint64 { return b.seq }
+
+func (b *etcdBucket) SetSequence(n uint64) error {
+	if err := b.writing([]byte("-")); err != nil {
+		return err
+	}
+	b.seq, b.wrote = n, true
+	return nil
+}
+
+func (b *etcdBucket) ForEach(fn func(k, v []byte) error) error {
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if err := fn(k, v); err != nil {
+			return err
+		}
+	}
+	return b.t.err
+}
+
+func (b *etcdBucket) KeyN() int {
+	n := 0
+	if b.base() {
+		ctx, cancel := b.t.e.ctx()
+		resp, err := b.t.e.cli.Get(ctx, b.t.e.data(b.name), clientv3.WithRange(b.t.e.dataEnd(b.name)),
+			clientv3.WithCountOnly(), clientv3.WithRev(b.t.rev))
+		cancel()
+		if err != nil {
+			b.t.fail(b.t.e.etcdErr("count", err))
+			return 0
+		}
+		n = int(resp.Count)
+	}
+	for k, p := range b.pending {
+		had := b.baseGet(k) != nil
+		switch {
+		case p.del && had:
+			n--
+		case !p.del && !had:
+			n++
+		}
+	}
+	return n
+}
+
+// ops returns the operations that write the bucket's changes.
+func (b *etcdBucket) ops() ([]clientv3.Op, error) {
+	e := b.t.e
+	var ops []clientv3.Op
+	if b.existed && b.cleared {
+		puts := false
+		for _, p := range b.pending {
+			puts = puts || !p.del
+		}
+		if !puts {
+			// One range delete; etcd refuses a put inside a deleted range
+			// in one transaction, hence the other way below.
+			return []clientv3.Op{clientv3.OpDelete(e.data(b.name), clientv3.WithRange(e.dataEnd(b.name)))}, nil
+		}
+		keys, err := b.t.e.keysAt(b.name, b.t.rev)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range keys {
+			if p, ok := b.pending[k]; !ok || p.del {
+				ops = append(ops, clientv3.OpDelete(e.key(b.name, k)))
+			}
+		}
+	}
+	b.sort()
+	for _, k := range b.order {
+		p := b.pending[k]
+		switch {
+		case !p.del:
+			ops = append(ops, clientv3.OpPut(e.key(b.name, k), string(p.v)))
+		case !b.cleared:
+			ops = append(ops, clientv3.OpDelete(e.key(b.name, k)))
+		}
+	}
+	return ops, nil
+}
+
+// keysAt returns the keys of a bucket at a revision.
+func (e *etcdEngine) keysAt(name string, rev int64) ([]string, error) {
+	var keys []string
+	from := e.data(name)
+	for {
+		ctx, cancel := e.ctx()
+		resp, err := e.cli.Get(ctx, from, clientv3.WithRange(e.dataEnd(name)), clientv3.WithKeysOnly(),
+			clientv3.WithLimit(etcdPage), clientv3.WithRev(rev))
+		cancel()
+		if err != nil {
+			return nil, e.etcdErr("listing "+name, err)
+		}
+		for _, kv := range resp.Kvs {
+			keys = append(keys, string(kv.Key[len(e.data(name)):]))
+		}
+		if !resp.More || len(resp.Kvs) == 0 {
+			return keys, nil
+		}
+		from = string(resp.Kvs[len(resp.Kvs)-1].Key) + "\x00"
+	}
+}
+
+func (b *etcdBucket) sort() {
+	if !b.sorted {
+		slices.Sort(b.order)
+		b.sorted = true
+	}
+}
+
+func (b *etcdBucket) Cursor() cursor { return &etcdCursor{b: b} }
+
+// An etcdCursor merges the bucket's keys in the cluster, read a page at a
+// time, with the transaction's own writes.
+type etcdCursor struct {
+	b     *etcdBucket
+	pos   string // the key it stands on, when valid
+	valid bool
+
+	// page holds every key of the cluster in [lo, hi) (hi: no bound when
+	// toEnd), in order.
+	page   []kv
+	lo, hi string
+	toEnd  bool
+	loaded bool
+}
+
+type kv struct {
+	k string
+	v []byte
+}
+
+func (c *etcdCursor) covers(k string) bool {
+	return c.loaded && c.lo <= k && (c.toEnd || k < c.hi)
+}
+
+// fetch reads a page of the cluster's keys: forward from k, or backward
+// from just before end (end "" with toEnd: from the last key).
+func (c *etcdCursor) fetch(k string, back bool, end string, toEnd bool) {
+	b, e := c.b, c.b.t.e
+	opts := []clientv3.OpOption{clientv3.WithLimit(etcdPage), clientv3.WithRev(b.t.rev)}
+	from := e.key(b.name, k)
+	if back {
+		from = e.data(b.name)
+		rangeEnd := e.key(b.name, end)
+		if toEnd {
+			rangeEnd = e.dataEnd(b.name)
+		}
+		opts = append(opts, clientv3.WithRange(rangeEnd), clientv3.WithSort(clientv3.SortByKey, clientv3.SortDescend))
+	} else {
+		opts = append(opts, clientv3.WithRange(e.dataEnd(b.name)))
+	}
+	ctx, cancel := e.ctx()
+	resp, err := e.cli.Get(ctx, from, opts...)
+	cancel()
+	c.page, c.loaded = c.page[:0], false
+	if err != nil {
+		b.t.fail(e.etcdErr("read", err))
+		return
+	}
+	n := len(e.data(b.name))
+	for _, x := range resp.Kvs {
+		c.page = append(c.page, kv{string(x.Key[n:]), value(x.Value)})
+	}
+	c.loaded = true
+	if back {
+		slices.Reverse(c.page)
+		c.hi, c.toEnd, c.lo = end, toEnd, ""
+		if resp.More && len(c.page) > 0 {
+			c.lo = c.page[0].k
+		}
+		return
+	}
+	c.lo, c.hi, c.toEnd = k, "", true
+	if resp.More && len(c.page) > 0 {
+		c.hi, c.toEnd = c.page[len(c.page)-1].k+"\x00", false
+	}
+}
+
+// baseFrom returns the cluster's first key at or after k.
+func (c *etcdCursor) baseFrom(k string) (kv, bool) {
+	for c.b.base() {
+		if !c.covers(k) {
+			c.fetch(k, false, "", false)
+			continue
+		}
+		i := sort.Search(len(c.page), func(i int) bool { return c.page[i].k >= k })
+		if i < len(c.page) {
+			return c.page[i], true
+		}
+		if c.toEnd {
+			break
+		}
+		k = c.hi
+	}
+	return kv{}, false
+}
+
+// baseBefore returns the cluster's last key before end (toEnd: the last).
+func (c *etcdCursor) baseBefore(end string, toEnd bool) (kv, bool) {
+	for c.b.base() {
+		if !(c.loaded && (c.toEnd || !toEnd && end <= c.hi) && (toEnd || c.lo < end)) {
+			c.fetch("", true, end, toEnd)
+			continue
+		}
+		i := len(c.page)
+		if !toEnd {
+			i = sort.Search(len(c.page), func(i int) bool { return c.page[i].k >= end })
+		}
+		if i > 0 {
+			return c.page[i-1], true
+		}
+		if c.lo == "" {
+			break
+		}
+		end, toEnd = c.lo, false
+	}
+	return kv{}, false
+}
+
+// from moves to the first key at or after k.
+func (c *etcdCursor) from(k string) ([]byte, []byte) {
+	b := c.b
+	base, ok := c.baseFrom(k)
+	for ok && b.has(base.k) {
+		base, ok = c.baseFrom(base.k + "\x00")
+	}
+	b.sort()
+	i := sort.SearchStrings(b.order, k)
+	for i < len(b.order) && b.pending[b.order[i]].del {
+		i++
+	}
+	if i < len(b.order) && (!ok || b.order[i] < base.k) {
+		return c.land(b.order[i], b.pending[b.order[i]].v)
+	}
+	if ok {
+		return c.land(base.k, base.v)
+	}
+	c.valid = false
+	return nil, nil
+}
+
+// before moves to the last key before end (toEnd: the last key).
+func (c *etcdCursor) before(end string, toEnd bool) ([]byte, []byte) {
+	b := c.b
+	base, ok := c.baseBefore(end, toEnd)
+	for ok && b.has(base.k) {
+		base, ok = c.baseBefore(base.k, false)
+	}
+	b.sort()
+	i := len(b.order)
+	if !toEnd {
+		i = sort.SearchStrings(b.order, end)
+	}
+	for i > 0 && b.pending[b.order[i-1]].del {
+		i--
+	}
+	if i > 0 && (!ok || b.order[i-1] > base.k) {
+		return c.land(b.order[i-1], b.pending[b.order[i-1]].v)
+	}
+	if ok {
+		return c.land(base.k, base.v)
+	}
+	c.valid = false
+	return nil, nil
+}
+
+// has reports whether the transaction wrote or deleted the key.
+func (b *etcdBucket) has(k string) bool {
+	_, ok := b.pending[k]
+	return ok
+}
+
+func (c *etcdCursor) land(k string, v []byte) ([]byte, []byte) {
+	c.pos, c.valid = k, true
+	return []byte(k), v
+}
+
+func (c *etcdCursor) First() ([]byte, []byte)        { return c.from("") }
+func (c *etcdCursor) Last() ([]byte, []byte)         { return c.before("", true) }
+func (c *etcdCursor) Seek(k []byte) ([]byte, []byte) { return c.from(string(k)) }
+
+func (c *etcdCursor) Next() ([]byte, []byte) {
+	if !c.valid {
+		return nil, nil
+	}
+	return c.from(c.pos + "\x00")
+}
+
+func (c *etcdCursor) Prev() ([]byte, []byte) {
+	if !c.valid {
+		return nil, nil
+	}
+	return c.before(c.pos, false)
+}
