@@ -15,6 +15,12 @@
 //     (pbem/admin) and the counters: rooms beside the transports that read
 //     the core, which never reads them.
 //
+// The IMAP watcher, the sender, the sweep and the robots run on one node
+// of a store at a time, the leader (lead.go): on bbolt the one process
+// there is, on etcd the holder of the election's lease. The ways in over
+// LMTP, the web view, the control socket and the metrics run on every
+// node.
+//
 // Whether a mail's sender is vouched for is decided in the service by
 // pbem/mailauth, from DKIM or the Authentication-Results of the servers in
 // trusted_authserv_ids (docs/trust.md); the daemon only warns at start
@@ -103,7 +109,8 @@ func Run(ctx context.Context, opts Options) error {
 	defer db.Close()
 	defer watchMemory(ctx, db, log)()
 	var robots atomic.Pointer[robot.Worker] // set below, for its gauge
-	m := newMetrics(db, &robots)
+	var leading atomic.Bool                 // while the once-only work runs here
+	m := newMetrics(db, &robots, &leading)
 
 	sc := cfg.Service(log)
 	sc.OnMoves = func(n int) { m.Moves.Add(float64(n)) }
@@ -164,16 +171,12 @@ func Run(ctx context.Context, opts Options) error {
 		imapAddr = watch.Addr
 	}
 	logServing(log, cfg, imapAddr, webURL)
-	var wg sync.WaitGroup
-	wg.Go(func() { sender.Run(ctx) })
-	if watcher != nil {
-		wg.Go(func() { watcher.Run(ctx) })
-	}
-	wg.Go(func() { worker.Run(ctx) })
+	once := onceWork{sender: sender, watcher: watcher, robots: worker, cfg: cfg, m: m, log: log, leading: &leading}
 	if sw, ok := any(svc).(sweeper); ok {
-		wg.Go(func() { sweepLoop(ctx, sw, cfg.SweepInterval, sender, m, log) })
+		once.sweep = sw
 	}
-	sender.Kick() // replies left over from the last run
+	var wg sync.WaitGroup
+	wg.Go(func() { once.lead(ctx, db) })
 	<-ctx.Done()
 	log.Info("pbemd stopping")
 	wg.Wait()
@@ -195,7 +198,7 @@ func watchMemory(ctx context.Context, db *store.DB, log *slog.Logger) (stop func
 
 // newMetrics makes the daemon's metrics, their gauges read from its store
 // and its robots (once they run).
-func newMetrics(db *store.DB, robots *atomic.Pointer[robot.Worker]) *metrics.Metrics {
+func newMetrics(db *store.DB, robots *atomic.Pointer[robot.Worker], leading *atomic.Bool) *metrics.Metrics {
 	return metrics.New(Version(), metrics.Read{
 		Waiting: db.OutboxWaiting,
 		Failed:  db.FailedLen,
@@ -212,6 +215,7 @@ func newMetrics(db *store.DB, robots *atomic.Pointer[robot.Worker]) *metrics.Met
 			}
 			return 0
 		},
+		Leading: leading.Load,
 	})
 }
 

@@ -116,6 +116,7 @@ func TestDaemonMetrics(t *testing.T) {
 		`pbemd_replies_waiting 0`,
 		`pbemd_oldest_reply_waiting_seconds 0`,
 		`pbemd_robot_turns_waiting 0`,
+		`pbemd_leader 1`, // the one node of a bbolt store always leads
 	))
 	for _, want := range []string{"\npbemd_sweep_seconds_count ", "\npbemd_store_bytes ", "\ngo_goroutines ", "\npbemd_build_info{version=\"pbemd "} {
 		if !strings.Contains(m, want) {

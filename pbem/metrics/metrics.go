@@ -42,6 +42,9 @@ type Read struct {
 	StoreBytes func() (int64, error)
 	// RobotTurns is the robot boards waiting to be played.
 	RobotTurns func() int
+	// Leading is whether this node runs the work that runs on one node of
+	// a store at a time (the sweep, the robots, the outbox, the mailbox).
+	Leading func() bool
 }
 
 // Metrics are the daemon's counters and its registry. The counters are
@@ -112,6 +115,14 @@ func (m *Metrics) gauges(read Read) {
 	}
 	if read.RobotTurns != nil {
 		gauge("robot_turns_waiting", "Robot boards queued to be played.", func() float64 { return float64(read.RobotTurns()) })
+	}
+	if read.Leading != nil {
+		gauge("leader", "1 while this node leads the store's nodes: it sends the outbox, sweeps, plays the robots and reads the mailbox.", func() float64 {
+			if read.Leading() {
+				return 1
+			}
+			return 0
+		})
 	}
 }
 

@@ -48,6 +48,7 @@ func TestMetrics(t *testing.T) {
 		Failed:     func() (int, error) { return 1, nil },
 		StoreBytes: func() (int64, error) { return 4096, nil },
 		RobotTurns: func() int { return 7 },
+		Leading:    func() bool { return true },
 	})
 	m.MailIn("imap", "done")
 	m.MailIn("imap", "done")
@@ -69,6 +70,7 @@ func TestMetrics(t *testing.T) {
 		`pbemd_failed_replies`:                                  1,
 		`pbemd_store_bytes`:                                     4096,
 		`pbemd_robot_turns_waiting`:                             7,
+		`pbemd_leader`:                                          1,
 		`pbemd_sweep_seconds_count`:                             1,
 		`pbemd_sweep_seconds_bucket{le="0.005"}`:                1,
 		`pbemd_build_info{version="pbemd v1.2.3 (abc) go1.26"}`: 1,

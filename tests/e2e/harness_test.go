@@ -28,6 +28,7 @@ import (
 	"github.com/emersion/go-smtp"
 	"github.com/pbemd/pbemd/pbem/devmail"
 	"github.com/pbemd/pbemd/pbem/pbemtest"
+	"github.com/pbemd/pbemd/store/etcdtest"
 	"github.com/pbemd/pbemd/tests/dovecot"
 	"github.com/pbemd/pbemd/tests/imaptest"
 	"github.com/pbemd/pbemd/tests/smtpsink"
@@ -37,6 +38,7 @@ import (
 var pbemdBinary string
 
 func TestMain(m *testing.M) {
+	etcdtest.MemberMain() // the members of TestClusterFault's cluster run this binary
 	dir, err := os.MkdirTemp("", "pbemd-e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -277,8 +279,7 @@ func newDovecotWorld(t testing.TB, extra string) *dovecotWorld {
 	imapHost, imapPort, _ := net.SplitHostPort(dc.IMAPAddr)
 	_, smtpPort, _ := net.SplitHostPort(sink.Addr)
 	w.config = filepath.Join(t.TempDir(), "pbemd.yaml")
-	yaml := fmt.Sprintf(`address: %s
-data: %s
+	writeTestConfig(t, w.config, fmt.Sprintf(`data: %s
 metrics: %s
 imap:
   host: %s
@@ -288,7 +289,18 @@ imap:
   password_env: PBEMD_IMAP_PASSWORD
   backoff_min: 50ms
   backoff_max: 500ms
-smtp:
+`, w.data, w.metrics, imapHost, imapPort, server), smtpPort, extra)
+	return w
+}
+
+// writeTestConfig writes the tests' configuration of pbemd to path: the
+// server's address, its own lines, sending to the sink on smtpPort
+// quickly retried, limits a test does not reach, the tests' trusted
+// mail server, then extra lines.
+func writeTestConfig(t testing.TB, path, own, smtpPort, extra string) {
+	t.Helper()
+	yaml := fmt.Sprintf(`address: %s
+%ssmtp:
   host: 127.0.0.1
   port: %s
   security: plain
@@ -299,11 +311,10 @@ limits:
 log:
   level: info
 trusted_authserv_ids: [%s]
-%s`, server, w.data, w.metrics, imapHost, imapPort, server, smtpPort, pbemtest.Authserv, extra)
-	if err := os.WriteFile(w.config, []byte(yaml), 0o600); err != nil {
+%s`, server, own, smtpPort, pbemtest.Authserv, extra)
+	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return w
 }
 
 // setIMAP adds a line to the imap section of the config.

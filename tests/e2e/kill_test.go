@@ -35,6 +35,14 @@ func backlog(t testing.TB, w *dovecotWorld, boards, perBoard int) ([]moveMail, m
 	waitReplies(t, w, 2+2*boards)
 	p.stop()
 
+	return planMoves(t, g, boards, perBoard)
+}
+
+// planMoves returns perBoard moves for each of the boards 101, 102, ...
+// of g between alice (first) and bob, interleaved across boards in the
+// order they must be mailed, and the moves each board must end with.
+func planMoves(t testing.TB, g rules.Game, boards, perBoard int) ([]moveMail, map[int][]string) {
+	t.Helper()
 	ids := [2]string{"alice", "bob"}
 	want := map[int][]string{}
 	positions := map[int]rules.Position{}
@@ -126,7 +134,13 @@ func checkMoves(t *testing.T, w *dovecotWorld, want map[int][]string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	err = db.View(func(tx *store.Tx) error {
+	checkMovesIn(t, db, want)
+}
+
+// checkMovesIn is checkMoves on the store db.
+func checkMovesIn(t *testing.T, db *store.DB, want map[int][]string) {
+	t.Helper()
+	err := db.View(func(tx *store.Tx) error {
 		for b, moves := range want {
 			g, err := tx.Game(game(t).Name(), b)
 			if err != nil {
