@@ -146,3 +146,41 @@ func TestTournamentBrowser(t *testing.T) {
 		t.Errorf("the game's link led to a page titled %q (%v)", title, err)
 	}
 }
+
+// TestTournamentsAPI: the API lists the tournaments with the address of
+// each, and gives each as the same bytes as its page's .json.
+func TestTournamentsAPI(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(tournamentPlayed(t))
+	var list struct {
+		Page        int `json:"page"`
+		Tournaments []struct {
+			Name, Game, Kind, Phase, URL string
+			Entrants, Round              int
+		} `json:"tournaments"`
+		Next string `json:"next"`
+	}
+	getJSON(t, s, "/api/v1/tournaments", 200, &list)
+	if list.Page != 1 || len(list.Tournaments) != 2 || list.Next != "" {
+		t.Fatalf("the list says %+v; want page 1 of the two tournaments and no next", list)
+	}
+	spring := list.Tournaments[1]
+	if spring.Name != "Spring" || spring.Phase != "running" || spring.Entrants != 4 || spring.Round != 2 || spring.URL != "/api/v1/tournaments/Spring" {
+		t.Errorf("Spring in the list: %+v", spring)
+	}
+	api := getJSON(t, s, spring.URL, 200, nil)
+	if page := body(t, get(t, s, "/tournaments/Spring.json")); api != page {
+		t.Errorf("the API's Spring differs from the page's .json:\n%s\n%s", api, page)
+	}
+	for target, status := range map[string]int{
+		"/api/v1/tournaments/Nope":        404,
+		"/api/v1/tournaments/Spring.json": 404,
+		"/api/v1/tournaments?page=2":      404,
+		"/api/v1/tournaments?page=x":      400,
+		"/api/v1/tournaments?junk=1":      400,
+	} {
+		if r := get(t, s, target); r.StatusCode != status || r.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("GET %s: %d %s, want %d in JSON", target, r.StatusCode, r.Header.Get("Content-Type"), status)
+		}
+	}
+}
