@@ -15,14 +15,23 @@ import (
 
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/templates"
 )
 
-// signup userid password [address ...]
+// signup userid password [address ...] [language]
 func (c *cmd) signup(args []string) error {
 	if len(args) < 2 {
-		return c.usage("signup userid password [address ...]")
+		return c.usage("signup userid password [address ...] [language]")
 	}
 	id, password := args[0], args[1]
+	// A last word that is no address but a language offered here is the
+	// language of the account's mails, its welcome first among them.
+	lang, rest := "", args[2:]
+	if n := len(rest); n > 0 && !strings.Contains(rest[n-1], "@") {
+		if l, ok := templates.Language(rest[n-1]); ok {
+			lang, rest = l, rest[:n-1]
+		}
+	}
 	c.r.checked(password, true)
 	if err := checkUserID(id); err != nil {
 		return err
@@ -30,7 +39,7 @@ func (c *cmd) signup(args []string) error {
 	if err := checkPassword(password); err != nil {
 		return err
 	}
-	set, err := c.addresses(args[2:], nil)
+	set, err := c.addresses(rest, nil)
 	if err != nil {
 		return err
 	}
@@ -81,6 +90,9 @@ func (c *cmd) signup(args []string) error {
 	}
 	u := &store.User{ID: strings.ToLower(id), Name: id, PasswordHash: hash, Created: c.r.now,
 		Extra: map[string]string{unusedKey: "1"}}
+	if lang != "" {
+		u.Extra[languageKey] = lang
+	}
 	if err := c.r.ask(u, set); err != nil {
 		return err
 	}

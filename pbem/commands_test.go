@@ -40,7 +40,7 @@ func TestSignup(t *testing.T) {
 		{"signup 9lives secret", `"9lives" is not a valid user id; a user id is 2 to 16 letters, digits, '_', '-' or '.', starting with a letter.`},
 		{"signup dave abc", "A password must have 4 to 64 characters; yours has 3."},
 		{"signup dave secret not-an-address", `"not-an-address" is not a mail address; write addresses as name@example.org.`},
-		{"signup dave", "The command has the wrong number of words; write it as: signup userid password [address ...]"},
+		{"signup dave", "The command has the wrong number of words; write it as: signup userid password [address ...] [language]"},
 	}
 	for _, e := range errs {
 		out := h.send("dave@example.org", e.subject, "")

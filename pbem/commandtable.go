@@ -64,9 +64,9 @@ func init() {
 	commands = []*commandRow{
 		// Accounts
 		{name: "signup", run: (*cmd).signup, noPassword: true, section: accountsSection, forms: []form{{
-			words:    "signup userid password [address ...]",
-			text:     "Make an account. Mail goes to the sender, or to the addresses given (at most {{.Limits.Addresses}}). An address other than the sender's is mailed a code and gets nothing else until it is confirmed; so is the sender's own when nothing vouched for the mail (its domain does not sign it).",
-			examples: []string{"signup alice secret"},
+			words:    "signup userid password [address ...] [language]",
+			text:     "Make an account. Mail goes to the sender, or to the addresses given (at most {{.Limits.Addresses}}). An address other than the sender's is mailed a code and gets nothing else until it is confirmed; so is the sender's own when nothing vouched for the mail (its domain does not sign it). A language last (de) makes the account's mails, its welcome first, in that language (as \"set language\" does).",
+			examples: []string{"signup alice secret", "signup alice secret de"},
 		}}},
 		{name: "confirm", run: (*cmd).confirm, section: accountsSection, forms: []form{{
 			words:    "confirm userid code",

@@ -219,3 +219,18 @@ func isCommand(line string) bool {
 	w := strings.Fields(line)
 	return len(w) > 1 && (w[0] == "Subject:" || strings.ToLower(w[0]) == w[0] && !strings.ContainsAny(line, ",.;:\""))
 }
+
+// A signup that names a language last gets its welcome in it, and the
+// account's mails after; a last word that is no language offered is an
+// address as before, refused as one.
+func TestSignupInGerman(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	r := one(t, h.send("erika@example.org", "signup erika geheim1 de", ""), "erika@example.org")
+	says(t, r.Body, "Willkommen bei pbemd, erika.")
+	hasNot(t, r.Body, "Welcome")
+	r = one(t, h.send("erika@example.org", "vacation erika geheim1 3", ""), "erika@example.org")
+	says(t, r.Body, "erika ist bis", "im Urlaub")
+	r = one(t, h.send("otto@example.org", "signup otto geheim1 klingon", ""), "otto@example.org")
+	says(t, r.Body, `"klingon" is not a mail address`)
+}

@@ -163,7 +163,7 @@ func (r *request) runCommands() error {
 				r.guessSecrets(commandWords(line)) // quoted, never run
 				r.replyText(r.sender(), "pbemd: commands not run", fmt.Sprintf(
 					"%d more commands were not run: at most %d per mail. The first not run was:\n\n    %s\n\nSend the rest in another mail.\n",
-					len(lines)-most, most, shorten(line, 200)))
+					len(lines)-most, most, shorten(line, model.LineWidth-8))) // indented 4, and " ..."
 				break
 			}
 			r.line = line
