@@ -119,24 +119,7 @@ func TestAccessible(t *testing.T) {
 	}))
 	defer ts.Close()
 
-	check := func(scheme, path string) {
-		t.Helper()
-		rules := axeRules
-		if scheme == "dark" {
-			rules = axeColourRules
-		}
-		vs, err := runAxe(ctx, rules)
-		if err != nil {
-			t.Fatalf("%s (%s): %v", path, scheme, err)
-		}
-		for _, v := range vs {
-			if v.Impact != "serious" && v.Impact != "critical" {
-				t.Logf("%s (%s): %s %s (%s), not failing: %s", path, scheme, v.Impact, v.ID, v.Help, strings.Join(v.Nodes, "; "))
-				continue
-			}
-			t.Errorf("%s (%s): %s %s: %s\n\t%s", path, scheme, v.Impact, v.ID, v.Help, strings.Join(v.Nodes, "\n\t"))
-		}
-	}
+	check := func(scheme, path string) { t.Helper(); axeCheck(ctx, t, scheme, path) }
 	if err := chromedp.Do(ctx, withAxe(script)); err != nil {
 		t.Fatal(err)
 	}
@@ -160,5 +143,27 @@ func TestAccessible(t *testing.T) {
 			t.Fatalf("unsubscribing: %v", err)
 		}
 		check(scheme, path+" (posted)")
+	}
+}
+
+// axeCheck runs axe on the page loaded in ctx, all its rules in the light
+// scheme and those of colours in the dark one, and fails the test on each
+// serious or critical violation; lesser ones are logged.
+func axeCheck(ctx context.Context, t *testing.T, scheme, path string) {
+	t.Helper()
+	rules := axeRules
+	if scheme == "dark" {
+		rules = axeColourRules
+	}
+	vs, err := runAxe(ctx, rules)
+	if err != nil {
+		t.Fatalf("%s (%s): %v", path, scheme, err)
+	}
+	for _, v := range vs {
+		if v.Impact != "serious" && v.Impact != "critical" {
+			t.Logf("%s (%s): %s %s (%s), not failing: %s", path, scheme, v.Impact, v.ID, v.Help, strings.Join(v.Nodes, "; "))
+			continue
+		}
+		t.Errorf("%s (%s): %s %s: %s\n\t%s", path, scheme, v.Impact, v.ID, v.Help, strings.Join(v.Nodes, "\n\t"))
 	}
 }

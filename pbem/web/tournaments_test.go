@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -181,6 +182,30 @@ func TestTournamentsAPI(t *testing.T) {
 	} {
 		if r := get(t, s, target); r.StatusCode != status || r.Header.Get("Content-Type") != "application/json" {
 			t.Errorf("GET %s: %d %s, want %d in JSON", target, r.StatusCode, r.Header.Get("Content-Type"), status)
+		}
+	}
+}
+
+// TestTournamentPagesAccessible: the tournament pages pass axe as every
+// other page does (TestAccessible), in both colour schemes.
+func TestTournamentPagesAccessible(t *testing.T) {
+	t.Parallel()
+	script := axeScript(t)
+	ts := httptest.NewServer(newTestServer(tournamentPlayed(t)))
+	defer ts.Close()
+	ctx := newBrowserFor(t, 5*time.Minute)
+	if err := chromedp.Do(ctx, withAxe(script)); err != nil {
+		t.Fatal(err)
+	}
+	for _, scheme := range []string{"light", "dark"} {
+		if err := chromedp.Do(ctx, colourScheme(scheme, false)); err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range []string{"/tournaments/", "/tournaments/Spring", "/tournaments/Spring?round=1", "/tournaments/Later"} {
+			if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+path), chromedp.WaitReady("body")); err != nil {
+				t.Fatalf("load %s: %v", path, err)
+			}
+			axeCheck(ctx, t, scheme, path)
 		}
 	}
 }
