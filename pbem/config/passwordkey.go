@@ -54,7 +54,10 @@ func (c *Config) PasswordKey() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("making the password key: %w", err)
 	}
-	// CreateTemp made it 0600.
+	// CreateTemp made it 0600; it is the data directory owner's.
+	if err := giveDirOwner(tmp.Name()); err != nil {
+		return nil, fmt.Errorf("making the password key: %w", err)
+	}
 	if err := os.Link(tmp.Name(), path); errors.Is(err, fs.ErrExist) {
 		return readPasswordKey(path)
 	} else if err != nil {
