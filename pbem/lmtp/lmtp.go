@@ -362,7 +362,7 @@ func (s *Server) read(r io.Reader, c *conn) (m intake.Mail, held int64, err erro
 		if len(buf) == cap(buf) && int64(len(buf)) < keep {
 			// Doubling, as append would, up to a byte past the most a
 			// mail may have.
-			size := min(max(2*held, 32<<10), keep)
+			size := min(max(2*held, 4<<10), keep)
 			if !s.hold(size - held) {
 				return m, held, errBusy
 			}

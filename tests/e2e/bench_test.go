@@ -29,7 +29,9 @@ import (
 // loop on the same disk, run first (storetest.BareBolt), gives the floor
 // (bare-commits/s, bare-values/s) and handled-per-bare, handled/s over
 // bare-values/s. PBEMD_BENCH_CPUPROFILE=FILE writes a CPU profile of
-// pbemd's first 20 s of the backlog there (its pprof setting). "dovecot" reads Dovecot, "go-imap" go-imap's server (the
+// pbemd's first 20 s of the backlog there (its pprof setting), and
+// PBEMD_BENCH_ALLOCPROFILE=FILE its allocations from the start to the
+// last reply. "dovecot" reads Dovecot, "go-imap" go-imap's server (the
 // embedded default's); "lmtp" hands the mails to pbemd's LMTP listener
 // once it has started, as an MTA with a queue does, over 8 connections (or
 // PBEMD_BENCH_LMTP_CONNECTIONS), each a mail at a time, the moves of a
@@ -57,7 +59,8 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld), lmtpAddr string) {
 			extra = "lmtp: " + lmtpAddr + "\n"
 		}
 		profile := os.Getenv("PBEMD_BENCH_CPUPROFILE")
-		if profile != "" {
+		allocs := os.Getenv("PBEMD_BENCH_ALLOCPROFILE")
+		if profile != "" || allocs != "" {
 			extra += "pprof: true\n"
 		}
 		w := newDovecotWorld(b, extra)
@@ -112,6 +115,9 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld), lmtpAddr string) {
 		b.StopTimer()
 		<-delivered
 		<-profiled
+		if allocs != "" {
+			fetchProfile(b, w.metrics, "allocs", allocs)
+		}
 		b.ReportMetric(float64(len(mails))/handled.Seconds(), "handled/s")
 		b.ReportMetric(bare.Commits, "bare-commits/s")
 		b.ReportMetric(bare.Values, "bare-values/s")
@@ -133,10 +139,17 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld), lmtpAddr string) {
 // cpuProfile writes a CPU profile of the daemon's next 20 s, from its
 // profiler on the metrics listener at addr, to file.
 func cpuProfile(b *testing.B, addr, file string) {
+	fetchProfile(b, addr, "profile?seconds=20", file)
+}
+
+// fetchProfile writes the daemon's profile of the given name (and query)
+// from its profiler on the metrics listener at addr to file, waiting up
+// to a minute for the listener.
+func fetchProfile(b *testing.B, addr, name, file string) {
 	var resp *http.Response
 	for start := time.Now(); ; time.Sleep(5 * time.Millisecond) {
 		var err error
-		if resp, err = http.Get("http://" + addr + "/debug/pprof/profile?seconds=20"); err == nil {
+		if resp, err = http.Get("http://" + addr + "/debug/pprof/" + name); err == nil {
 			break
 		}
 		if time.Since(start) > time.Minute {

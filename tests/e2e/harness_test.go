@@ -182,7 +182,14 @@ var counterNames = map[string]string{
 // readCounters reads the metrics a daemon serves at /metrics (Prometheus's
 // text format), by the short names of counterNames.
 func readCounters(metrics string) (map[string]int, error) {
-	resp, err := http.Get("http://" + metrics + "/metrics")
+	// Uncompressed: gzip cost the daemon a new compressor (600 KiB) a
+	// read, a tenth of its allocations in a backlog read every 100 ms.
+	req, err := http.NewRequest("GET", "http://"+metrics+"/metrics", nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept-Encoding", "identity")
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, err
 	}
