@@ -1,7 +1,5 @@
 package rules
 
-import "strings"
-
 // LineWidth is the widest line of prose in a mail: 72 columns leave
 // room for the "> " of a quoting reply within the 78 that mail clients
 // show. A piece key keeps to it, and so do the server's replies.
@@ -20,19 +18,7 @@ func PieceKey(letters string, names []string, note string) string {
 	if note != "" {
 		words = append(words, note)
 	}
-	var b strings.Builder
-	line := ""
-	for _, w := range words {
-		if line != "" && len(line)+2+len(w) > LineWidth {
-			b.WriteString(line + "\n")
-			line = ""
-		}
-		if line != "" {
-			line += "  "
-		}
-		line += w
-	}
-	return b.String() + line + "\n"
+	return Fill(words, "  ", "")
 }
 
 // CaseNote is the note of a key that lists White's letters only.

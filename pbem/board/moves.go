@@ -218,23 +218,7 @@ func turnLine(lang string, row MoveRow, sides [2]string) string {
 		}
 		words = append(words, w)
 	}
-	var b strings.Builder
-	line := ""
-	for _, w := range words {
-		if line != "" && len(line)+2+len(w) > LineWidth {
-			b.WriteString(line + "\n")
-			line = "     "
-		}
-		switch line {
-		case "", "     ":
-		case head:
-			line += " "
-		default:
-			line += "  "
-		}
-		line += w
-	}
-	return b.String() + line + "\n"
+	return rules.Fill(words, " ", "     ")
 }
 
 // RatingLines are the rating changes of a finished game as its final mail
