@@ -35,10 +35,10 @@ type Etcd struct {
 	MaxRequestBytes int `yaml:"max_request_bytes"`
 	// CompactEvery is how often pbemd serve's leader drops the cluster's
 	// old history and then defragments its members, one at a time
-	// (docs/scaling.md, "Compaction"); default 24h, at least 1m; a
+	// (docs/scaling.md, "Compaction"); 0 means 24h, else at least 1m; a
 	// negative duration ("-1s") leaves it to the operator. KeepHistory is
 	// the history kept, which a long transaction or a watch may still
-	// read; default 1h, at least 1m, at most compact_every.
+	// read; 0 means 1h, else at least 1m and at most compact_every.
 	CompactEvery time.Duration `yaml:"compact_every"`
 	KeepHistory  time.Duration `yaml:"keep_history"`
 }
@@ -132,16 +132,30 @@ func (c *Config) validateStore() error {
 	return nil
 }
 
+// Compaction returns the schedule of the daemon's compaction, a zero
+// duration taken as its default; every is negative when it is off.
+func (e Etcd) Compaction() (every, keep time.Duration) {
+	every, keep = e.CompactEvery, e.KeepHistory
+	if every == 0 {
+		every = DefaultCompactEvery
+	}
+	if keep == 0 {
+		keep = min(DefaultKeepHistory, every)
+	}
+	return every, keep
+}
+
 // validateCompaction checks the schedule of the daemon's compaction.
 func (e Etcd) validateCompaction() error {
-	if e.CompactEvery < 0 {
+	every, keep := e.Compaction()
+	if every < 0 {
 		return nil // off
 	}
-	if e.CompactEvery < time.Minute {
-		return fmt.Errorf("etcd.compact_every is %v; want at least 1m (24h is usual), or a negative duration to leave compaction to the operator", e.CompactEvery)
+	if every < time.Minute {
+		return fmt.Errorf("etcd.compact_every is %v; want at least 1m (24h is usual), or a negative duration to leave compaction to the operator", every)
 	}
-	if e.KeepHistory < time.Minute || e.KeepHistory > e.CompactEvery {
-		return fmt.Errorf("etcd.keep_history is %v; want at least 1m and at most etcd.compact_every (%v)", e.KeepHistory, e.CompactEvery)
+	if keep < time.Minute || keep > every {
+		return fmt.Errorf("etcd.keep_history is %v; want at least 1m and at most etcd.compact_every (%v)", keep, every)
 	}
 	return nil
 }
