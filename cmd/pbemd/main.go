@@ -84,13 +84,16 @@ var commands = []command{
 			"directory, asked over its control socket: after an upgrade they differ until\n" +
 			"the daemon is restarted.",
 		examples: []string{"pbemd version", "pbemd version -config /etc/pbemd/pbemd.yaml"}},
-	{name: "restore", args: "[-config FILE] [-data DIR] FILE",
+	{name: "restore", args: "[-config FILE] [-data DIR] [-force] FILE",
 		summary: "put a backup copy in place of the database (daemon stopped)", run: runRestore,
 		help: "Checks that FILE is a whole pbemd database (a copy \"pbemd backup\" wrote), then puts\n" +
 			"it in place of DIR/" + store.FileName + ", owned by the owner of DIR (a restore run as root\n" +
 			"stays writable by the daemon's own user) with the mode of the file it replaces.\n" +
 			"A foreign, cut short or damaged FILE is refused and nothing changes. The\n" +
-			"replaced database is kept as DIR/" + store.FileName + ".before-restore until the next restore.",
+			"replaced database is kept as DIR/" + store.FileName + ".before-restore until the next restore.\n" +
+			"With store: etcd://..., FILE is copied into the prefix and checked key by key,\n" +
+			"with every node stopped; a prefix that holds a store is refused unless -force,\n" +
+			"which first writes what it holds to pbemd-before-restore-TIME.db beside FILE.",
 		examples: []string{"pbemd restore -config /etc/pbemd/pbemd.yaml /var/backups/pbemd.db   (after systemctl stop pbemd)"}},
 	{name: "doctor", args: "[-config FILE] [-data DIR] [-resolver ADDR] [-timeout D]",
 		summary: "check what the daemon needs: data, store, mail servers, DNS", run: runDoctor,
