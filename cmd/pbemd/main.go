@@ -99,7 +99,8 @@ var commands = []command{
 		summary: "check what the daemon needs: data, store, mail servers, DNS", run: runDoctor,
 		help: "One line per check, \"ok\", \"--\" (not checked), \"WARN\" or \"FAIL\": the configuration; the\n" +
 			"data directory's owner and mode and its files' owners; the store (its pages, when\n" +
-			"the daemon is stopped); free disk; IMAP and SMTP reachable, their certificates\n" +
+			"the daemon is stopped; on etcd: every member answering, a leader, no alarm, room\n" +
+			"below the quota, the prefix a pbemd store and the node serving it); free disk; IMAP and SMTP reachable, their certificates\n" +
 			"trusted and not running out within 14 days, the login; the LMTP socket's mode\n" +
 			"and group, and its greeting; the DKIM key file against its DNS record, SPF and\n" +
 			"DMARC. DNS goes through the system's resolver (or -resolver, or dkim_resolver);\n" +
