@@ -1,8 +1,6 @@
 package store
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -71,7 +69,7 @@ func Compact(path string, lockTimeout time.Duration) (CompactStats, error) {
 	if err != nil {
 		return st, fmt.Errorf("store: compact: %w", err)
 	}
-	err = copyStore(dst, db.bolt)
+	_, err = copyAll(packedBolt{boltEngine{dst}}, db.eng)
 	if err == nil {
 		err = dst.Sync()
 	}
@@ -98,166 +96,33 @@ func Compact(path string, lockTimeout time.Duration) (CompactStats, error) {
 	return st, nil
 }
 
-// copyStore copies every bucket of src into the empty dst, in
-// transactions of compactTxBytes.
-func copyStore(dst, src *bolt.DB) error {
-	c := &copier{db: dst}
-	err := src.View(func(stx *bolt.Tx) error {
-		return stx.ForEach(func(name []byte, b *bolt.Bucket) error {
-			return c.bucket([][]byte{name}, b)
-		})
-	})
-	if c.tx == nil {
-		return err
-	}
+// packedBolt is a bbolt engine whose buckets are filled compactFill full:
+// for a copy written once, in key order.
+type packedBolt struct{ boltEngine }
+
+func (e packedBolt) update(fn func(etx) error) error {
+	return e.db.Update(func(btx *bolt.Tx) error { return fn(packedTx{boltTx{btx}}) })
+}
+
+type packedTx struct{ boltTx }
+
+func (t packedTx) createBucket(name []byte) (bucket, error) {
+	b, err := t.tx.CreateBucketIfNotExists(name)
 	if err != nil {
-		c.tx.Rollback()
-		return err
-	}
-	return c.tx.Commit()
-}
-
-// A copier writes into dst a transaction at a time.
-type copier struct {
-	db   *bolt.DB
-	tx   *bolt.Tx
-	size int
-}
-
-// bucket copies src, found at path, with its nested buckets.
-func (c *copier) bucket(path [][]byte, src *bolt.Bucket) error {
-	b, err := c.open(path, true)
-	if err != nil {
-		return err
-	}
-	if err := b.SetSequence(src.Sequence()); err != nil {
-		return err
-	}
-	cur := src.Cursor()
-	for k, v := cur.First(); k != nil; k, v = cur.Next() {
-		if v == nil {
-			if nested := src.Bucket(k); nested != nil {
-				if err := c.bucket(append(path[:len(path):len(path)], k), nested); err != nil {
-					return err
-				}
-				// The nested copy may have committed: b is of an old transaction.
-				if b, err = c.open(path, false); err != nil {
-					return err
-				}
-				continue
-			}
-		}
-		if c.size >= compactTxBytes {
-			if err := c.tx.Commit(); err != nil {
-				return err
-			}
-			c.tx, c.size = nil, 0
-			if b, err = c.open(path, false); err != nil {
-				return err
-			}
-		}
-		if err := b.Put(k, v); err != nil {
-			return err
-		}
-		c.size += len(k) + len(v)
-	}
-	return nil
-}
-
-// open returns the bucket at path in the current transaction, beginning
-// one when none is open, and creates it when create is set.
-func (c *copier) open(path [][]byte, create bool) (*bolt.Bucket, error) {
-	if c.tx == nil {
-		tx, err := c.db.Begin(true)
-		if err != nil {
-			return nil, err
-		}
-		c.tx = tx
-	}
-	var b *bolt.Bucket
-	for i, name := range path {
-		var err error
-		switch {
-		case i == 0 && create && len(path) == 1:
-			b, err = c.tx.CreateBucket(name)
-		case i == 0:
-			b = c.tx.Bucket(name)
-		case create && i == len(path)-1:
-			b, err = b.CreateBucket(name)
-		default:
-			b = b.Bucket(name)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if b == nil {
-			return nil, fmt.Errorf("bucket %q missing from the copy", path[:i+1])
-		}
+		return nil, err
 	}
 	b.FillPercent = compactFill
-	return b, nil
+	return boltBucket{b}, nil
 }
 
-// errDiffer is what sameStore finds when the copy is not the store.
-var errDiffer = errors.New("the copy differs from the store")
-
-// sameStore checks that the file at path holds exactly what src holds: the
-// same buckets, keys, values and sequences.
+// sameStore checks that the file at path, read from the disk again,
+// holds exactly what src holds: the same buckets, keys, values and
+// sequences (sameAll).
 func sameStore(path string, src *bolt.DB) error {
 	cp, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
 	if err != nil {
 		return err
 	}
 	defer cp.Close()
-	return src.View(func(stx *bolt.Tx) error {
-		return cp.View(func(ctx *bolt.Tx) error {
-			n := 0
-			err := stx.ForEach(func(name []byte, b *bolt.Bucket) error {
-				n++
-				return sameBucket(string(name), b, ctx.Bucket(name))
-			})
-			if err != nil {
-				return err
-			}
-			m := 0
-			ctx.ForEach(func([]byte, *bolt.Bucket) error { m++; return nil })
-			if m != n {
-				return fmt.Errorf("%w: %d buckets, not %d", errDiffer, m, n)
-			}
-			return nil
-		})
-	})
-}
-
-func sameBucket(name string, a, b *bolt.Bucket) error {
-	if b == nil {
-		return fmt.Errorf("%w: bucket %q missing", errDiffer, name)
-	}
-	if a.Sequence() != b.Sequence() {
-		return fmt.Errorf("%w: bucket %q has sequence %d, not %d", errDiffer, name, b.Sequence(), a.Sequence())
-	}
-	ca, cb := a.Cursor(), b.Cursor()
-	ka, va := ca.First()
-	kb, vb := cb.First()
-	for ; ka != nil || kb != nil; ka, va, kb, vb = nextPair(ca, cb) {
-		if !bytes.Equal(ka, kb) {
-			return fmt.Errorf("%w: bucket %q: key %q where %q was", errDiffer, name, kb, ka)
-		}
-		na, nb := a.Bucket(ka), b.Bucket(kb)
-		switch {
-		case va == nil && na != nil:
-			if err := sameBucket(name+"/"+string(ka), na, nb); err != nil {
-				return err
-			}
-		case vb == nil && nb != nil || !bytes.Equal(va, vb):
-			return fmt.Errorf("%w: bucket %q: the value of %q", errDiffer, name, ka)
-		}
-	}
-	return nil
-}
-
-func nextPair(ca, cb *bolt.Cursor) (ka, va, kb, vb []byte) {
-	ka, va = ca.Next()
-	kb, vb = cb.Next()
-	return ka, va, kb, vb
+	return sameAll(boltEngine{src}, boltEngine{cp})
 }

@@ -263,3 +263,39 @@ func TestCompactThroughALink(t *testing.T) {
 		t.Errorf("the linked file: %v (%d bytes, want %d), %v; want the compacted store, mode 0640", fi.Mode(), fi.Size(), st.After, err)
 	}
 }
+
+// A store with a nested bucket, which pbemd never makes, is refused and
+// left as it was: a copy would lose what the nested bucket holds.
+func TestCompactRefusesANestedBucket(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), FileName)
+	fragmented(t, path)
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Update(func(btx *bolt.Tx) error {
+		nested, err := btx.Bucket(bucketNotes).CreateBucket([]byte("nested"))
+		if err == nil {
+			err = nested.Put([]byte("k"), []byte("kept"))
+		}
+		return err
+	})
+	b.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := filepath.Join(t.TempDir(), "before.db")
+	copyFile(t, path, before)
+	if _, err := Compact(path, time.Second); !errors.Is(err, ErrNotStore) || !strings.Contains(err.Error(), "nested") {
+		t.Errorf("Compact of a store with a nested bucket: %v; want ErrNotStore naming it", err)
+	}
+	old, err := bolt.Open(before, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if err := sameStore(path, old); err != nil {
+		t.Errorf("the store refused was changed: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -92,10 +93,16 @@ func copyAll(dst, src engine) (Copied, error) {
 
 func clone(b []byte) []byte { return append([]byte{}, b...) }
 
+// errDiffer is what sameAll finds when the copy is not the store.
+var errDiffer = errors.New("the copy differs from the store")
+
 // sameAll checks that a and b hold the same buckets, keys, values and
 // sequences, reading each in one read transaction, and says where they
-// first differ.
+// first differ (an error wrapping errDiffer).
 func sameAll(a, b engine) error {
+	differ := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{errDiffer}, args...)...)
+	}
 	return a.view(func(ta etx) error {
 		return b.view(func(tb etx) error {
 			var names [][]byte
@@ -103,22 +110,22 @@ func sameAll(a, b engine) error {
 			n := 0
 			tb.eachBucket(func([]byte, bucket) error { n++; return nil })
 			if n != len(names) {
-				return fmt.Errorf("%d buckets, the copy %d", len(names), n)
+				return differ("%d buckets, the copy %d", len(names), n)
 			}
 			for _, name := range names {
 				ba, bb := ta.bucket(name), tb.bucket(name)
 				if bb == nil {
-					return fmt.Errorf("the copy lacks the bucket %q", name)
+					return differ("the copy lacks the bucket %q", name)
 				}
 				if ba.Sequence() != bb.Sequence() {
-					return fmt.Errorf("bucket %q: sequence %d, the copy %d", name, ba.Sequence(), bb.Sequence())
+					return differ("bucket %q: sequence %d, the copy %d", name, ba.Sequence(), bb.Sequence())
 				}
 				ca, cb := ba.Cursor(), bb.Cursor()
 				ka, va := ca.First()
 				kb, vb := cb.First()
 				for ka != nil || kb != nil {
 					if !bytes.Equal(ka, kb) || !bytes.Equal(va, vb) {
-						return fmt.Errorf("bucket %q: key %q (value of %d bytes), the copy key %q (value of %d bytes)", name, ka, len(va), kb, len(vb))
+						return differ("bucket %q: key %q (value of %d bytes), the copy key %q (value of %d bytes)", name, ka, len(va), kb, len(vb))
 					}
 					ka, va = ca.Next()
 					kb, vb = cb.Next()
@@ -188,7 +195,7 @@ func (db *DB) CopyTo(dst *DB) (Copied, error) {
 		return st, fmt.Errorf("store: copying %s to %s: %w (the copy holds a part: empty it before trying again)", db.path, dst.path, err)
 	}
 	if err := sameAll(db.eng, dst.eng); err != nil {
-		return st, fmt.Errorf("store: the copy in %s differs from %s: %w", dst.path, db.path, err)
+		return st, fmt.Errorf("store: checking the copy in %s against %s: %w", dst.path, db.path, err)
 	}
 	return st, nil
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
@@ -117,6 +118,18 @@ func (t boltTx) changed() bool {
 func (t boltTx) writable() bool { return t.tx.Writable() }
 
 type boltBucket struct{ *bolt.Bucket }
+
+// ForEach calls fn with each key and value. A nested bucket, which no
+// pbemd store has (the engines know none), is an error, not a key
+// without a value that a copy would lose.
+func (b boltBucket) ForEach(fn func(k, v []byte) error) error {
+	return b.Bucket.ForEach(func(k, v []byte) error {
+		if v == nil && b.Bucket.Bucket(k) != nil { // else a value put as nil
+			return fmt.Errorf("store: a bucket holds the nested bucket %q: %w, whose buckets hold keys alone", k, ErrNotStore)
+		}
+		return fn(k, v)
+	})
+}
 
 func (b boltBucket) Cursor() cursor { return b.Bucket.Cursor() }
 func (b boltBucket) KeyN() int      { return b.Stats().KeyN }

@@ -59,6 +59,22 @@ func OpenEtcd(c *EtcdConfig, opts *Options) (*DB, error) {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
+	e, err := dialEtcd(c)
+	if err != nil {
+		return nil, err
+	}
+	e.readOnly = o.ReadOnly
+	db := &DB{eng: e, path: c.String(), readOnly: o.ReadOnly, skipped: skipped{log: o.Log}}
+	if err := db.prepare(); err != nil {
+		e.cli.Close()
+		return nil, fmt.Errorf("store: %s: %w", c, err)
+	}
+	return db, nil
+}
+
+// dialEtcd makes the engine of the store c names, with its client to
+// the cluster; nothing is asked of the cluster yet.
+func dialEtcd(c *EtcdConfig) (*etcdEngine, error) {
 	if len(c.Endpoints) == 0 {
 		return nil, fmt.Errorf("store: etcd: no member to connect to; want etcd://HOST:PORT[,HOST:PORT...]")
 	}
@@ -67,7 +83,6 @@ func OpenEtcd(c *EtcdConfig, opts *Options) (*DB, error) {
 		return nil, err
 	}
 	e := newEtcdEngine(nil, c)
-	e.readOnly = o.ReadOnly
 	cli, err := clientv3.New(clientv3.Config{
 		Endpoints:   c.Endpoints,
 		DialTimeout: e.timeout,
@@ -82,12 +97,7 @@ func OpenEtcd(c *EtcdConfig, opts *Options) (*DB, error) {
 		return nil, fmt.Errorf("store: etcd %s: %w", c, err)
 	}
 	e.cli = cli
-	db := &DB{eng: e, path: c.String(), readOnly: o.ReadOnly, skipped: skipped{log: o.Log}}
-	if err := db.prepare(); err != nil {
-		cli.Close()
-		return nil, fmt.Errorf("store: %s: %w", c, err)
-	}
-	return db, nil
+	return e, nil
 }
 
 // tls returns the client's TLS settings, nil for a plain connection.

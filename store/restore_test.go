@@ -38,9 +38,7 @@ func hasUser(t *testing.T, path, id string) bool {
 		t.Fatalf("%s does not open: %v", path, err)
 	}
 	defer db.Close()
-	var u *User
-	db.View(func(tx *Tx) error { u, _ = tx.User(id); return nil })
-	return u != nil
+	return holdsUser(t, db, id)
 }
 
 // A restore run by root gives the file the data directory's owner and

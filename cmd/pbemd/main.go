@@ -84,19 +84,23 @@ var commands = []command{
 			"directory, asked over its control socket: after an upgrade they differ until\n" +
 			"the daemon is restarted.",
 		examples: []string{"pbemd version", "pbemd version -config /etc/pbemd/pbemd.yaml"}},
-	{name: "restore", args: "[-config FILE] [-data DIR] FILE",
+	{name: "restore", args: "[-config FILE] [-data DIR] [-force] FILE",
 		summary: "put a backup copy in place of the database (daemon stopped)", run: runRestore,
 		help: "Checks that FILE is a whole pbemd database (a copy \"pbemd backup\" wrote), then puts\n" +
 			"it in place of DIR/" + store.FileName + ", owned by the owner of DIR (a restore run as root\n" +
 			"stays writable by the daemon's own user) with the mode of the file it replaces.\n" +
 			"A foreign, cut short or damaged FILE is refused and nothing changes. The\n" +
-			"replaced database is kept as DIR/" + store.FileName + ".before-restore until the next restore.",
+			"replaced database is kept as DIR/" + store.FileName + ".before-restore until the next restore.\n" +
+			"With store: etcd://..., FILE is copied into the prefix and checked key by key,\n" +
+			"with every node stopped; a prefix that holds a store is refused unless -force,\n" +
+			"which first writes what it holds to pbemd-before-restore-TIME.db beside FILE.",
 		examples: []string{"pbemd restore -config /etc/pbemd/pbemd.yaml /var/backups/pbemd.db   (after systemctl stop pbemd)"}},
 	{name: "doctor", args: "[-config FILE] [-data DIR] [-resolver ADDR] [-timeout D]",
 		summary: "check what the daemon needs: data, store, mail servers, DNS", run: runDoctor,
 		help: "One line per check, \"ok\", \"--\" (not checked), \"WARN\" or \"FAIL\": the configuration; the\n" +
 			"data directory's owner and mode and its files' owners; the store (its pages, when\n" +
-			"the daemon is stopped); free disk; IMAP and SMTP reachable, their certificates\n" +
+			"the daemon is stopped; on etcd: every member answering, a leader, no alarm, room\n" +
+			"below the quota, the prefix a pbemd store and the node serving it); free disk; IMAP and SMTP reachable, their certificates\n" +
 			"trusted and not running out within 14 days, the login; the LMTP socket's mode\n" +
 			"and group, and its greeting; the DKIM key file against its DNS record, SPF and\n" +
 			"DMARC. DNS goes through the system's resolver (or -resolver, or dkim_resolver);\n" +

@@ -366,6 +366,7 @@ func Default() *Config {
 		VerifyDKIM:    true,
 		DKIMTimeout:   5 * time.Second,
 		Bounces:       Bounces{PauseAfter: pbem.DefaultPauseAfter},
+		Etcd:          Etcd{CompactEvery: DefaultCompactEvery, KeepHistory: DefaultKeepHistory},
 	}
 }
 

@@ -33,7 +33,21 @@ type Etcd struct {
 	// asks of a cluster.
 	MaxTxnOps       int `yaml:"max_txn_ops"`
 	MaxRequestBytes int `yaml:"max_request_bytes"`
+	// CompactEvery is how often pbemd serve's leader drops the cluster's
+	// old history and then defragments its members, one at a time
+	// (docs/scaling.md, "Compaction"); 0 means 24h, else at least 1m; a
+	// negative duration ("-1s") leaves it to the operator. KeepHistory is
+	// the history kept, which a long transaction or a watch may still
+	// read; 0 means 1h, else at least 1m and at most compact_every.
+	CompactEvery time.Duration `yaml:"compact_every"`
+	KeepHistory  time.Duration `yaml:"keep_history"`
 }
+
+// The defaults of Etcd's scheduled compaction.
+const (
+	DefaultCompactEvery = 24 * time.Hour
+	DefaultKeepHistory  = time.Hour
+)
 
 // EtcdStore returns how to reach the store's etcd cluster, or nil when the
 // store is the bbolt file in Data.
@@ -105,12 +119,43 @@ func (c *Config) validateStore() error {
 	if c.Etcd.Timeout < 0 || c.Etcd.MaxTxnOps < 0 || c.Etcd.MaxRequestBytes < 0 {
 		return errors.New("etcd: timeout, max_txn_ops and max_request_bytes: want 0 (the default) or more")
 	}
+	if err := c.Etcd.validateCompaction(); err != nil {
+		return err
+	}
 	size := int64(c.Etcd.MaxRequestBytes)
 	if size == 0 {
 		size = 16 << 20
 	}
 	if c.Limits.LargestMail > size-1<<20 {
 		return fmt.Errorf("limits.largest_mail is %d bytes, etcd.max_request_bytes %d: a quarantined mail must fit in one request with 1 MiB to spare; lower largest_mail or raise the cluster's --max-request-bytes and max_request_bytes", c.Limits.LargestMail, size)
+	}
+	return nil
+}
+
+// Compaction returns the schedule of the daemon's compaction, a zero
+// duration taken as its default; every is negative when it is off.
+func (e Etcd) Compaction() (every, keep time.Duration) {
+	every, keep = e.CompactEvery, e.KeepHistory
+	if every == 0 {
+		every = DefaultCompactEvery
+	}
+	if keep == 0 {
+		keep = min(DefaultKeepHistory, every)
+	}
+	return every, keep
+}
+
+// validateCompaction checks the schedule of the daemon's compaction.
+func (e Etcd) validateCompaction() error {
+	every, keep := e.Compaction()
+	if every < 0 {
+		return nil // off
+	}
+	if every < time.Minute {
+		return fmt.Errorf("etcd.compact_every is %v; want at least 1m (24h is usual), or a negative duration to leave compaction to the operator", every)
+	}
+	if keep < time.Minute || keep > every {
+		return fmt.Errorf("etcd.keep_history is %v; want at least 1m and at most etcd.compact_every (%v)", keep, every)
 	}
 	return nil
 }

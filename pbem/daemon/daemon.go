@@ -201,15 +201,9 @@ func watchMemory(ctx context.Context, db *store.DB, log *slog.Logger) (stop func
 // and its robots (once they run).
 func newMetrics(db *store.DB, robots *atomic.Pointer[robot.Worker], leading *atomic.Bool) *metrics.Metrics {
 	return metrics.New(Version(), metrics.Read{
-		Waiting: db.OutboxWaiting,
-		Failed:  db.FailedLen,
-		StoreBytes: func() (int64, error) {
-			fi, err := os.Stat(db.Path())
-			if err != nil {
-				return 0, err
-			}
-			return fi.Size(), nil
-		},
+		Waiting:    db.OutboxWaiting,
+		Failed:     db.FailedLen,
+		StoreBytes: db.Size,
 		RobotTurns: func() int {
 			if w := robots.Load(); w != nil {
 				return w.Waiting()

@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -64,7 +65,8 @@ const Expiring = 14 * 24 * time.Hour
 
 // Doctor checks what pbemd serve needs of the machine and the world: the
 // data directory (owner, mode, the owners of its files, free space), the
-// store, the IMAP and SMTP servers (reachable, their certificates trusted
+// store (a file, or in etcd the cluster, its room and the prefix: see
+// etcdChecks), the IMAP and SMTP servers (reachable, their certificates trusted
 // and not about to run out, the login), the LMTP listener, and the DNS
 // records of the address's domain (the DKIM key against the key file, SPF,
 // DMARC). It calls report once per check, in that order, and returns
@@ -79,7 +81,12 @@ func Doctor(ctx context.Context, cfg *config.Config, opts DoctorOptions, report 
 		opts.Now = time.Now()
 	}
 	d := &doctor{cfg: cfg, opts: opts, dns: cfg.Resolver()}
-	checks := []func(context.Context) Finding{d.dataDir, d.owners, d.store, d.disk, d.imap, d.smtp, d.lmtp, d.dkim, d.spf, d.dmarc}
+	storeChecks := []func(context.Context) Finding{d.store}
+	if cfg.Store != "" {
+		storeChecks = d.etcdChecks()
+	}
+	checks := slices.Concat([]func(context.Context) Finding{d.dataDir, d.owners}, storeChecks,
+		[]func(context.Context) Finding{d.disk, d.imap, d.smtp, d.lmtp, d.dkim, d.spf, d.dmarc})
 	for _, check := range checks {
 		f := check(ctx)
 		failed = failed || f.Level == Fail

@@ -17,7 +17,7 @@ import (
 // onceWork is the work that runs on one node of a store at a time: the
 // IMAP watcher of the one mailbox (nil when mail comes over LMTP alone),
 // the outbox sender, the robots and the sweep (nil when the core has
-// none). Every node takes mail over LMTP and deliver, and serves the web
+// none), and on etcd the scheduled compaction of the cluster. Every node takes mail over LMTP and deliver, and serves the web
 // view and control socket, leader or not.
 type onceWork struct {
 	sender  *outbox.Sender
@@ -28,6 +28,7 @@ type onceWork struct {
 	m       *metrics.Metrics
 	log     *slog.Logger
 	leading *atomic.Bool // true while run runs, for the leader gauge
+	db      *store.DB    // set by lead, for the scheduled compaction
 }
 
 // lead runs w whenever this node leads the store (on bbolt, at once, as
@@ -36,6 +37,7 @@ type onceWork struct {
 // the store: the outbox where it stood, the mailbox's unseen mail, the
 // robots' and the sweep's boards.
 func (w onceWork) lead(ctx context.Context, db *store.DB) {
+	w.db = db
 	db.Lead(ctx, store.LeadOptions{Log: w.log}, w.run)
 }
 
@@ -52,6 +54,7 @@ func (w onceWork) run(ctx context.Context) {
 	if w.sweep != nil {
 		wg.Go(func() { sweepLoop(ctx, w.sweep, w.cfg.SweepInterval, w.sender, w.m, w.log) })
 	}
+	wg.Go(func() { compactOnSchedule(ctx, w.db, w.cfg.Etcd, w.m, w.log) })
 	w.sender.Kick() // replies left over by the last leader, or the last run
 	wg.Wait()
 }

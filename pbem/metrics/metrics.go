@@ -19,7 +19,12 @@
 //	oldest_reply_waiting_seconds  age of the oldest of them; 0 when none
 //	failed_replies                replies kept as failed mail
 //	robot_turns_waiting           robot boards queued to be played
-//	store_bytes                   size of the database file
+//	store_bytes                   size of the database: the file, or in
+//	                              etcd the largest member's (store.DB.Size)
+//	etcd_compactions_total        the leader's scheduled compactions of
+//	                              the etcd cluster, each member
+//	                              defragmented (its failures count as
+//	                              errors)
 package metrics
 
 import (
@@ -38,7 +43,7 @@ type Read struct {
 	Waiting func() (n int, oldest time.Time, err error)
 	// Failed is the replies kept as failed mail.
 	Failed func() (int, error)
-	// StoreBytes is the size of the database file.
+	// StoreBytes is the size of the database (store.DB.Size).
 	StoreBytes func() (int64, error)
 	// RobotTurns is the robot boards waiting to be played.
 	RobotTurns func() int
@@ -57,6 +62,9 @@ type Metrics struct {
 	// Bounces counts the delivery reports (RFC 3464) read at a return path.
 	Bounces    prometheus.Counter
 	Reconnects prometheus.Counter
+	// Compactions counts the scheduled compactions of the etcd cluster
+	// done on this node (store.DB.CompactOnSchedule).
+	Compactions prometheus.Counter
 
 	mailsIn *prometheus.CounterVec
 	sweep   prometheus.Histogram
@@ -77,6 +85,7 @@ func New(version string, read Read) *Metrics {
 		RepliesFailed: counter("replies_failed_total", "Replies given up and kept as failed mail."),
 		Bounces:       counter("bounces_total", "Bounces of the server's replies read."),
 		Reconnects:    counter("imap_reconnects_total", "IMAP connections back after a lost one."),
+		Compactions:   counter("etcd_compactions_total", "Scheduled compactions of the etcd cluster's history, each member defragmented after."),
 		mailsIn: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "pbemd", Name: "mails_in_total",
 			Help: "Mails taken, by the way they came in and their verdict: done, retry (offered again later) or set aside (answered, kept in quarantine)."},
 			[]string{"way", "result"}),
@@ -85,7 +94,7 @@ func New(version string, read Read) *Metrics {
 			Buckets: []float64{.001, .005, .02, .1, .5, 2, 10, 60}}),
 		reg: prometheus.NewRegistry(),
 	}
-	m.reg.MustRegister(m.Moves, m.Errors, m.RepliesSent, m.RepliesFailed, m.Bounces, m.Reconnects, m.mailsIn, m.sweep,
+	m.reg.MustRegister(m.Moves, m.Errors, m.RepliesSent, m.RepliesFailed, m.Bounces, m.Reconnects, m.mailsIn, m.sweep, m.Compactions,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "pbemd", Name: "build_info", Help: "The daemon's version, as a label.",
 			ConstLabels: prometheus.Labels{"version": version}}, func() float64 { return 1 }))
@@ -108,7 +117,7 @@ func (m *Metrics) gauges(read Read) {
 		})
 	}
 	if read.StoreBytes != nil {
-		gauge("store_bytes", "Size of the database file.", func() float64 {
+		gauge("store_bytes", "Size of the database: its file, or in etcd the largest member's database.", func() float64 {
 			n, _ := read.StoreBytes()
 			return float64(n)
 		})

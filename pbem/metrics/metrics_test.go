@@ -57,6 +57,7 @@ func TestMetrics(t *testing.T) {
 	m.RepliesSent.Inc()
 	m.RepliesFailed.Inc()
 	m.Bounces.Inc()
+	m.Compactions.Inc()
 	m.Swept(3 * time.Millisecond)
 	text := scrape(t, m)
 	for sample, want := range map[string]float64{
@@ -66,6 +67,7 @@ func TestMetrics(t *testing.T) {
 		`pbemd_replies_sent_total`:                              1,
 		`pbemd_replies_failed_total`:                            1,
 		`pbemd_bounces_total`:                                   1,
+		`pbemd_etcd_compactions_total`:                          1,
 		`pbemd_replies_waiting`:                                 3,
 		`pbemd_failed_replies`:                                  1,
 		`pbemd_store_bytes`:                                     4096,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"os/exec"
@@ -29,10 +30,10 @@ type memberSpec struct {
 }
 
 // A Cluster is etcd members on loopback, each in a process of its own
-// (the test binary run again as MemberMain says), so that one can be
-// killed as a machine dies: with SIGKILL, nothing flushed or said.
+// (the test binary, or the etcdcluster command, run again as MemberMain
+// says), so that one can be killed as a machine dies: with SIGKILL,
+// nothing flushed or said.
 type Cluster struct {
-	t       testing.TB
 	members []*process
 }
 
@@ -42,9 +43,10 @@ type process struct {
 	done chan struct{}
 }
 
-// MemberMain runs this process as an etcd member when StartCluster
-// started it so, and never returns then; otherwise it returns at once. A
-// test binary that starts a Cluster calls it first in its TestMain.
+// MemberMain runs this process as an etcd member when StartCluster or
+// Launch started it so, and never returns then; otherwise it returns at
+// once. A binary that starts a Cluster calls it first: a test binary in
+// its TestMain.
 func MemberMain() {
 	env := os.Getenv(memberEnv)
 	if env == "" {
@@ -55,11 +57,13 @@ func MemberMain() {
 		fmt.Fprintf(os.Stderr, "etcdtest: member: %s: %v\n", memberEnv, err)
 		os.Exit(2)
 	}
-	cfg := embed.NewConfig()
-	cfg.Name, cfg.Dir = s.Name, s.Dir
-	cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
-	cfg.MaxTxnOps = MaxTxnOps
-	cfg.MaxRequestBytes = MaxRequestBytes
+	runMember(s)
+}
+
+// runMember runs the member s until it stops, then exits.
+func runMember(s memberSpec) {
+	cfg := newConfig(s.Dir)
+	cfg.Name = s.Name
 	client, peer := url.URL{Scheme: "http", Host: s.Client}, url.URL{Scheme: "http", Host: s.Peer}
 	cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{client}, []url.URL{client}
 	cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{peer}, []url.URL{peer}
@@ -79,45 +83,80 @@ func MemberMain() {
 // when t ends.
 func StartCluster(t testing.TB, n int) *Cluster {
 	t.Helper()
-	ports, err := freePorts(2 * n)
+	c, err := launch(t.TempDir(), n, []string{"-test.run=^$"}, func(string) (io.Writer, error) { return os.Stderr, nil })
+	if c != nil {
+		t.Cleanup(func() {
+			for i := range c.members {
+				c.Kill(i)
+			}
+		})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &Cluster{t: t}
+	return c
+}
+
+// Launch starts n members in processes of this binary, which calls
+// MemberMain first, their data under dir and each one's log in
+// dir/NAME.log, and waits until they have a leader. The members outlive
+// this process: Pids names them, to be ended.
+func Launch(dir string, n int) (*Cluster, error) {
+	return launch(dir, n, nil, func(name string) (io.Writer, error) {
+		return os.Create(filepath.Join(dir, name+".log"))
+	})
+}
+
+// launch starts n members, each this binary run with args, its standard
+// error to logTo(its name), and waits until they have a leader. On an
+// error the members started are returned, for the caller to kill.
+func launch(dir string, n int, args []string, logTo func(name string) (io.Writer, error)) (*Cluster, error) {
+	ports, err := freePorts(2 * n)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{}
 	var initial []string
 	for i := range n {
 		s := memberSpec{Name: fmt.Sprintf("m%d", i), Client: ports[2*i], Peer: ports[2*i+1],
 			Token: fmt.Sprintf("etcdtest-%d", os.Getpid())}
-		s.Dir = filepath.Join(t.TempDir(), s.Name)
+		s.Dir = filepath.Join(dir, s.Name)
 		initial = append(initial, s.Name+"=http://"+s.Peer)
 		c.members = append(c.members, &process{spec: s})
 	}
-	for _, m := range c.members {
+	for i, m := range c.members {
 		m.spec.Cluster = strings.Join(initial, ",")
 		spec, _ := json.Marshal(m.spec)
-		m.cmd = exec.Command(os.Args[0], "-test.run=^$")
+		m.cmd = exec.Command(os.Args[0], args...)
 		m.cmd.Env = append(os.Environ(), memberEnv+"="+string(spec))
-		m.cmd.Stderr = os.Stderr
-		if err := m.cmd.Start(); err != nil {
-			t.Fatal(err)
+		if m.cmd.Stderr, err = logTo(m.spec.Name); err == nil {
+			err = m.cmd.Start()
+		}
+		if err != nil {
+			c.members = c.members[:i]
+			return c, err
 		}
 		m.done = make(chan struct{})
 		go func() { m.cmd.Wait(); close(m.done) }()
 	}
-	t.Cleanup(func() {
-		for i := range c.members {
-			c.Kill(i)
-		}
-	})
 	deadline := time.Now().Add(time.Minute)
 	for {
 		if _, err := c.Leader(); err == nil {
-			return c
+			return c, nil
 		} else if time.Now().After(deadline) {
-			t.Fatalf("etcdtest: the cluster of %d members has no leader after a minute: %v", n, err)
+			return c, fmt.Errorf("etcdtest: the cluster of %d members has no leader after a minute: %v", n, err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// Pids are the members' process ids.
+func (c *Cluster) Pids() []int {
+	var pids []int
+	for _, m := range c.members {
+		pids = append(pids, m.cmd.Process.Pid)
+	}
+	return pids
 }
 
 // Endpoints are the members' client addresses, HOST:PORT.

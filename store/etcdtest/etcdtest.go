@@ -24,8 +24,9 @@ import (
 // cluster (and the store's defaults), so that a transaction too large for
 // one fails in the tests too.
 const (
-	MaxTxnOps       = 4096
-	MaxRequestBytes = 16 << 20
+	MaxTxnOps         = 4096
+	MaxRequestBytes   = 16 << 20
+	QuotaBackendBytes = 8 << 30
 )
 
 // Start starts a member of its own for t, in t's temporary directory, and
@@ -70,15 +71,24 @@ func Shared() (string, error) {
 	return shared.addr, shared.err
 }
 
-func start(dir string) (*embed.Etcd, error) {
+// newConfig is the configuration of every test member, its data in dir:
+// the limits asked of a real cluster, no fsync (a test's data outlives no
+// crash of the machine), no log.
+func newConfig(dir string) *embed.Config {
 	cfg := embed.NewConfig()
 	cfg.Dir = dir
 	// Its errors come back to the clients; at Close it logs each listener
 	// it shuts.
 	cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
-	cfg.UnsafeNoFsync = true // a test's data outlives no crash
+	cfg.UnsafeNoFsync = true
 	cfg.MaxTxnOps = MaxTxnOps
 	cfg.MaxRequestBytes = MaxRequestBytes
+	cfg.QuotaBackendBytes = QuotaBackendBytes
+	return cfg
+}
+
+func start(dir string) (*embed.Etcd, error) {
+	cfg := newConfig(dir)
 	ports, err := freePorts(2)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,114 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pbemd/pbemd/pbem/config"
+	"github.com/pbemd/pbemd/pbem/metrics"
+	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/store/etcdtest"
+	"github.com/pbemd/pbemd/store/storetest"
+)
+
+// lockedBuffer is a log both the test and the compaction write to.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func scrapeMetrics(t *testing.T, m *metrics.Metrics) string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	return rec.Body.String()
+}
+
+// The leader's scheduled compaction of a store in etcd, as the daemon
+// runs it: each compaction is counted in pbemd_etcd_compactions_total and
+// logged with each member's defragmentation, and the store's size metric
+// reads the cluster's database, not a file.
+func TestCompactOnScheduleLogsAndCounts(t *testing.T) {
+	addr, _ := etcdtest.Start(t)
+	db, err := store.OpenEtcd(&store.EtcdConfig{Endpoints: []string{addr}, Prefix: "compaction"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	m := metrics.New("test", metrics.Read{StoreBytes: db.Size})
+	var logs lockedBuffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		compactOnSchedule(ctx, db, config.Etcd{CompactEvery: 200 * time.Millisecond, KeepHistory: 100 * time.Millisecond}, m, log)
+	}()
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(scrapeMetrics(t, m), "\npbemd_etcd_compactions_total 1\n") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no compaction counted; the log:\n%s", logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	for _, want := range []string{"etcd member defragmented", "member=" + addr, "etcd cluster compacted", "history_before_revision="} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("no %q in the log:\n%s", want, logs.String())
+		}
+	}
+	if text := scrapeMetrics(t, m); !strings.Contains(text, "\npbemd_store_bytes ") || strings.Contains(text, "\npbemd_store_bytes 0\n") {
+		t.Errorf("the store's size of an etcd store not read:\n%s", text)
+	}
+}
+
+// On bbolt, and on etcd with compact_every negative, the schedule does
+// nothing: it returns at once.
+func TestCompactOnScheduleOff(t *testing.T) {
+	addr, _ := etcdtest.Start(t)
+	etcdDB, err := store.OpenEtcd(&store.EtcdConfig{Endpoints: []string{addr}, Prefix: "off"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer etcdDB.Close()
+	for _, c := range []struct {
+		name string
+		db   *store.DB
+		cfg  config.Etcd
+	}{
+		{"bbolt", storetest.Open(t, store.PathIn(t.TempDir()), nil), config.Etcd{CompactEvery: time.Millisecond, KeepHistory: time.Millisecond}},
+		{"etcd, compact_every negative", etcdDB, config.Etcd{CompactEvery: -1}},
+	} {
+		m := metrics.New("test", metrics.Read{})
+		returned := make(chan struct{})
+		go func() {
+			compactOnSchedule(context.Background(), c.db, c.cfg, m, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			close(returned)
+		}()
+		select {
+		case <-returned:
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: the compaction's schedule runs", c.name)
+		}
+	}
+}
