@@ -2,9 +2,7 @@ package e2e
 
 import (
 	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -133,25 +131,7 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld), lmtpAddr string) {
 // cpuProfile writes a CPU profile of the daemon's next 20 s, from its
 // profiler on the metrics listener at addr, to file.
 func cpuProfile(b *testing.B, addr, file string) {
-	var resp *http.Response
-	for start := time.Now(); ; time.Sleep(5 * time.Millisecond) {
-		var err error
-		if resp, err = http.Get("http://" + addr + "/debug/pprof/profile?seconds=20"); err == nil {
-			break
-		}
-		if time.Since(start) > time.Minute {
-			b.Errorf("profile: %v", err)
-			return
-		}
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err == nil {
-		err = os.WriteFile(file, data, 0o644)
-	}
-	if err != nil {
-		b.Errorf("profile: %v", err)
-	}
+	pprofTo(b, addr, "profile?seconds=20", file)
 }
 
 // deliverLMTP hands the mails to pbemd over LMTP as an MTA with a queue
