@@ -85,21 +85,22 @@ type boardRow struct {
 	Ended   string // date, for finished boards
 }
 
-func rowOf(g rules.Game, rec *store.Game) boardRow {
-	row := boardRow{Kind: rec.Kind, Board: rec.Board, Players: rec.Seats, Sides: g.Sides(), Moves: len(rec.Moves)}
+func rowOf(g rules.Game, rec *store.GameHead) boardRow {
+	row := boardRow{Kind: rec.Kind, Board: rec.Board, Players: rec.Seats, Sides: g.Sides(), Moves: rec.Moves}
+	invited := board.InvitedIn(rec.Extra)
 	switch {
-	case !rec.Over && len(board.Invited(rec)) > 0:
-		row.State = "invited: " + strings.Join(board.Invited(rec), ", ")
+	case !rec.Over && len(invited) > 0:
+		row.State = "invited: " + strings.Join(invited, ", ")
 	case !rec.Over && slices.Contains(rec.Seats, ""):
 		row.State = "open seat"
 	case !rec.Over:
-		row.State = "to move: " + board.SeatName(rec, rec.ToMove)
+		row.State = "to move: " + board.NameAt(rec.Seats, rec.ToMove)
 	case rec.Withdrawn != "":
 		row.State = "withdrawn (" + rec.EndReason + ")"
 	case rec.Winner == rules.Draw:
 		row.State = "tie (" + rec.EndReason + ")"
 	default:
-		row.State = "won by " + board.SeatName(rec, rec.Winner) + " (" + rec.EndReason + ")"
+		row.State = "won by " + board.NameAt(rec.Seats, rec.Winner) + " (" + rec.EndReason + ")"
 	}
 	if rec.Over {
 		row.Ended = rec.Updated.UTC().Format("2006-01-02")
@@ -147,7 +148,7 @@ func (s *Server) frontPage() (page, error) {
 			}
 			k.Running = len(running)
 			for i := len(running) - 1; i >= 0 && len(k.Boards) < frontBoards; i-- {
-				rec, err := tx.Game(g.Name(), running[i])
+				rec, err := tx.GameHead(g.Name(), running[i])
 				if tx.PassOver(err) {
 					continue // logged; the page shows the others
 				}
@@ -483,7 +484,7 @@ type userView struct {
 	// Todo are the boards at his move, the most urgent first.
 	Todo     []pbem.TodoItem
 	TodoMore bool
-	recs     []*store.Game // the boards of Rows, for the JSON
+	recs     []*store.GameHead // the boards of Rows, for the JSON
 }
 
 type userRating struct {
@@ -564,7 +565,7 @@ func (s *Server) readUser(name string, q url.Values) (userView, error) {
 			if !ok {
 				continue
 			}
-			rec, err := tx.Game(ref.Kind, ref.Board)
+			rec, err := tx.GameHead(ref.Kind, ref.Board)
 			if tx.PassOver(err) {
 				continue // logged; the page shows the others
 			}
