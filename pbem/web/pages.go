@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/pbem/board"
@@ -29,8 +28,7 @@ const (
 	frontBoards   = 8  // boards in play per game on the front page
 	frontResults  = 5  // recent results per game on the front page
 	frontScan     = 40 // newest boards read per game to find them
-	frontCacheFor = 5 * time.Second
-	frontSeeks    = 8 // newest seeks per game on the front page, of the frontScan newest open seats
+	frontSeeks    = 8  // newest seeks per game on the front page, of the frontScan newest open seats
 	timeLayout    = "2006-01-02 15:04 MST"
 )
 
@@ -108,14 +106,6 @@ func rowOf(g rules.Game, rec *store.GameHead) boardRow {
 	return row
 }
 
-// frontCache keeps the front page a few seconds: it reads the newest boards
-// of every game, the most any page reads.
-type frontCache struct {
-	mu   sync.Mutex
-	at   time.Time
-	page page
-}
-
 type frontView struct {
 	chrome
 	Mail  string
@@ -131,13 +121,13 @@ type frontKind struct {
 	Seeks   []seekRow
 }
 
+// frontPage is the front page, kept a few seconds (pageCache): it reads
+// the newest boards of every game, the most any page reads.
 func (s *Server) frontPage() (page, error) {
-	s.front.mu.Lock()
-	defer s.front.mu.Unlock()
-	now := s.opts.Now()
-	if s.front.page.body != nil && now.Sub(s.front.at) < frontCacheFor && now.After(s.front.at) {
-		return s.front.page, nil
-	}
+	return s.cache.get("front", s.opts.Now(), s.makeFrontPage)
+}
+
+func (s *Server) makeFrontPage() (page, error) {
 	v := frontView{chrome: s.chrome("Games"), Mail: s.opts.Mail}
 	err := s.db.View(func(tx *store.Tx) error {
 		for _, g := range catalog.All() {
@@ -176,14 +166,7 @@ func (s *Server) frontPage() (page, error) {
 	if err != nil {
 		return page{}, err
 	}
-	p, err := s.html("front", v)
-	if err != nil {
-		return page{}, err
-	}
-	// The cached page outlives the request: it must not be a pooled buffer.
-	s.front.page, s.front.at = page{body: bytes.Clone(p.body), ctype: p.ctype}, now
-	putBuffer(p.buf)
-	return s.front.page, nil
+	return s.html("front", v)
 }
 
 type gameView struct {
