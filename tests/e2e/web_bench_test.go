@@ -134,6 +134,8 @@ var webPages = []webPage{
 	{"board-atom", func(k string, n int, _ string) string { return fmt.Sprintf("/%s/%d.atom", k, n) }},
 	{"no-board", func(k string, n int, _ string) string { return fmt.Sprintf("/%s/%d", k, 900_000_000+n) }},
 	{"standings", func(k string, _ int, _ string) string { return "/" + k + "/standings" }},
+	// Pages 2 to 41 of four games: more than the view keeps at once.
+	{"standings-deep", func(k string, n int, _ string) string { return fmt.Sprintf("/%s/standings?page=%d", k, 2+n%40) }},
 	{"user", func(_ string, _ int, u string) string { return "/users/" + u }},
 	{"todo-forged", func(_ string, _ int, u string) string { return "/users/" + u + "/todo.atom?key=forged" }},
 	{"api-games", func(string, int, string) string { return "/api/v1/games" }},
