@@ -9,7 +9,6 @@ import (
 	"math"
 	"net/url"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -532,22 +531,13 @@ func (s *Server) readUser(name string, q url.Values) (userView, error) {
 				v.Ratings = append(v.Ratings, userRating{Game: g, ratingView: viewRating(r), games: r.Games})
 			}
 		}
-		refs, err := tx.GamesOf(u.ID)
-		if err != nil {
-			return err
-		}
-		v.Total = len(refs)
-		// Newest first: the index orders by kind, then board.
-		sort.SliceStable(refs, func(i, j int) bool { return refs[i].Board > refs[j].Board })
+		v.Total = tx.CountUserBoards(u.ID)
 		from := (v.Page - 1) * boardsPerPage
-		if from > 0 && from >= len(refs) {
-			return notFound("%s has %d boards; there is no page %d of them.", u.ID, len(refs), v.Page)
+		if from > 0 && from >= v.Total {
+			return notFound("%s has %d boards; there is no page %d of them.", u.ID, v.Total, v.Page)
 		}
-		for _, ref := range refs[from:min(len(refs), from+boardsPerPage)] {
-			g, ok := catalog.Lookup(ref.Kind)
-			if !ok {
-				continue
-			}
+		for _, ref := range newestBoards(tx, u.ID, from, boardsPerPage) {
+			g, _ := catalog.Lookup(ref.Kind)
 			rec, err := tx.GameHead(ref.Kind, ref.Board)
 			if tx.PassOver(err) {
 				continue // logged; the page shows the others
@@ -561,12 +551,32 @@ func (s *Server) readUser(name string, q url.Values) (userView, error) {
 		if v.Page > 1 {
 			v.Prev = v.Page - 1
 		}
-		if from+boardsPerPage < len(refs) {
+		if from+boardsPerPage < v.Total {
 			v.Next = v.Page + 1
 		}
 		return nil
 	})
 	return v, err
+}
+
+// newestBoards are n of the user's boards of the games offered, the
+// newest (the highest numbered) first and after the first skip of them;
+// of boards numbered alike in several games, the game first whose name
+// sorts first. It reads the seat index of each game up to the page, not
+// all of a player's boards: a robot's may be many thousands.
+func newestBoards(tx *store.Tx, user string, skip, n int) []store.GameRef {
+	var refs []store.GameRef
+	for _, g := range catalog.All() {
+		kind, _ := tx.UserBoards(user, g.Name(), nil, true, store.Page{Size: skip + n})
+		refs = append(refs, kind...)
+	}
+	slices.SortFunc(refs, func(a, b store.GameRef) int {
+		if a.Board != b.Board {
+			return b.Board - a.Board
+		}
+		return strings.Compare(a.Kind, b.Kind)
+	})
+	return refs[min(skip, len(refs)):min(skip+n, len(refs))]
 }
 
 // moveRowsHTML writes the rows of a board's move table, each move a link to
