@@ -13,9 +13,10 @@ import (
 // the front page's), with the column of end dates when ended. It is
 // written here rather than by a template because a list has fifty rows
 // and each template action costs a reflective call: the template made
-// more than half of a game page's CPU in a profile. It writes what the template
-// wrote, byte for byte, escaping each text as html/template does in its
-// place (escapeText, escapeURL); rows_test.go holds it to that.
+// more than half of a game page's CPU in a profile. It writes what the
+// template wrote, byte for byte, escaping each text as html/template
+// does in its place (escapeText, escapeURL); rows_test.go holds it to
+// that.
 func boardsHTML(rows []boardRow, ended bool) template.HTML {
 	var b strings.Builder
 	b.Grow(len(rows) * 300)
