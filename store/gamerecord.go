@@ -279,6 +279,12 @@ func decodeGameHead(v []byte) (*GameHead, error) {
 					h.Updated = r.time(kind)
 				case 25:
 					h.Withdrawn = r.string(kind)
+				case 3:
+					h.Options = r.strings(kind)
+				case 14:
+					h.Created = r.time(kind)
+				case 17:
+					h.Extra = readMap(r, kind, func(r *recordReader) string { return string(r.sized()) })
 				default:
 					r.skip(kind)
 				}

@@ -7,10 +7,11 @@ import (
 	"time"
 )
 
-// GamesBefore returns at most n boards of the kind whose numbers are below
-// before, highest first, for pages that show a kind's boards newest first
-// a page at a time. It reads only the records it returns.
-func (tx *Tx) GamesBefore(kind string, before, n int) ([]*Game, error) {
+// GamesBefore returns the heads of at most n boards of the kind whose
+// numbers are below before, highest first, for pages that show a kind's
+// boards newest first a page at a time. It reads only the records it
+// returns, and of them their heads.
+func (tx *Tx) GamesBefore(kind string, before, n int) ([]*GameHead, error) {
 	if n <= 0 || before <= 0 {
 		return nil, nil
 	}
@@ -23,9 +24,9 @@ func (tx *Tx) GamesBefore(kind string, before, n int) ([]*Game, error) {
 	} else {
 		k, v = c.Prev()
 	}
-	var out []*Game
+	var out []*GameHead
 	for ; k != nil && bytes.HasPrefix(k, prefix) && len(out) < n; k, v = c.Prev() {
-		g, err := decodeGame(v)
+		g, err := decodeGameHead(v)
 		if errors.Is(err, ErrCorrupt) {
 			tx.skip("game", k, err)
 			continue
@@ -43,7 +44,8 @@ func (tx *Tx) GamesBefore(kind string, before, n int) ([]*Game, error) {
 func (tx *Tx) LastBoard(kind string) int { return tx.lastBoard(kind) }
 
 // A GameHead is what a list shows of a board: who plays it, whose turn it
-// is, how it ended and how many moves it has, without the moves.
+// is, how it ended and how many moves it has, without the moves, the
+// comments or the position.
 type GameHead struct {
 	Kind      string
 	Board     int
@@ -55,6 +57,9 @@ type GameHead struct {
 	Moves     int       // how many
 	Updated   time.Time // the last change: for a board over, when it ended
 	EndReason string    // how it ended, for a board over
+	Options   []string
+	Created   time.Time
+	Extra     map[string]string // the board's notes, as the pending seats of a challenge
 }
 
 // GameHead reads the head of a board. It decodes the record but not its

@@ -81,12 +81,16 @@ func TestGameHead(t *testing.T) {
 	t.Parallel()
 	db := openTest(t)
 	ended := time.Date(2026, 11, 2, 3, 4, 5, 0, time.UTC)
+	started := ended.Add(-48 * time.Hour)
 	g := &Game{Kind: "tanbo", Board: 101, Seats: []string{"ann", "bo"}, ToMove: 1, Over: true, Winner: 0,
-		Withdrawn: "bo", Moves: []Move{{Text: "a1"}, {Text: "b2"}, {Text: "c3"}}, Updated: ended, EndReason: "resigned"}
+		Withdrawn: "bo", Moves: []Move{{Text: "a1"}, {Text: "b2"}, {Text: "c3"}}, Updated: ended, EndReason: "resigned",
+		Options: []string{"-size=9"}, Created: started, Extra: map[string]string{"pending": "bo"},
+		Comments: []Comment{{User: "ann", Text: "gg"}}, Position: "a long position"}
 	putGame(t, db, g)
 	db.View(func(tx *Tx) error {
 		h, err := tx.GameHead("tanbo", 101)
-		want := &GameHead{Kind: "tanbo", Board: 101, Seats: []string{"ann", "bo"}, ToMove: 1, Over: true, Winner: 0, Withdrawn: "bo", Moves: 3, Updated: ended, EndReason: "resigned"}
+		want := &GameHead{Kind: "tanbo", Board: 101, Seats: []string{"ann", "bo"}, ToMove: 1, Over: true, Winner: 0, Withdrawn: "bo", Moves: 3, Updated: ended, EndReason: "resigned",
+			Options: []string{"-size=9"}, Created: started, Extra: map[string]string{"pending": "bo"}}
 		if err != nil || !reflect.DeepEqual(h, want) {
 			t.Errorf("GameHead = %+v, %v; want %+v", h, err, want)
 		}

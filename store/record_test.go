@@ -140,7 +140,8 @@ func TestRecordsReadBackWhole(t *testing.T) {
 				return err
 			}
 			sameRecord(t, name+" game's head", head, &GameHead{Kind: want.Kind, Board: want.Board, Seats: want.Seats,
-				ToMove: want.ToMove, Over: want.Over, Winner: want.Winner, Withdrawn: want.Withdrawn, Moves: len(want.Moves), Updated: want.Updated, EndReason: want.EndReason})
+				ToMove: want.ToMove, Over: want.Over, Winner: want.Winner, Withdrawn: want.Withdrawn, Moves: len(want.Moves), Updated: want.Updated, EndReason: want.EndReason,
+				Options: want.Options, Created: want.Created, Extra: want.Extra})
 		}
 		for name, want := range users {
 			got, err := tx.User(want.ID)
@@ -190,7 +191,8 @@ func TestJSONRecordsRead(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if head.Moves != len(g.Moves) || !reflect.DeepEqual(head.Seats, g.Seats) || head.Winner != g.Winner {
+			if head.Moves != len(g.Moves) || !reflect.DeepEqual(head.Seats, g.Seats) || head.Winner != g.Winner ||
+				!reflect.DeepEqual(head.Options, g.Options) || !head.Created.Equal(g.Created) || !reflect.DeepEqual(head.Extra, g.Extra) {
 				t.Errorf("%s: head %+v does not match the game", when, head)
 			}
 			gotUser, err := tx.User(u.ID)

@@ -35,7 +35,7 @@ const PendingKey = "pending"
 
 // Invited returns the players of a board made by an invitation who have
 // not accepted it yet; none once the game has begun.
-func Invited(rec *store.Game) []string { return strings.Fields(rec.Extra[PendingKey]) }
+func Invited(rec *store.Game) []string { return InvitedIn(rec.Extra) }
 
 // SeatOf is the seat user id holds, or -1.
 func (b *Board) SeatOf(id string) int {
@@ -55,17 +55,7 @@ func (b *Board) Next() int { return len(b.Rec.Moves) + 1 }
 
 // Open reports whether the board still waits for a player to take a seat,
 // or for an invited player to accept.
-func (b *Board) Open() bool {
-	if b.Rec.Extra[PendingKey] != "" {
-		return true
-	}
-	for _, s := range b.Rec.Seats {
-		if s == "" {
-			return true
-		}
-	}
-	return false
-}
+func (b *Board) Open() bool { return OpenIn(b.Rec.Seats, b.Rec.Extra) }
 
 // End records the end of the game. Open proposals and queued moves end
 // with it.
@@ -180,9 +170,4 @@ func Name(id string) string {
 }
 
 // SeatName is the user id of the seat of rec, "?" when nobody holds it.
-func SeatName(rec *store.Game, seat int) string {
-	if seat < 0 || seat >= len(rec.Seats) {
-		return "?"
-	}
-	return Name(rec.Seats[seat])
-}
+func SeatName(rec *store.Game, seat int) string { return NameAt(rec.Seats, seat) }

@@ -94,24 +94,13 @@ func (s *Server) apiRoutes(mux *http.ServeMux) {
 		if err != nil {
 			return page{}, err
 		}
-		st, pg, err := s.standings(g, r.URL.Query())
+		pg, err := standingsNumber(r.URL.Query())
 		if err != nil {
 			return page{}, err
 		}
-		d := standingsDoc{Game: g.Name(), Page: pg, Sections: []sectionJS{}}
-		for _, sec := range st.Sections {
-			js := sectionJS{Title: sec.Title, Players: []standingJS{}}
-			for _, x := range sec.Rows {
-				js.Players = append(js.Players, standingJS{Rank: x.Rank, User: x.User, Rating: rounded(x.Rating),
-					Provisional: x.Provisional, Won: x.Won, Lost: x.Lost, Drawn: x.Drawn,
-					Active: x.Active, Limit: x.Limit, Open: x.Open, Robot: x.Robot})
-			}
-			d.Sections = append(d.Sections, js)
-		}
-		if st.More {
-			d.Next = fmt.Sprintf("%s/games/%s/standings?page=%d", apiPrefix, g.Name(), pg+1)
-		}
-		return jsonPage(d)
+		return s.cache.get(fmt.Sprintf("%s/games/%s/standings?page=%d", apiPrefix, g.Name(), pg), s.opts.Now(), func() (page, error) {
+			return s.standingsJSON(g, pg)
+		})
 	})
 	api("/users/{name}", func(r *http.Request) (page, error) {
 		v, err := s.readUser(r.PathValue("name"), r.URL.Query())
@@ -268,4 +257,26 @@ type standingJS struct {
 // page's .json): its errors are JSON, and any site may read it.
 func isData(path string) bool {
 	return strings.HasPrefix(path, "/api/") || strings.HasSuffix(path, ".json")
+}
+
+// standingsJSON is page pg of g's standings as the API gives it.
+func (s *Server) standingsJSON(g rules.Game, pg int) (page, error) {
+	st, err := s.standings(g, pg)
+	if err != nil {
+		return page{}, err
+	}
+	d := standingsDoc{Game: g.Name(), Page: pg, Sections: []sectionJS{}}
+	for _, sec := range st.Sections {
+		js := sectionJS{Title: sec.Title, Players: []standingJS{}}
+		for _, x := range sec.Rows {
+			js.Players = append(js.Players, standingJS{Rank: x.Rank, User: x.User, Rating: rounded(x.Rating),
+				Provisional: x.Provisional, Won: x.Won, Lost: x.Lost, Drawn: x.Drawn,
+				Active: x.Active, Limit: x.Limit, Open: x.Open, Robot: x.Robot})
+		}
+		d.Sections = append(d.Sections, js)
+	}
+	if st.More {
+		d.Next = fmt.Sprintf("%s/games/%s/standings?page=%d", apiPrefix, g.Name(), pg+1)
+	}
+	return jsonPage(d)
 }

@@ -5,12 +5,14 @@ import (
 	"math/rand/v2"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/board"
+	"github.com/pbemd/pbemd/pbem/populate"
 	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
 	"github.com/pbemd/pbemd/store/storetest"
@@ -117,7 +119,31 @@ func BenchmarkBoardJSON(b *testing.B) {
 	benchPages(b, ".json")
 }
 
+// BenchmarkUserPage serves the page of a random player of a store
+// "pbemd populate" made (PBEMD_BENCH_STORE; PBEMD_BENCH_PLAYERS its
+// players, default one for every 10 games): his ratings, the boards at
+// his move and the newest 50 of his boards.
+func BenchmarkUserPage(b *testing.B) {
+	if os.Getenv("PBEMD_BENCH_STORE") == "" {
+		b.Skip("PBEMD_BENCH_STORE is not set: the built store has no players")
+	}
+	bigStore(b)
+	players := big.per * len(big.kinds) / 10
+	if v := os.Getenv("PBEMD_BENCH_PLAYERS"); v != "" {
+		players, _ = strconv.Atoi(v)
+	}
+	benchTargets(b, func(rng *rand.Rand) string { return "/users/" + populate.PlayerID(rng.IntN(players)) })
+}
+
 func benchPages(b *testing.B, suffix string) {
+	benchTargets(b, func(rng *rand.Rand) string {
+		kind := big.kinds[rng.IntN(len(big.kinds))]
+		return fmt.Sprintf("/%s/%d%s", kind, 101+rng.IntN(big.per), suffix)
+	})
+}
+
+// benchTargets serves the pages target draws, one a request.
+func benchTargets(b *testing.B, target func(*rand.Rand) string) {
 	db := bigStore(b)
 	s := New(db, Options{Rate: 1e9, Burst: 1e9})
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -125,8 +151,7 @@ func benchPages(b *testing.B, suffix string) {
 	b.ResetTimer()
 	cpu0 := cpuTime()
 	for b.Loop() {
-		kind := big.kinds[rng.IntN(len(big.kinds))]
-		target := fmt.Sprintf("/%s/%d%s", kind, 101+rng.IntN(big.per), suffix)
+		target := target(rng)
 		w := httptest.NewRecorder()
 		s.ServeHTTP(w, httptest.NewRequest("GET", target, nil))
 		if w.Code != 200 {

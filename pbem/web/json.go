@@ -114,7 +114,7 @@ func boardJSON(b *boardAt) boardDoc {
 		d.Moves = append(d.Moves, moveJS{Number: i + 1, Side: strings.ToLower(sides[m.Seat&1]), Move: m.Text, Captured: m.Captured, Auto: m.Auto})
 	}
 	res := b.result()
-	d.Status, d.Result = stateWords(sides, b.rec, res)
+	d.Status, d.Result = stateWords(sides, res, b.rec.Withdrawn, b.open())
 	if res.Over {
 		d.Reason = res.Reason
 	} else {
@@ -125,18 +125,20 @@ func boardJSON(b *boardAt) boardDoc {
 
 // stateWords are a board's status ("open", "playing" or "over") and
 // result (a side in lower case, "draw" or "withdrawn"; "" until over) as
-// the JSON names them, for the result res of the position shown.
-func stateWords(sides [2]string, rec *store.Game, res rules.Result) (status, result string) {
+// the JSON names them, for the result res of the position shown, who
+// withdrew the board (ended before a first move), and whether it waits
+// for a player to take a seat or accept.
+func stateWords(sides [2]string, res rules.Result, withdrawn string, open bool) (status, result string) {
 	switch {
 	case res.Over:
 		result = "draw"
-		if rec.Withdrawn != "" {
+		if withdrawn != "" {
 			result = "withdrawn" // ended before a first move, unrated
 		} else if res.Winner != rules.Draw {
 			result = strings.ToLower(sides[res.Winner])
 		}
 		return "over", result
-	case !rec.Over && (&board.Board{Rec: rec}).Open():
+	case open:
 		return "open", ""
 	}
 	return "playing", ""
@@ -159,14 +161,14 @@ type summaryJS struct {
 	URL     string     `json:"url"` // its address in the API
 }
 
-func summaryJSON(g rules.Game, rec *store.Game) summaryJS {
+func summaryJSON(g rules.Game, rec *store.GameHead) summaryJS {
 	sides := g.Sides()
 	res := rules.Ongoing
 	if rec.Over {
 		res = rules.Result{Over: true, Winner: rec.Winner, Reason: rec.EndReason}
 	}
-	d := summaryJS{Game: g.Name(), Board: rec.Board, Options: rec.Options, Players: []playerJS{}, Invited: board.Invited(rec),
-		Reason: res.Reason, Moves: len(rec.Moves), Created: rec.Created.UTC(), Updated: rec.Updated.UTC(),
+	d := summaryJS{Game: g.Name(), Board: rec.Board, Options: rec.Options, Players: []playerJS{}, Invited: board.InvitedIn(rec.Extra),
+		Reason: res.Reason, Moves: rec.Moves, Created: rec.Created.UTC(), Updated: rec.Updated.UTC(),
 		URL: fmt.Sprintf("%s/games/%s/boards/%d", apiPrefix, g.Name(), rec.Board)}
 	if d.Options == nil {
 		d.Options = []string{}
@@ -174,7 +176,7 @@ func summaryJSON(g rules.Game, rec *store.Game) summaryJS {
 	for i, side := range sides {
 		d.Players = append(d.Players, playerJS{Side: strings.ToLower(side), User: seatAt(rec.Seats, i)})
 	}
-	d.Status, d.Result = stateWords(sides, rec, res)
+	d.Status, d.Result = stateWords(sides, res, rec.Withdrawn, !rec.Over && board.OpenIn(rec.Seats, rec.Extra))
 	if d.Status != "over" && (rec.ToMove == 0 || rec.ToMove == 1) {
 		d.ToMove = strings.ToLower(sides[rec.ToMove])
 	}

@@ -9,11 +9,9 @@ import (
 	"math"
 	"net/url"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/pbemd/pbemd/pbem"
 	"github.com/pbemd/pbemd/pbem/board"
@@ -29,8 +27,7 @@ const (
 	frontBoards   = 8  // boards in play per game on the front page
 	frontResults  = 5  // recent results per game on the front page
 	frontScan     = 40 // newest boards read per game to find them
-	frontCacheFor = 5 * time.Second
-	frontSeeks    = 8 // newest seeks per game on the front page, of the frontScan newest open seats
+	frontSeeks    = 8  // newest seeks per game on the front page, of the frontScan newest open seats
 	timeLayout    = "2006-01-02 15:04 MST"
 )
 
@@ -85,34 +82,27 @@ type boardRow struct {
 	Ended   string // date, for finished boards
 }
 
-func rowOf(g rules.Game, rec *store.Game) boardRow {
-	row := boardRow{Kind: rec.Kind, Board: rec.Board, Players: rec.Seats, Sides: g.Sides(), Moves: len(rec.Moves)}
+func rowOf(g rules.Game, rec *store.GameHead) boardRow {
+	row := boardRow{Kind: rec.Kind, Board: rec.Board, Players: rec.Seats, Sides: g.Sides(), Moves: rec.Moves}
+	invited := board.InvitedIn(rec.Extra)
 	switch {
-	case !rec.Over && len(board.Invited(rec)) > 0:
-		row.State = "invited: " + strings.Join(board.Invited(rec), ", ")
+	case !rec.Over && len(invited) > 0:
+		row.State = "invited: " + strings.Join(invited, ", ")
 	case !rec.Over && slices.Contains(rec.Seats, ""):
 		row.State = "open seat"
 	case !rec.Over:
-		row.State = "to move: " + board.SeatName(rec, rec.ToMove)
+		row.State = "to move: " + board.NameAt(rec.Seats, rec.ToMove)
 	case rec.Withdrawn != "":
 		row.State = "withdrawn (" + rec.EndReason + ")"
 	case rec.Winner == rules.Draw:
 		row.State = "tie (" + rec.EndReason + ")"
 	default:
-		row.State = "won by " + board.SeatName(rec, rec.Winner) + " (" + rec.EndReason + ")"
+		row.State = "won by " + board.NameAt(rec.Seats, rec.Winner) + " (" + rec.EndReason + ")"
 	}
 	if rec.Over {
 		row.Ended = rec.Updated.UTC().Format("2006-01-02")
 	}
 	return row
-}
-
-// frontCache keeps the front page a few seconds: it reads the newest boards
-// of every game, the most any page reads.
-type frontCache struct {
-	mu   sync.Mutex
-	at   time.Time
-	page page
 }
 
 type frontView struct {
@@ -130,13 +120,13 @@ type frontKind struct {
 	Seeks   []seekRow
 }
 
+// frontPage is the front page, kept a few seconds (pageCache): it reads
+// the newest boards of every game, the most any page reads.
 func (s *Server) frontPage() (page, error) {
-	s.front.mu.Lock()
-	defer s.front.mu.Unlock()
-	now := s.opts.Now()
-	if s.front.page.body != nil && now.Sub(s.front.at) < frontCacheFor && now.After(s.front.at) {
-		return s.front.page, nil
-	}
+	return s.cache.get("front", s.opts.Now(), s.makeFrontPage)
+}
+
+func (s *Server) makeFrontPage() (page, error) {
 	v := frontView{chrome: s.chrome("Games"), Mail: s.opts.Mail}
 	err := s.db.View(func(tx *store.Tx) error {
 		for _, g := range catalog.All() {
@@ -147,7 +137,7 @@ func (s *Server) frontPage() (page, error) {
 			}
 			k.Running = len(running)
 			for i := len(running) - 1; i >= 0 && len(k.Boards) < frontBoards; i-- {
-				rec, err := tx.Game(g.Name(), running[i])
+				rec, err := tx.GameHead(g.Name(), running[i])
 				if tx.PassOver(err) {
 					continue // logged; the page shows the others
 				}
@@ -175,14 +165,7 @@ func (s *Server) frontPage() (page, error) {
 	if err != nil {
 		return page{}, err
 	}
-	p, err := s.html("front", v)
-	if err != nil {
-		return page{}, err
-	}
-	// The cached page outlives the request: it must not be a pooled buffer.
-	s.front.page, s.front.at = page{body: bytes.Clone(p.body), ctype: p.ctype}, now
-	putBuffer(p.buf)
-	return s.front.page, nil
+	return s.html("front", v)
 }
 
 type gameView struct {
@@ -483,7 +466,7 @@ type userView struct {
 	// Todo are the boards at his move, the most urgent first.
 	Todo     []pbem.TodoItem
 	TodoMore bool
-	recs     []*store.Game // the boards of Rows, for the JSON
+	recs     []*store.GameHead // the boards of Rows, for the JSON
 }
 
 type userRating struct {
@@ -548,23 +531,14 @@ func (s *Server) readUser(name string, q url.Values) (userView, error) {
 				v.Ratings = append(v.Ratings, userRating{Game: g, ratingView: viewRating(r), games: r.Games})
 			}
 		}
-		refs, err := tx.GamesOf(u.ID)
-		if err != nil {
-			return err
-		}
-		v.Total = len(refs)
-		// Newest first: the index orders by kind, then board.
-		sort.SliceStable(refs, func(i, j int) bool { return refs[i].Board > refs[j].Board })
+		v.Total = tx.CountUserBoards(u.ID)
 		from := (v.Page - 1) * boardsPerPage
-		if from > 0 && from >= len(refs) {
-			return notFound("%s has %d boards; there is no page %d of them.", u.ID, len(refs), v.Page)
+		if from > 0 && from >= v.Total {
+			return notFound("%s has %d boards; there is no page %d of them.", u.ID, v.Total, v.Page)
 		}
-		for _, ref := range refs[from:min(len(refs), from+boardsPerPage)] {
-			g, ok := catalog.Lookup(ref.Kind)
-			if !ok {
-				continue
-			}
-			rec, err := tx.Game(ref.Kind, ref.Board)
+		for _, ref := range newestBoards(tx, u.ID, from, boardsPerPage) {
+			g, _ := catalog.Lookup(ref.Kind)
+			rec, err := tx.GameHead(ref.Kind, ref.Board)
 			if tx.PassOver(err) {
 				continue // logged; the page shows the others
 			}
@@ -577,12 +551,32 @@ func (s *Server) readUser(name string, q url.Values) (userView, error) {
 		if v.Page > 1 {
 			v.Prev = v.Page - 1
 		}
-		if from+boardsPerPage < len(refs) {
+		if from+boardsPerPage < v.Total {
 			v.Next = v.Page + 1
 		}
 		return nil
 	})
 	return v, err
+}
+
+// newestBoards are n of the user's boards of the games offered, the
+// newest (the highest numbered) first and after the first skip of them;
+// of boards numbered alike in several games, the game first whose name
+// sorts first. It reads the seat index of each game up to the page, not
+// all of a player's boards: a robot's may be many thousands.
+func newestBoards(tx *store.Tx, user string, skip, n int) []store.GameRef {
+	var refs []store.GameRef
+	for _, g := range catalog.All() {
+		kind, _ := tx.UserBoards(user, g.Name(), nil, true, store.Page{Size: skip + n})
+		refs = append(refs, kind...)
+	}
+	slices.SortFunc(refs, func(a, b store.GameRef) int {
+		if a.Board != b.Board {
+			return b.Board - a.Board
+		}
+		return strings.Compare(a.Kind, b.Kind)
+	})
+	return refs[min(skip, len(refs)):min(skip+n, len(refs))]
 }
 
 // moveRowsHTML writes the rows of a board's move table, each move a link to

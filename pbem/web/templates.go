@@ -18,19 +18,14 @@ var styleCSS []byte
 var pages = func() map[string]*template.Template {
 	funcs := template.FuncMap{
 		"path": url.PathEscape,
-		// rows hands a list of boards to the "boards" table, with or
-		// without the column of end dates.
-		"rows": func(rows []boardRow, ended bool) any {
-			return struct {
-				Rows  []boardRow
-				Ended bool
-			}{rows, ended}
-		},
+		// rows is the table of a list of boards, with or without the
+		// column of end dates (rows.go).
+		"rows":  boardsHTML,
 		"round": rounded,
 	}
 	m := map[string]*template.Template{}
 	for _, name := range []string{"front", "game", "board", "standings", "user", "error", "unsubscribe", "tournaments", "tournament"} {
-		m[name] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", "templates/rows.html", "templates/"+name+".html"))
+		m[name] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html"))
 	}
 	return m
 }()

@@ -55,7 +55,7 @@ type Server struct {
 	db      *store.DB
 	opts    Options
 	limiter *limiter
-	front   frontCache
+	cache   pageCache      // the front page and the standings (cache.go)
 	mux     *http.ServeMux // the pages by address (routes.go)
 	unsub   Unsubscriber   // the one-click unsubscribe links' (unsubscribe.go); nil: none
 }

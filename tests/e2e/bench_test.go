@@ -2,9 +2,7 @@ package e2e
 
 import (
 	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -116,7 +114,7 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld), lmtpAddr string) {
 		<-delivered
 		<-profiled
 		if allocs != "" {
-			fetchProfile(b, w.metrics, "allocs", allocs)
+			pprofTo(b, w.metrics, "allocs", allocs)
 		}
 		b.ReportMetric(float64(len(mails))/handled.Seconds(), "handled/s")
 		b.ReportMetric(bare.Commits, "bare-commits/s")
@@ -139,32 +137,7 @@ func benchBacklog(b *testing.B, setup func(w *dovecotWorld), lmtpAddr string) {
 // cpuProfile writes a CPU profile of the daemon's next 20 s, from its
 // profiler on the metrics listener at addr, to file.
 func cpuProfile(b *testing.B, addr, file string) {
-	fetchProfile(b, addr, "profile?seconds=20", file)
-}
-
-// fetchProfile writes the daemon's profile of the given name (and query)
-// from its profiler on the metrics listener at addr to file, waiting up
-// to a minute for the listener.
-func fetchProfile(b *testing.B, addr, name, file string) {
-	var resp *http.Response
-	for start := time.Now(); ; time.Sleep(5 * time.Millisecond) {
-		var err error
-		if resp, err = http.Get("http://" + addr + "/debug/pprof/" + name); err == nil {
-			break
-		}
-		if time.Since(start) > time.Minute {
-			b.Errorf("profile: %v", err)
-			return
-		}
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err == nil {
-		err = os.WriteFile(file, data, 0o644)
-	}
-	if err != nil {
-		b.Errorf("profile: %v", err)
-	}
+	pprofTo(b, addr, "profile?seconds=20", file)
 }
 
 // deliverLMTP hands the mails to pbemd over LMTP as an MTA with a queue
