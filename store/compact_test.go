@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -290,12 +291,11 @@ func TestCompactRefusesANestedBucket(t *testing.T) {
 	if _, err := Compact(path, time.Second); !errors.Is(err, ErrNotStore) || !strings.Contains(err.Error(), "nested") {
 		t.Errorf("Compact of a store with a nested bucket: %v; want ErrNotStore naming it", err)
 	}
-	old, err := bolt.Open(before, 0o600, &bolt.Options{ReadOnly: true})
+	now, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer old.Close()
-	if err := sameStore(path, old); err != nil {
-		t.Errorf("the store refused was changed: %v", err)
+	if was, _ := os.ReadFile(before); !bytes.Equal(now, was) {
+		t.Error("the store refused was changed")
 	}
 }

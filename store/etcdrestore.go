@@ -3,8 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -83,20 +81,4 @@ func (db *DB) clear() error {
 		}
 		return nil
 	})
-}
-
-// sameFile reports whether the paths a and b name one file: the same
-// path, or links to one.
-func sameFile(a, b string) bool {
-	if aa, err := filepath.Abs(a); err == nil {
-		if ab, err := filepath.Abs(b); err == nil && aa == ab {
-			return true
-		}
-	}
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
 }

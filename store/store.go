@@ -432,10 +432,8 @@ func (db *DB) BackupSized(w io.Writer, size func(int64) error) (int64, error) {
 // written to path+".tmp", synced and then renamed, so path holds either
 // the previous file or a complete copy, never a part.
 func (db *DB) BackupFile(path string) error {
-	if abs, err := filepath.Abs(path); err == nil {
-		if self, err := filepath.Abs(db.path); err == nil && abs == self {
-			return fmt.Errorf("store: backup to %s would overwrite the database itself; name another file", path)
-		}
+	if sameFile(path, db.path) {
+		return fmt.Errorf("store: backup to %s would overwrite the database itself; name another file", path)
 	}
 	return writeFile(path, func(w io.Writer) error {
 		_, err := db.Backup(w)

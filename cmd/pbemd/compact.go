@@ -30,6 +30,9 @@ func runCompact(c *invocation) error {
 		if err != nil {
 			return err
 		}
+		for _, m := range st.Members {
+			fmt.Fprintf(c.stdout, "pbemd compact: member %s defragmented: %.1f MB to %.1f MB\n", m.Endpoint, float64(m.Before)/1e6, float64(m.After)/1e6)
+		}
 		fmt.Fprintf(c.stdout, "pbemd compact: %s: history before revision %d dropped; %.1f MB to %.1f MB on the members in %s\n",
 			db.Path(), st.Revision, float64(st.Before)/1e6, float64(st.After)/1e6, st.Took.Round(time.Millisecond))
 		return nil

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pbemd/pbemd/store"
@@ -72,5 +73,8 @@ func TestCommandsOnEtcd(t *testing.T) {
 	db := storetest.Open(t, out, &store.Options{ReadOnly: true})
 	if err := db.View(func(tx *store.Tx) error { _, err := tx.User("alice"); return err }); err != nil {
 		t.Errorf("alice in the backup of the etcd store: %v", err)
+	}
+	if code, stdout, stderr := pbemd(t, "", "compact", "-config", conf); code != 0 || !strings.Contains(stdout, "member "+addr+" defragmented") {
+		t.Errorf("compact on etcd: exit %d, stdout %s, stderr %s; want each member's defragmentation told", code, stdout, stderr)
 	}
 }

@@ -1,13 +1,11 @@
 package daemon
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,22 +16,16 @@ import (
 	"github.com/pbemd/pbemd/store/storetest"
 )
 
-// lockedBuffer is a log both the test and the compaction write to.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+// openEtcd opens a store under prefix on the member at addr, closed when
+// t ends.
+func openEtcd(t *testing.T, addr, prefix string) *store.DB {
+	t.Helper()
+	db, err := store.OpenEtcd(&store.EtcdConfig{Endpoints: []string{addr}, Prefix: prefix}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 func scrapeMetrics(t *testing.T, m *metrics.Metrics) string {
@@ -49,13 +41,9 @@ func scrapeMetrics(t *testing.T, m *metrics.Metrics) string {
 // reads the cluster's database, not a file.
 func TestCompactOnScheduleLogsAndCounts(t *testing.T) {
 	addr, _ := etcdtest.Start(t)
-	db, err := store.OpenEtcd(&store.EtcdConfig{Endpoints: []string{addr}, Prefix: "compaction"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openEtcd(t, addr, "compaction")
 	m := metrics.New("test", metrics.Read{StoreBytes: db.Size})
-	var logs lockedBuffer
+	var logs syncBuffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -86,11 +74,7 @@ func TestCompactOnScheduleLogsAndCounts(t *testing.T) {
 // nothing: it returns at once.
 func TestCompactOnScheduleOff(t *testing.T) {
 	addr, _ := etcdtest.Start(t)
-	etcdDB, err := store.OpenEtcd(&store.EtcdConfig{Endpoints: []string{addr}, Prefix: "off"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer etcdDB.Close()
+	etcdDB := openEtcd(t, addr, "off")
 	for _, c := range []struct {
 		name string
 		db   *store.DB

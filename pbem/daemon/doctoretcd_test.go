@@ -39,12 +39,7 @@ func TestDoctorEtcd(t *testing.T) {
 		t.Errorf("a healthy cluster with an empty prefix failed: %v", found)
 	}
 
-	c, _ := store.ParseEtcdURL(url)
-	db, err := store.OpenEtcd(c, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	openEtcd(t, addr, "doctored").Close()
 	found, _ = doctorOn(t, url)
 	expect(t, found, "store", OK, "a pbemd store this pbemd reads; no node serves it")
 
