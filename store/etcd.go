@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
@@ -59,6 +60,11 @@ type EtcdConfig struct {
 	// being split; a cluster set lower refuses it whole.
 	MaxTxnOps       int
 	MaxRequestBytes int
+
+	// CacheBytes bounds the memory of the values and pages this process
+	// keeps from the cluster between transactions (etcdcache.go); 0 means
+	// 64 MiB, less than 0 no cache.
+	CacheBytes int
 }
 
 // ErrTooLarge reports a transaction larger than the cluster takes in one
@@ -75,10 +81,11 @@ var ErrUnreachable = errors.New("the etcd cluster did not answer")
 const (
 	etcdMaxTxnOps       = 4096
 	etcdMaxRequestBytes = 16 << 20
+	etcdCacheBytes      = 64 << 20
 )
 
 // etcdPage is how many keys a cursor reads from the cluster at a time.
-var etcdPage int64 = 256
+const etcdPage = 256
 
 // etcdTries is how often an update is run when other writers keep
 // changing what it read.
@@ -93,13 +100,18 @@ type etcdEngine struct {
 	// readOnly refuses updates, as bbolt opened read-only does: a tool
 	// that only reads ("pbemd backup") writes nothing by mistake.
 	readOnly bool
+	cache    *etcdCache // nil: none
+	page     int64      // keys a cursor reads at a time: etcdPage
+	// requests counts the requests sent to the cluster, to tell in tests
+	// what the cache saved.
+	requests atomic.Int64
 	// One writer of this process at a time, as bbolt: the writers of one
 	// pbemd never fail each other's compares.
 	mu sync.Mutex
 }
 
 func newEtcdEngine(cli *clientv3.Client, c *EtcdConfig) *etcdEngine {
-	e := &etcdEngine{cli: cli, prefix: c.Prefix, timeout: c.Timeout, maxOps: c.MaxTxnOps, maxSize: c.MaxRequestBytes}
+	e := &etcdEngine{cli: cli, prefix: c.Prefix, timeout: c.Timeout, maxOps: c.MaxTxnOps, maxSize: c.MaxRequestBytes, page: etcdPage}
 	if e.prefix == "" {
 		e.prefix = "pbemd"
 	}
@@ -112,6 +124,12 @@ func newEtcdEngine(cli *clientv3.Client, c *EtcdConfig) *etcdEngine {
 	}
 	if e.maxSize <= 0 {
 		e.maxSize = etcdMaxRequestBytes
+	}
+	switch {
+	case c.CacheBytes == 0:
+		e.cache = newEtcdCache(etcdCacheBytes)
+	case c.CacheBytes > 0:
+		e.cache = newEtcdCache(c.CacheBytes)
 	}
 	return e
 }
@@ -198,6 +216,7 @@ func (t *etcdTx) load() {
 	t.buckets = map[string]*etcdBucket{}
 	ctx, cancel := t.e.ctx()
 	defer cancel()
+	t.e.requests.Add(1)
 	resp, err := t.e.cli.Get(ctx, t.e.markers(), clientv3.WithPrefix())
 	if err != nil {
 		t.fail(t.e.etcdErr("reading the buckets", err))
@@ -359,12 +378,22 @@ func (t *etcdTx) commit() error {
 	commitSizes.note(len(ops), size)
 	ctx, cancel := t.e.ctx()
 	defer cancel()
+	t.e.requests.Add(1)
 	resp, err := t.e.cli.Txn(ctx).If(cmps...).Then(ops...).Commit()
 	if err != nil {
 		return t.e.etcdErr("commit", err)
 	}
 	if !resp.Succeeded {
 		return errConflict
+	}
+	for _, b := range t.buckets {
+		if b.wrote {
+			read := b.modRev // the state the writes apply to
+			if !b.existed || b.cleared {
+				read = 0
+			}
+			t.e.cache.committed(b, read, resp.Header.Revision)
+		}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
@@ -56,16 +57,18 @@ func (b *etcdBucket) baseGet(key string) []byte {
 	if v, ok := b.read[key]; ok {
 		return v
 	}
-	ctx, cancel := b.t.e.ctx()
-	defer cancel()
-	resp, err := b.t.e.cli.Get(ctx, b.t.e.key(b.name, key), clientv3.WithRev(b.t.rev))
-	if err != nil {
-		b.t.fail(b.t.e.etcdErr("read", err))
-		return nil
-	}
-	var v []byte
-	if len(resp.Kvs) == 1 {
-		v = value(resp.Kvs[0].Value)
+	e := b.t.e
+	v, ok := e.cache.value(b.name, b.modRev, key)
+	if !ok {
+		resp, err := e.getAt("read", e.key(b.name, key), b.t.rev)
+		if err != nil {
+			b.t.fail(err)
+			return nil
+		}
+		if len(resp.Kvs) == 1 {
+			v = value(resp.Kvs[0].Value)
+		}
+		e.cache.keepValue(b.name, b.modRev, key, v)
 	}
 	if b.read == nil {
 		b.read = map[string][]byte{}
@@ -74,12 +77,34 @@ func (b *etcdBucket) baseGet(key string) []byte {
 	return v
 }
 
-// value is a value read: an empty one is still there, not nil.
+// getAt reads at a revision already read. That revision is the same on
+// every member, so the member the client asks answers from its own copy
+// (a serializable read: no round through the cluster's leader); only a
+// member that has not applied it yet hands the read on to the leader.
+func (e *etcdEngine) getAt(what, key string, rev int64, opts ...clientv3.OpOption) (*clientv3.GetResponse, error) {
+	opts = append(opts, clientv3.WithRev(rev))
+	ctx, cancel := e.ctx()
+	defer cancel()
+	e.requests.Add(1)
+	resp, err := e.cli.Get(ctx, key, append(opts, clientv3.WithSerializable())...)
+	if errors.Is(err, rpctypes.ErrFutureRev) {
+		e.requests.Add(1)
+		resp, err = e.cli.Get(ctx, key, opts...)
+	}
+	if err != nil {
+		return nil, e.etcdErr(what, err)
+	}
+	return resp, nil
+}
+
+// value is a value read: an empty one is still there, not nil. Its
+// capacity is its length, so that a caller's append never writes into the
+// memory the cache shares.
 func value(v []byte) []byte {
 	if v == nil {
 		return []byte{}
 	}
-	return v
+	return slices.Clip(v)
 }
 
 func (b *etcdBucket) writing(key []byte) error {
@@ -154,12 +179,10 @@ func (b *etcdBucket) ForEach(fn func(k, v []byte) error) error {
 func (b *etcdBucket) KeyN() int {
 	n := 0
 	if b.base() {
-		ctx, cancel := b.t.e.ctx()
-		resp, err := b.t.e.cli.Get(ctx, b.t.e.data(b.name), clientv3.WithRange(b.t.e.dataEnd(b.name)),
-			clientv3.WithCountOnly(), clientv3.WithRev(b.t.rev))
-		cancel()
+		resp, err := b.t.e.getAt("count", b.t.e.data(b.name), b.t.rev, clientv3.WithRange(b.t.e.dataEnd(b.name)),
+			clientv3.WithCountOnly())
 		if err != nil {
-			b.t.fail(b.t.e.etcdErr("count", err))
+			b.t.fail(err)
 			return 0
 		}
 		n = int(resp.Count)
@@ -218,12 +241,10 @@ func (e *etcdEngine) keysAt(name string, rev int64) ([]string, error) {
 	var keys []string
 	from := e.data(name)
 	for {
-		ctx, cancel := e.ctx()
-		resp, err := e.cli.Get(ctx, from, clientv3.WithRange(e.dataEnd(name)), clientv3.WithKeysOnly(),
-			clientv3.WithLimit(etcdPage), clientv3.WithRev(rev))
-		cancel()
+		resp, err := e.getAt("listing "+name, from, rev, clientv3.WithRange(e.dataEnd(name)), clientv3.WithKeysOnly(),
+			clientv3.WithLimit(e.page))
 		if err != nil {
-			return nil, e.etcdErr("listing "+name, err)
+			return nil, err
 		}
 		for _, kv := range resp.Kvs {
 			keys = append(keys, string(kv.Key[len(e.data(name)):]))
@@ -250,13 +271,7 @@ type etcdCursor struct {
 	b     *etcdBucket
 	pos   string // the key it stands on, when valid
 	valid bool
-
-	// page holds every key of the cluster in [lo, hi) (hi: no bound when
-	// toEnd), in order.
-	page   []kv
-	lo, hi string
-	toEnd  bool
-	loaded bool
+	page  *keyPage // the last read; nil before the first
 }
 
 type kv struct {
@@ -264,15 +279,22 @@ type kv struct {
 	v []byte
 }
 
-func (c *etcdCursor) covers(k string) bool {
-	return c.loaded && c.lo <= k && (c.toEnd || k < c.hi)
-}
-
 // fetch reads a page of the cluster's keys: forward from k, or backward
-// from just before end (end "" with toEnd: from the last key).
+// from just before end (end "" with toEnd: from the last key); from the
+// cache when it has that page of the bucket's state.
 func (c *etcdCursor) fetch(k string, back bool, end string, toEnd bool) {
 	b, e := c.b, c.b.t.e
-	opts := []clientv3.OpOption{clientv3.WithLimit(etcdPage), clientv3.WithRev(b.t.rev)}
+	key := "f" + k // of the page in the cache
+	if back {
+		key = "b\x00" + end
+		if toEnd {
+			key = "b\x01"
+		}
+	}
+	if c.page = e.cache.page(b.name, b.modRev, key); c.page != nil {
+		return
+	}
+	opts := []clientv3.OpOption{clientv3.WithLimit(e.page)}
 	from := e.key(b.name, k)
 	if back {
 		from = e.data(b.name)
@@ -284,48 +306,48 @@ func (c *etcdCursor) fetch(k string, back bool, end string, toEnd bool) {
 	} else {
 		opts = append(opts, clientv3.WithRange(e.dataEnd(b.name)))
 	}
-	ctx, cancel := e.ctx()
-	resp, err := e.cli.Get(ctx, from, opts...)
-	cancel()
-	c.page, c.loaded = c.page[:0], false
+	resp, err := e.getAt("read", from, b.t.rev, opts...)
 	if err != nil {
-		b.t.fail(e.etcdErr("read", err))
+		b.t.fail(err)
 		return
 	}
 	n := len(e.data(b.name))
+	p := &keyPage{kvs: make([]kv, 0, len(resp.Kvs))}
 	for _, x := range resp.Kvs {
-		c.page = append(c.page, kv{string(x.Key[n:]), value(x.Value)})
+		p.kvs = append(p.kvs, kv{string(x.Key[n:]), value(x.Value)})
 	}
-	c.loaded = true
 	if back {
-		slices.Reverse(c.page)
-		c.hi, c.toEnd, c.lo = end, toEnd, ""
-		if resp.More && len(c.page) > 0 {
-			c.lo = c.page[0].k
+		slices.Reverse(p.kvs)
+		p.hi, p.toEnd = end, toEnd
+		if resp.More && len(p.kvs) > 0 {
+			p.lo = p.kvs[0].k
 		}
-		return
+	} else {
+		p.lo, p.toEnd = k, true
+		if resp.More && len(p.kvs) > 0 {
+			p.hi, p.toEnd = p.kvs[len(p.kvs)-1].k+"\x00", false
+		}
 	}
-	c.lo, c.hi, c.toEnd = k, "", true
-	if resp.More && len(c.page) > 0 {
-		c.hi, c.toEnd = c.page[len(c.page)-1].k+"\x00", false
-	}
+	c.page = p
+	e.cache.keepPage(b.name, b.modRev, key, p)
 }
 
 // baseFrom returns the cluster's first key at or after k.
 func (c *etcdCursor) baseFrom(k string) (kv, bool) {
 	for c.b.base() {
-		if !c.covers(k) {
+		p := c.page
+		if p == nil || !p.covers(k) {
 			c.fetch(k, false, "", false)
 			continue
 		}
-		i := sort.Search(len(c.page), func(i int) bool { return c.page[i].k >= k })
-		if i < len(c.page) {
-			return c.page[i], true
+		i := sort.Search(len(p.kvs), func(i int) bool { return p.kvs[i].k >= k })
+		if i < len(p.kvs) {
+			return p.kvs[i], true
 		}
-		if c.toEnd {
+		if p.toEnd {
 			break
 		}
-		k = c.hi
+		k = p.hi
 	}
 	return kv{}, false
 }
@@ -333,21 +355,22 @@ func (c *etcdCursor) baseFrom(k string) (kv, bool) {
 // baseBefore returns the cluster's last key before end (toEnd: the last).
 func (c *etcdCursor) baseBefore(end string, toEnd bool) (kv, bool) {
 	for c.b.base() {
-		if !(c.loaded && (c.toEnd || !toEnd && end <= c.hi) && (toEnd || c.lo < end)) {
+		p := c.page
+		if !(p != nil && (p.toEnd || !toEnd && end <= p.hi) && (toEnd || p.lo < end)) {
 			c.fetch("", true, end, toEnd)
 			continue
 		}
-		i := len(c.page)
+		i := len(p.kvs)
 		if !toEnd {
-			i = sort.Search(len(c.page), func(i int) bool { return c.page[i].k >= end })
+			i = sort.Search(len(p.kvs), func(i int) bool { return p.kvs[i].k >= end })
 		}
 		if i > 0 {
-			return c.page[i-1], true
+			return p.kvs[i-1], true
 		}
-		if c.lo == "" {
+		if p.lo == "" {
 			break
 		}
-		end, toEnd = c.lo, false
+		end, toEnd = p.lo, false
 	}
 	return kv{}, false
 }
