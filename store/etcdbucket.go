@@ -70,11 +70,82 @@ func (b *etcdBucket) baseGet(key string) []byte {
 		}
 		e.cache.keepValue(b.name, b.modRev, key, v)
 	}
+	b.remember(key, v)
+	return v
+}
+
+// etcdReadAhead is the most keys one request reads ahead: well within
+// the cluster's --max-txn-ops.
+const etcdReadAhead = 512
+
+// readAhead reads the keys not known yet in one etcd transaction of Gets
+// at the transaction's revision (a few, when they are many), for Get to
+// find them.
+func (b *etcdBucket) readAhead(keys [][]byte) {
+	if !b.base() {
+		return
+	}
+	e := b.t.e
+	var want []string
+	asked := map[string]bool{}
+	for _, k := range keys {
+		key := string(k)
+		if _, ok := b.read[key]; ok || b.has(key) || asked[key] {
+			continue
+		}
+		asked[key] = true
+		if v, ok := e.cache.value(b.name, b.modRev, key); ok {
+			b.remember(key, v)
+			continue
+		}
+		want = append(want, key)
+	}
+	for len(want) > 0 && b.t.err == nil {
+		n := min(len(want), etcdReadAhead)
+		b.readMany(want[:n])
+		want = want[n:]
+	}
+}
+
+// readMany reads keys in one request; as getAt, from the member's own
+// copy unless it has not applied the revision yet.
+func (b *etcdBucket) readMany(keys []string) {
+	e := b.t.e
+	ops := func(opts ...clientv3.OpOption) []clientv3.Op {
+		ops := make([]clientv3.Op, len(keys))
+		for i, k := range keys {
+			ops[i] = clientv3.OpGet(e.key(b.name, k), append(opts, clientv3.WithRev(b.t.rev))...)
+		}
+		return ops
+	}
+	ctx, cancel := e.ctx()
+	defer cancel()
+	e.requests.Add(1)
+	resp, err := e.cli.Txn(ctx).Then(ops(clientv3.WithSerializable())...).Commit()
+	if errors.Is(err, rpctypes.ErrFutureRev) {
+		e.requests.Add(1)
+		resp, err = e.cli.Txn(ctx).Then(ops()...).Commit()
+	}
+	if err != nil {
+		b.t.fail(e.etcdErr("read", err))
+		return
+	}
+	for i, r := range resp.Responses {
+		var v []byte
+		if kvs := r.GetResponseRange().GetKvs(); len(kvs) == 1 {
+			v = value(kvs[0].Value)
+		}
+		b.remember(keys[i], v)
+		e.cache.keepValue(b.name, b.modRev, keys[i], v)
+	}
+}
+
+// remember keeps a value read for the rest of the transaction.
+func (b *etcdBucket) remember(key string, v []byte) {
 	if b.read == nil {
 		b.read = map[string][]byte{}
 	}
 	b.read[key] = v
-	return v
 }
 
 // getAt reads at a revision already read. That revision is the same on
