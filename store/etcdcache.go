@@ -64,6 +64,22 @@ type keyPage struct {
 
 func (p *keyPage) covers(k string) bool { return p.lo <= k && (p.toEnd || k < p.hi) }
 
+// changedBy reports whether the writes of b change the page: a key put in
+// its range, or one of its keys deleted. (The outbox's sender deletes
+// keys that are mostly not there.)
+func (p *keyPage) changedBy(b *etcdBucket) bool {
+	for i := sort.SearchStrings(b.order, p.lo); i < len(b.order) && p.covers(b.order[i]); i++ {
+		k := b.order[i]
+		if !b.pending[k].del {
+			return true
+		}
+		if j := sort.Search(len(p.kvs), func(j int) bool { return p.kvs[j].k >= k }); j < len(p.kvs) && p.kvs[j].k == k {
+			return true
+		}
+	}
+	return false
+}
+
 // cacheOverhead is a rough count of the bytes an entry costs beyond its
 // key and value: the list element, the map slot, the entry itself.
 const cacheOverhead = 160
@@ -223,14 +239,8 @@ func (c *etcdCache) committed(b *etcdBucket, read, rev int64) {
 		c.forget(cb)
 	}
 	b.sort()
-	// A page stays true unless a key written falls in its range.
 	for key, el := range cb.entries {
-		p := el.Value.(*cacheEntry).page
-		if p == nil {
-			continue
-		}
-		i := sort.SearchStrings(b.order, p.lo)
-		if i < len(b.order) && p.covers(b.order[i]) {
+		if p := el.Value.(*cacheEntry).page; p != nil && p.changedBy(b) {
 			c.remove(cb, key, el)
 		}
 	}

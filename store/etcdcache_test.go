@@ -81,6 +81,19 @@ func TestEtcdCacheServesWhatWasRead(t *testing.T) {
 	if got := read(); got != want {
 		t.Errorf("after the update read\n%s\nwant\n%s", got, want)
 	}
+
+	// Deleting a key that is not there (as the outbox's sender does)
+	// changes no page: the walks still come from the cache.
+	if err := db.Update(func(tx *Tx) error { return tx.bucket(bucketNotes).Delete([]byte("c0")) }); err != nil {
+		t.Fatal(err)
+	}
+	before = requests(db)
+	if got := read(); got != want {
+		t.Errorf("after deleting a key that was not there read\n%s\nwant\n%s", got, want)
+	}
+	if n := requests(db) - before; n != 1 {
+		t.Errorf("reading after deleting a key that was not there took %d requests, want 1 (the markers)", n)
+	}
 }
 
 // Two nodes on one cluster, each with its cache holding a key, both read
