@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -107,27 +108,20 @@ func (b *etcdBucket) readAhead(keys [][]byte) {
 	}
 }
 
-// readMany reads keys in one request; as getAt, from the member's own
-// copy unless it has not applied the revision yet.
+// readMany reads keys in one request.
 func (b *etcdBucket) readMany(keys []string) {
 	e := b.t.e
-	ops := func(opts ...clientv3.OpOption) []clientv3.Op {
+	var resp *clientv3.TxnResponse
+	err := e.readAt("read", func(ctx context.Context, opts ...clientv3.OpOption) (err error) {
 		ops := make([]clientv3.Op, len(keys))
 		for i, k := range keys {
 			ops[i] = clientv3.OpGet(e.key(b.name, k), append(opts, clientv3.WithRev(b.t.rev))...)
 		}
-		return ops
-	}
-	ctx, cancel := e.ctx()
-	defer cancel()
-	e.requests.Add(1)
-	resp, err := e.cli.Txn(ctx).Then(ops(clientv3.WithSerializable())...).Commit()
-	if errors.Is(err, rpctypes.ErrFutureRev) {
-		e.requests.Add(1)
-		resp, err = e.cli.Txn(ctx).Then(ops()...).Commit()
-	}
+		resp, err = e.cli.Txn(ctx).Then(ops...).Commit()
+		return err
+	})
 	if err != nil {
-		b.t.fail(e.etcdErr("read", err))
+		b.t.fail(err)
 		return
 	}
 	for i, r := range resp.Responses {
@@ -148,24 +142,34 @@ func (b *etcdBucket) remember(key string, v []byte) {
 	b.read[key] = v
 }
 
-// getAt reads at a revision already read. That revision is the same on
-// every member, so the member the client asks answers from its own copy
-// (a serializable read: no round through the cluster's leader); only a
-// member that has not applied it yet hands the read on to the leader.
+// getAt reads at a revision already read.
 func (e *etcdEngine) getAt(what, key string, rev int64, opts ...clientv3.OpOption) (*clientv3.GetResponse, error) {
-	opts = append(opts, clientv3.WithRev(rev))
+	var resp *clientv3.GetResponse
+	err := e.readAt(what, func(ctx context.Context, more ...clientv3.OpOption) (err error) {
+		resp, err = e.cli.Get(ctx, key, append(append(more, clientv3.WithRev(rev)), opts...)...)
+		return err
+	})
+	return resp, err
+}
+
+// readAt makes a read at a revision already read. That revision is the
+// same on every member, so read is asked first to read from the member's
+// own copy (opts holds WithSerializable: no round through the cluster's
+// leader); only when that member has not applied the revision yet is it
+// asked again without, to read through the leader.
+func (e *etcdEngine) readAt(what string, read func(ctx context.Context, opts ...clientv3.OpOption) error) error {
 	ctx, cancel := e.ctx()
 	defer cancel()
 	e.requests.Add(1)
-	resp, err := e.cli.Get(ctx, key, append(opts, clientv3.WithSerializable())...)
+	err := read(ctx, clientv3.WithSerializable())
 	if errors.Is(err, rpctypes.ErrFutureRev) {
 		e.requests.Add(1)
-		resp, err = e.cli.Get(ctx, key, opts...)
+		err = read(ctx)
 	}
 	if err != nil {
-		return nil, e.etcdErr(what, err)
+		return e.etcdErr(what, err)
 	}
-	return resp, nil
+	return nil
 }
 
 // value is a value read: an empty one is still there, not nil. Its
