@@ -108,6 +108,9 @@ type etcdEngine struct {
 	// One writer of this process at a time, as bbolt: the writers of one
 	// pbemd never fail each other's compares.
 	mu sync.Mutex
+	// known is the markers after this process's last commit, when it
+	// knows them (etcdknown.go); guarded by mu.
+	known *etcdKnown
 }
 
 func newEtcdEngine(cli *clientv3.Client, c *EtcdConfig) *etcdEngine {
@@ -166,11 +169,27 @@ func (e *etcdEngine) update(fn func(etx) error) error {
 	defer e.mu.Unlock()
 	for try := 1; ; try++ {
 		t := &etcdTx{e: e, write: true}
+		if try == 1 && e.known != nil {
+			t.start(e.known)
+		}
+		e.known = nil // until a commit or a read says again
 		err := fn(t)
+		wrote := false
 		if t.err == nil && err == nil {
+			wrote = t.changed()
 			err = t.commit()
 		} else if t.err != nil {
 			err = t.err
+		}
+		if t.assumed && (err != nil || !wrote) && !errors.Is(err, errConflict) {
+			// No commit checked the markers this outcome rests on.
+			ok, cerr := t.current()
+			switch {
+			case cerr != nil:
+				return cerr
+			case !ok:
+				err = errConflict
+			}
 		}
 		if !errors.Is(err, errConflict) {
 			return err
@@ -178,8 +197,10 @@ func (e *etcdEngine) update(fn func(etx) error) error {
 		if try == etcdTries {
 			return fmt.Errorf("%w %d times running; try again later", err, try)
 		}
-		// Apart from the other writers, a little at random.
-		time.Sleep(time.Duration(rand.IntN(try*5)+1) * time.Millisecond)
+		if !t.assumed {
+			// Apart from the other writers, a little at random.
+			time.Sleep(time.Duration(rand.IntN(try*5)+1) * time.Millisecond)
+		}
 	}
 }
 
@@ -205,6 +226,7 @@ type etcdTx struct {
 	err     error
 	buckets map[string]*etcdBucket // every bucket that exists or was asked for
 	listed  bool                   // eachBucket ran: a bucket made since fails the commit
+	assumed bool                   // started on the known markers, not read (etcdknown.go)
 }
 
 // load reads the markers of the buckets, the transaction's first read,
@@ -386,6 +408,7 @@ func (t *etcdTx) commit() error {
 	if !resp.Succeeded {
 		return errConflict
 	}
+	t.e.known = t.known(resp.Header.Revision)
 	for _, b := range t.buckets {
 		if b.wrote {
 			read := b.modRev // the state the writes apply to
