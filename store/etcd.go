@@ -63,7 +63,7 @@ type EtcdConfig struct {
 
 	// CacheBytes bounds the memory of the values and pages this process
 	// keeps from the cluster between transactions (etcdcache.go); 0 means
-	// 64 MiB, less than 0 no cache.
+	// 32 MiB, less than 0 no cache.
 	CacheBytes int
 }
 
@@ -81,7 +81,7 @@ var ErrUnreachable = errors.New("the etcd cluster did not answer")
 const (
 	etcdMaxTxnOps       = 4096
 	etcdMaxRequestBytes = 16 << 20
-	etcdCacheBytes      = 64 << 20
+	etcdCacheBytes      = 32 << 20
 )
 
 // etcdPage is how many keys a cursor reads from the cluster at a time.
