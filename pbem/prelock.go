@@ -65,6 +65,7 @@ func (s *Service) preverify(db *store.DB, mails []*mailmsg.Incoming, vouched []b
 		// draw on a budget of all senders (Limits.ForeignBadPasswords):
 		// a batch checks ahead no more of them than it has left.
 		foreign := s.foreignLeft(tx)
+		tx.ReadAheadProcessed(mailKeys(mails))
 		for k, m := range mails {
 			if done, err := tx.Processed(m.Key); err != nil || done {
 				continue // a copy of a mail handled before: nothing to check

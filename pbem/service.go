@@ -244,6 +244,7 @@ func (s *Service) HandleAll(raws [][]byte) ([][]uint64, []error) {
 	err := s.db.Update(func(tx *store.Tx) error {
 		after, played, crashed = nil, 0, -1
 		uncommitted := model.NewPositionCache(len(mails))
+		tx.ReadAheadProcessed(mailKeys(mails))
 		for k, m := range mails {
 			ids[index[k]] = nil
 			done, err := tx.Processed(m.Key)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
@@ -59,6 +60,11 @@ type EtcdConfig struct {
 	// being split; a cluster set lower refuses it whole.
 	MaxTxnOps       int
 	MaxRequestBytes int
+
+	// CacheBytes bounds the memory of the values and pages this process
+	// keeps from the cluster between transactions (etcdcache.go); 0 means
+	// 32 MiB, less than 0 no cache.
+	CacheBytes int
 }
 
 // ErrTooLarge reports a transaction larger than the cluster takes in one
@@ -75,10 +81,11 @@ var ErrUnreachable = errors.New("the etcd cluster did not answer")
 const (
 	etcdMaxTxnOps       = 4096
 	etcdMaxRequestBytes = 16 << 20
+	etcdCacheBytes      = 32 << 20
 )
 
 // etcdPage is how many keys a cursor reads from the cluster at a time.
-var etcdPage int64 = 256
+const etcdPage = 256
 
 // etcdTries is how often an update is run when other writers keep
 // changing what it read.
@@ -93,13 +100,21 @@ type etcdEngine struct {
 	// readOnly refuses updates, as bbolt opened read-only does: a tool
 	// that only reads ("pbemd backup") writes nothing by mistake.
 	readOnly bool
+	cache    *etcdCache // nil: none
+	page     int64      // keys a cursor reads at a time: etcdPage
+	// requests counts the requests sent to the cluster, to tell in tests
+	// what the cache saved.
+	requests atomic.Int64
 	// One writer of this process at a time, as bbolt: the writers of one
 	// pbemd never fail each other's compares.
 	mu sync.Mutex
+	// known is the markers after this process's last commit, when it
+	// knows them (etcdknown.go); guarded by mu.
+	known *etcdKnown
 }
 
 func newEtcdEngine(cli *clientv3.Client, c *EtcdConfig) *etcdEngine {
-	e := &etcdEngine{cli: cli, prefix: c.Prefix, timeout: c.Timeout, maxOps: c.MaxTxnOps, maxSize: c.MaxRequestBytes}
+	e := &etcdEngine{cli: cli, prefix: c.Prefix, timeout: c.Timeout, maxOps: c.MaxTxnOps, maxSize: c.MaxRequestBytes, page: etcdPage}
 	if e.prefix == "" {
 		e.prefix = "pbemd"
 	}
@@ -112,6 +127,12 @@ func newEtcdEngine(cli *clientv3.Client, c *EtcdConfig) *etcdEngine {
 	}
 	if e.maxSize <= 0 {
 		e.maxSize = etcdMaxRequestBytes
+	}
+	switch {
+	case c.CacheBytes == 0:
+		e.cache = newEtcdCache(etcdCacheBytes)
+	case c.CacheBytes > 0:
+		e.cache = newEtcdCache(c.CacheBytes)
 	}
 	return e
 }
@@ -148,11 +169,27 @@ func (e *etcdEngine) update(fn func(etx) error) error {
 	defer e.mu.Unlock()
 	for try := 1; ; try++ {
 		t := &etcdTx{e: e, write: true}
+		if try == 1 && e.known != nil {
+			t.start(e.known)
+		}
+		e.known = nil // until a commit or a read says again
 		err := fn(t)
+		wrote := false
 		if t.err == nil && err == nil {
+			wrote = t.changed()
 			err = t.commit()
 		} else if t.err != nil {
 			err = t.err
+		}
+		if t.assumed && (err != nil || !wrote) && !errors.Is(err, errConflict) {
+			// No commit checked the markers this outcome rests on.
+			ok, cerr := t.current()
+			switch {
+			case cerr != nil:
+				return cerr
+			case !ok:
+				err = errConflict
+			}
 		}
 		if !errors.Is(err, errConflict) {
 			return err
@@ -160,8 +197,10 @@ func (e *etcdEngine) update(fn func(etx) error) error {
 		if try == etcdTries {
 			return fmt.Errorf("%w %d times running; try again later", err, try)
 		}
-		// Apart from the other writers, a little at random.
-		time.Sleep(time.Duration(rand.IntN(try*5)+1) * time.Millisecond)
+		if !t.assumed {
+			// Apart from the other writers, a little at random.
+			time.Sleep(time.Duration(rand.IntN(try*5)+1) * time.Millisecond)
+		}
 	}
 }
 
@@ -187,6 +226,7 @@ type etcdTx struct {
 	err     error
 	buckets map[string]*etcdBucket // every bucket that exists or was asked for
 	listed  bool                   // eachBucket ran: a bucket made since fails the commit
+	assumed bool                   // started on the known markers, not read (etcdknown.go)
 }
 
 // load reads the markers of the buckets, the transaction's first read,
@@ -198,6 +238,7 @@ func (t *etcdTx) load() {
 	t.buckets = map[string]*etcdBucket{}
 	ctx, cancel := t.e.ctx()
 	defer cancel()
+	t.e.requests.Add(1)
 	resp, err := t.e.cli.Get(ctx, t.e.markers(), clientv3.WithPrefix())
 	if err != nil {
 		t.fail(t.e.etcdErr("reading the buckets", err))
@@ -359,12 +400,23 @@ func (t *etcdTx) commit() error {
 	commitSizes.note(len(ops), size)
 	ctx, cancel := t.e.ctx()
 	defer cancel()
+	t.e.requests.Add(1)
 	resp, err := t.e.cli.Txn(ctx).If(cmps...).Then(ops...).Commit()
 	if err != nil {
 		return t.e.etcdErr("commit", err)
 	}
 	if !resp.Succeeded {
 		return errConflict
+	}
+	t.e.known = t.known(resp.Header.Revision)
+	for _, b := range t.buckets {
+		if b.wrote {
+			read := b.modRev // the state the writes apply to
+			if !b.existed || b.cleared {
+				read = 0
+			}
+			t.e.cache.committed(b, read, resp.Header.Revision)
+		}
 	}
 	return nil
 }

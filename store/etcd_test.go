@@ -47,6 +47,7 @@ func openEtcdTest(t testing.TB, c *EtcdConfig) *DB {
 func TestEtcdEngineReadsAsBolt(t *testing.T) {
 	t.Parallel()
 	bdb, edb := openTest(t), openEtcdTest(t, etcdConfig(t))
+	edb.eng.(*etcdEngine).page = 4 // walks of several pages, each kept in the cache
 	// A small key space, so that writes, deletes and walks meet.
 	keys := make([][]byte, 40)
 	for i := range keys {

@@ -1,11 +1,13 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"sort"
 
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
@@ -56,30 +58,128 @@ func (b *etcdBucket) baseGet(key string) []byte {
 	if v, ok := b.read[key]; ok {
 		return v
 	}
-	ctx, cancel := b.t.e.ctx()
-	defer cancel()
-	resp, err := b.t.e.cli.Get(ctx, b.t.e.key(b.name, key), clientv3.WithRev(b.t.rev))
+	e := b.t.e
+	v, ok := e.cache.value(b.name, b.modRev, key)
+	if !ok {
+		resp, err := e.getAt("read", e.key(b.name, key), b.t.rev)
+		if err != nil {
+			b.t.fail(err)
+			return nil
+		}
+		if len(resp.Kvs) == 1 {
+			v = value(resp.Kvs[0].Value)
+		}
+		e.cache.keepValue(b.name, b.modRev, key, v)
+	}
+	b.remember(key, v)
+	return v
+}
+
+// etcdReadAhead is the most keys one request reads ahead: well within
+// the cluster's --max-txn-ops.
+const etcdReadAhead = 512
+
+// readAhead reads the keys not known yet in one etcd transaction of Gets
+// at the transaction's revision (a few, when they are many), for Get to
+// find them.
+func (b *etcdBucket) readAhead(keys [][]byte) {
+	if !b.base() {
+		return
+	}
+	e := b.t.e
+	var want []string
+	asked := map[string]bool{}
+	for _, k := range keys {
+		key := string(k)
+		if _, ok := b.read[key]; ok || b.has(key) || asked[key] {
+			continue
+		}
+		asked[key] = true
+		if v, ok := e.cache.value(b.name, b.modRev, key); ok {
+			b.remember(key, v)
+			continue
+		}
+		want = append(want, key)
+	}
+	for len(want) > 0 && b.t.err == nil {
+		n := min(len(want), etcdReadAhead)
+		b.readMany(want[:n])
+		want = want[n:]
+	}
+}
+
+// readMany reads keys in one request.
+func (b *etcdBucket) readMany(keys []string) {
+	e := b.t.e
+	var resp *clientv3.TxnResponse
+	err := e.readAt("read", func(ctx context.Context, opts ...clientv3.OpOption) (err error) {
+		ops := make([]clientv3.Op, len(keys))
+		for i, k := range keys {
+			ops[i] = clientv3.OpGet(e.key(b.name, k), append(opts, clientv3.WithRev(b.t.rev))...)
+		}
+		resp, err = e.cli.Txn(ctx).Then(ops...).Commit()
+		return err
+	})
 	if err != nil {
-		b.t.fail(b.t.e.etcdErr("read", err))
-		return nil
+		b.t.fail(err)
+		return
 	}
-	var v []byte
-	if len(resp.Kvs) == 1 {
-		v = value(resp.Kvs[0].Value)
+	for i, r := range resp.Responses {
+		var v []byte
+		if kvs := r.GetResponseRange().GetKvs(); len(kvs) == 1 {
+			v = value(kvs[0].Value)
+		}
+		b.remember(keys[i], v)
+		e.cache.keepValue(b.name, b.modRev, keys[i], v)
 	}
+}
+
+// remember keeps a value read for the rest of the transaction.
+func (b *etcdBucket) remember(key string, v []byte) {
 	if b.read == nil {
 		b.read = map[string][]byte{}
 	}
 	b.read[key] = v
-	return v
 }
 
-// value is a value read: an empty one is still there, not nil.
+// getAt reads at a revision already read.
+func (e *etcdEngine) getAt(what, key string, rev int64, opts ...clientv3.OpOption) (*clientv3.GetResponse, error) {
+	var resp *clientv3.GetResponse
+	err := e.readAt(what, func(ctx context.Context, more ...clientv3.OpOption) (err error) {
+		resp, err = e.cli.Get(ctx, key, append(append(more, clientv3.WithRev(rev)), opts...)...)
+		return err
+	})
+	return resp, err
+}
+
+// readAt makes a read at a revision already read. That revision is the
+// same on every member, so read is asked first to read from the member's
+// own copy (opts holds WithSerializable: no round through the cluster's
+// leader); only when that member has not applied the revision yet is it
+// asked again without, to read through the leader.
+func (e *etcdEngine) readAt(what string, read func(ctx context.Context, opts ...clientv3.OpOption) error) error {
+	ctx, cancel := e.ctx()
+	defer cancel()
+	e.requests.Add(1)
+	err := read(ctx, clientv3.WithSerializable())
+	if errors.Is(err, rpctypes.ErrFutureRev) {
+		e.requests.Add(1)
+		err = read(ctx)
+	}
+	if err != nil {
+		return e.etcdErr(what, err)
+	}
+	return nil
+}
+
+// value is a value read: an empty one is still there, not nil. Its
+// capacity is its length, so that a caller's append never writes into the
+// memory the cache shares.
 func value(v []byte) []byte {
 	if v == nil {
 		return []byte{}
 	}
-	return v
+	return slices.Clip(v)
 }
 
 func (b *etcdBucket) writing(key []byte) error {
@@ -154,12 +254,10 @@ func (b *etcdBucket) ForEach(fn func(k, v []byte) error) error {
 func (b *etcdBucket) KeyN() int {
 	n := 0
 	if b.base() {
-		ctx, cancel := b.t.e.ctx()
-		resp, err := b.t.e.cli.Get(ctx, b.t.e.data(b.name), clientv3.WithRange(b.t.e.dataEnd(b.name)),
-			clientv3.WithCountOnly(), clientv3.WithRev(b.t.rev))
-		cancel()
+		resp, err := b.t.e.getAt("count", b.t.e.data(b.name), b.t.rev, clientv3.WithRange(b.t.e.dataEnd(b.name)),
+			clientv3.WithCountOnly())
 		if err != nil {
-			b.t.fail(b.t.e.etcdErr("count", err))
+			b.t.fail(err)
 			return 0
 		}
 		n = int(resp.Count)
@@ -218,12 +316,10 @@ func (e *etcdEngine) keysAt(name string, rev int64) ([]string, error) {
 	var keys []string
 	from := e.data(name)
 	for {
-		ctx, cancel := e.ctx()
-		resp, err := e.cli.Get(ctx, from, clientv3.WithRange(e.dataEnd(name)), clientv3.WithKeysOnly(),
-			clientv3.WithLimit(etcdPage), clientv3.WithRev(rev))
-		cancel()
+		resp, err := e.getAt("listing "+name, from, rev, clientv3.WithRange(e.dataEnd(name)), clientv3.WithKeysOnly(),
+			clientv3.WithLimit(e.page))
 		if err != nil {
-			return nil, e.etcdErr("listing "+name, err)
+			return nil, err
 		}
 		for _, kv := range resp.Kvs {
 			keys = append(keys, string(kv.Key[len(e.data(name)):]))
@@ -250,13 +346,7 @@ type etcdCursor struct {
 	b     *etcdBucket
 	pos   string // the key it stands on, when valid
 	valid bool
-
-	// page holds every key of the cluster in [lo, hi) (hi: no bound when
-	// toEnd), in order.
-	page   []kv
-	lo, hi string
-	toEnd  bool
-	loaded bool
+	page  *keyPage // the last read; nil before the first
 }
 
 type kv struct {
@@ -264,15 +354,22 @@ type kv struct {
 	v []byte
 }
 
-func (c *etcdCursor) covers(k string) bool {
-	return c.loaded && c.lo <= k && (c.toEnd || k < c.hi)
-}
-
 // fetch reads a page of the cluster's keys: forward from k, or backward
-// from just before end (end "" with toEnd: from the last key).
+// from just before end (end "" with toEnd: from the last key); from the
+// cache when it has that page of the bucket's state.
 func (c *etcdCursor) fetch(k string, back bool, end string, toEnd bool) {
 	b, e := c.b, c.b.t.e
-	opts := []clientv3.OpOption{clientv3.WithLimit(etcdPage), clientv3.WithRev(b.t.rev)}
+	key := "f" + k // of the page in the cache
+	if back {
+		key = "b\x00" + end
+		if toEnd {
+			key = "b\x01"
+		}
+	}
+	if c.page = e.cache.page(b.name, b.modRev, key); c.page != nil {
+		return
+	}
+	opts := []clientv3.OpOption{clientv3.WithLimit(e.page)}
 	from := e.key(b.name, k)
 	if back {
 		from = e.data(b.name)
@@ -284,48 +381,48 @@ func (c *etcdCursor) fetch(k string, back bool, end string, toEnd bool) {
 	} else {
 		opts = append(opts, clientv3.WithRange(e.dataEnd(b.name)))
 	}
-	ctx, cancel := e.ctx()
-	resp, err := e.cli.Get(ctx, from, opts...)
-	cancel()
-	c.page, c.loaded = c.page[:0], false
+	resp, err := e.getAt("read", from, b.t.rev, opts...)
 	if err != nil {
-		b.t.fail(e.etcdErr("read", err))
+		b.t.fail(err)
 		return
 	}
 	n := len(e.data(b.name))
+	p := &keyPage{kvs: make([]kv, 0, len(resp.Kvs))}
 	for _, x := range resp.Kvs {
-		c.page = append(c.page, kv{string(x.Key[n:]), value(x.Value)})
+		p.kvs = append(p.kvs, kv{string(x.Key[n:]), value(x.Value)})
 	}
-	c.loaded = true
 	if back {
-		slices.Reverse(c.page)
-		c.hi, c.toEnd, c.lo = end, toEnd, ""
-		if resp.More && len(c.page) > 0 {
-			c.lo = c.page[0].k
+		slices.Reverse(p.kvs)
+		p.hi, p.toEnd = end, toEnd
+		if resp.More && len(p.kvs) > 0 {
+			p.lo = p.kvs[0].k
 		}
-		return
+	} else {
+		p.lo, p.toEnd = k, true
+		if resp.More && len(p.kvs) > 0 {
+			p.hi, p.toEnd = p.kvs[len(p.kvs)-1].k+"\x00", false
+		}
 	}
-	c.lo, c.hi, c.toEnd = k, "", true
-	if resp.More && len(c.page) > 0 {
-		c.hi, c.toEnd = c.page[len(c.page)-1].k+"\x00", false
-	}
+	c.page = p
+	e.cache.keepPage(b.name, b.modRev, key, p)
 }
 
 // baseFrom returns the cluster's first key at or after k.
 func (c *etcdCursor) baseFrom(k string) (kv, bool) {
 	for c.b.base() {
-		if !c.covers(k) {
+		p := c.page
+		if p == nil || !p.covers(k) {
 			c.fetch(k, false, "", false)
 			continue
 		}
-		i := sort.Search(len(c.page), func(i int) bool { return c.page[i].k >= k })
-		if i < len(c.page) {
-			return c.page[i], true
+		i := sort.Search(len(p.kvs), func(i int) bool { return p.kvs[i].k >= k })
+		if i < len(p.kvs) {
+			return p.kvs[i], true
 		}
-		if c.toEnd {
+		if p.toEnd {
 			break
 		}
-		k = c.hi
+		k = p.hi
 	}
 	return kv{}, false
 }
@@ -333,21 +430,22 @@ func (c *etcdCursor) baseFrom(k string) (kv, bool) {
 // baseBefore returns the cluster's last key before end (toEnd: the last).
 func (c *etcdCursor) baseBefore(end string, toEnd bool) (kv, bool) {
 	for c.b.base() {
-		if !(c.loaded && (c.toEnd || !toEnd && end <= c.hi) && (toEnd || c.lo < end)) {
+		p := c.page
+		if !(p != nil && (p.toEnd || !toEnd && end <= p.hi) && (toEnd || p.lo < end)) {
 			c.fetch("", true, end, toEnd)
 			continue
 		}
-		i := len(c.page)
+		i := len(p.kvs)
 		if !toEnd {
-			i = sort.Search(len(c.page), func(i int) bool { return c.page[i].k >= end })
+			i = sort.Search(len(p.kvs), func(i int) bool { return p.kvs[i].k >= end })
 		}
 		if i > 0 {
-			return c.page[i-1], true
+			return p.kvs[i-1], true
 		}
-		if c.lo == "" {
+		if p.lo == "" {
 			break
 		}
-		end, toEnd = c.lo, false
+		end, toEnd = p.lo, false
 	}
 	return kv{}, false
 }

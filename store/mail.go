@@ -213,10 +213,21 @@ func (tx *Tx) Outgoing(id uint64) (*Outgoing, error) {
 func (db *DB) Pending(now time.Time, after uint64, max int) ([]Outgoing, error) {
 	var due []Outgoing
 	err := db.View(func(tx *Tx) error {
-		retry := tx.btx.bucket(bucketRetry)
+		// The retry entries are walked beside the mails, not looked up
+		// one by one: on etcd a lookup of a key not kept is a round trip.
+		var rc cursor
+		var rk, rv []byte // the first retry entry at or after the mail's key
+		more := false     // retry entries may follow rk
+		if retry := tx.btx.bucket(bucketRetry); retry != nil {
+			rc, more = retry.Cursor(), true
+		}
 		c := tx.bucket(bucketOutbox).Cursor()
 		for k, v := c.Seek(outKey(after + 1)); k != nil; k, v = c.Next() {
-			if retry != nil && nextTry(retry.Get(k)).After(now) {
+			if more && (rk == nil || bytes.Compare(rk, k) < 0) {
+				rk, rv = rc.Seek(k)
+				more = rk != nil
+			}
+			if more && bytes.Equal(rk, k) && nextTry(rv).After(now) {
 				continue // waiting for its retry: not worth decoding
 			}
 			m, err := decodeOutgoing(v)
