@@ -46,6 +46,10 @@ type Options struct {
 	// Progress, when set, is told after each committed batch how many
 	// games are made so far.
 	Progress func(games int)
+	// PasswordHash, when set, is the accounts' bcrypt hash of Password,
+	// made once by the caller: bcrypt salts each hash at random, so two
+	// stores are the same to the byte only when they share it.
+	PasswordHash string
 }
 
 // Stats count what Fill made.
@@ -98,9 +102,11 @@ func Fill(db *store.DB, boards Boards, o Options) (Stats, error) {
 	if !empty {
 		return st, fmt.Errorf("populate: the store holds populated accounts already; populate a new data directory")
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(o.Password), o.HashCost)
-	if err != nil {
-		return st, err
+	hash := []byte(o.PasswordHash)
+	if len(hash) == 0 {
+		if hash, err = bcrypt.GenerateFromPassword([]byte(o.Password), o.HashCost); err != nil {
+			return st, err
+		}
 	}
 	p := &populator{boards: boards, o: o, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15)),
 		now: o.Now().UTC().Truncate(time.Second), hash: string(hash), st: &st}
