@@ -165,7 +165,6 @@ func deliverLMTP(b *testing.B, addr string, mails []moveMail) {
 			conns = n
 		}
 	}
-	name := game(b).Name()
 	var wg sync.WaitGroup
 	for c := range conns {
 		wg.Go(func() {
@@ -185,8 +184,7 @@ func deliverLMTP(b *testing.B, addr string, mails []moveMail) {
 				if m.board%conns != c {
 					continue
 				}
-				subject := fmt.Sprintf("%s move %d %s secret %s", name, m.board, m.player, m.move)
-				if err := l.Deliver(player(m.player), server, mailText(player(m.player), subject, m.msgID)); err != nil {
+				if err := l.Deliver(m.from, server, m.mail()); err != nil {
 					b.Errorf("LMTP, mail %s: %v", m.msgID, err)
 					return
 				}
