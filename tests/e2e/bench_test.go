@@ -155,7 +155,8 @@ func cpuProfile(b *testing.B, addr, file string) {
 }
 
 // deliverLMTP hands the mails to pbemd over LMTP as an MTA with a queue
-// does: on PBEMD_BENCH_LMTP_CONNECTIONS connections (8), each a mail at a
+// does (or to Dovecot's LMTP at addr, to fill the mailbox sooner than one
+// connection does): on PBEMD_BENCH_LMTP_CONNECTIONS connections (8), each a mail at a
 // time, the mails of one board on one connection, in their order. It
 // waits for pbemd to listen, and gives up on a mail refused.
 func deliverLMTP(b *testing.B, addr string, mails []moveMail) {
