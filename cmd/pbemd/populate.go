@@ -33,7 +33,8 @@ func runPopulate(c *invocation) error {
 	}
 	defer s.Close()
 	// A batch job of many short-lived values: the collector running four
-	// times less often saves a sixth of the CPU for some 100 MB more.
+	// times less often saved 13% of the CPU of 10,000 games (BenchmarkFill)
+	// for some 90 MB more.
 	debug.SetGCPercent(400)
 	start := time.Now()
 	last := start
