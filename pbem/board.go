@@ -38,6 +38,22 @@ func (b *board) model() *model.Board {
 // move list, the source of truth (a position text alone would forget what a
 // game remembers, such as Tobit's repetitions). Replays are cached.
 func (r *request) loadBoard(kind string, num int) (*board, error) {
+	return r.readBoard(kind, num, false)
+}
+
+// loadShownBoard is loadBoard for a board that is only shown. A position
+// not in the caches is read from the text the record keeps of it
+// (KeepPosition) rather than replayed: the text draws the same board and
+// tells the same side to move, for one parse instead of the rules' check
+// of every move, which on a store of many boards, whose positions the
+// cache rarely holds, was most of a show's work. What a game remembers
+// beyond the text (Tobit's repetitions) matters to the next move only,
+// so the position is not cached for one.
+func (r *request) loadShownBoard(kind string, num int) (*board, error) {
+	return r.readBoard(kind, num, true)
+}
+
+func (r *request) readBoard(kind string, num int, shown bool) (*board, error) {
 	g, ok := catalog.Lookup(kind)
 	if !ok {
 		return nil, fmt.Errorf("board %s %d: no such game in this server", kind, num)
@@ -62,6 +78,12 @@ func (r *request) loadBoard(kind string, num int) (*board, error) {
 	}
 	if b.pos = r.s.positions.Get(rec); b.pos != nil {
 		return b, nil
+	}
+	if shown && rec.Position != "" {
+		if b.pos, err = g.ParsePosition(rec.Position, opts); err == nil {
+			return b, nil
+		}
+		// A text the rules no longer read: the moves still replay.
 	}
 	if b.pos, err = b.model().Replay(len(rec.Moves)); err != nil {
 		return nil, err

@@ -234,7 +234,7 @@ func (c *cmd) all(args []string) error {
 		if _, ok := catalog.Lookup(ref.Kind); !ok {
 			continue // a game this server no longer offers
 		}
-		b, err := c.r.loadBoard(ref.Kind, ref.Board)
+		b, err := c.r.loadShownBoard(ref.Kind, ref.Board)
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 
 // PlayOut makes a board only as moves by mail would: a move the rules
 // refuse, a move after the end, a move without its time or a board that
-// has moves already is refused, and nothing of it is stored.
+// has moves already is refused.
 func TestPlayOutRefuses(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -28,10 +28,7 @@ func TestPlayOutRefuses(t *testing.T) {
 		{"a move without a time", &store.Game{Kind: "tanbo", Board: 1, Seats: []string{"a", "b"}}, []string{"a1"}, nil, "a time for each"},
 		{"an illegal move", &store.Game{Kind: "tanbo", Board: 1, Seats: []string{"a", "b"}}, []string{"z99; DROP"}, []time.Time{at}, "move 1"},
 	} {
-		err := h.db.Update(func(tx *store.Tx) error {
-			_, err := h.svc.PlayOut(tx, c.rec, c.moves, c.at, rules.Result{}, at)
-			return err
-		})
+		_, err := h.svc.PlayOut(c.rec, c.moves, c.at, rules.Result{}, at)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v; want one saying %q", c.name, err, c.want)
 		}
@@ -39,7 +36,7 @@ func TestPlayOutRefuses(t *testing.T) {
 }
 
 // A board played out keeps its moves with their times, the position they
-// reach, a thread of the server's domain, and the end it was given.
+// reach and the end it was given; settled, a thread of the server's domain.
 func TestPlayOutEnds(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -48,7 +45,7 @@ func TestPlayOutEnds(t *testing.T) {
 	var moves []string
 	var times []time.Time
 	err := h.db.Update(func(tx *store.Tx) error {
-		pos, err := h.svc.PlayOut(tx, &store.Game{Kind: "tanbo", Board: 2, Seats: []string{"ann", "bob"}}, nil, nil, rules.Result{}, created)
+		pos, err := h.svc.PlayOut(&store.Game{Kind: "tanbo", Board: 2, Seats: []string{"ann", "bob"}}, nil, nil, rules.Result{}, created)
 		if err != nil {
 			return err
 		}
@@ -60,8 +57,14 @@ func TestPlayOutEnds(t *testing.T) {
 			moves, times = append(moves, m), append(times, created.Add(time.Duration(i+1)*time.Hour))
 		}
 		end := h.now.Add(-time.Hour)
-		got, err := h.svc.PlayOut(tx, rec, moves, times, rules.Win(0, "bob resigned"), end)
+		got, err := h.svc.PlayOut(rec, moves, times, rules.Win(0, "bob resigned"), end)
 		if err != nil {
+			return err
+		}
+		if rec.Thread != "" || rec.Rated {
+			t.Errorf("played out: thread %q, rated %v; want neither before Settle", rec.Thread, rec.Rated)
+		}
+		if err := h.svc.Settle(tx, rec); err != nil {
 			return err
 		}
 		if got.String() != pos.String() || rec.Position != pos.String() || len(rec.Moves) != 3 || !rec.Moves[2].At.Equal(times[2]) {

@@ -80,7 +80,7 @@ func (c *cmd) showBoard(word string) error {
 	if err != nil {
 		return err
 	}
-	b, err := c.r.loadBoard(c.game.Name(), num)
+	b, err := c.r.loadShownBoard(c.game.Name(), num)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func splitFilter(args []string, def string) ([]string, string) {
 
 // userBoards are the page of the boards of this game where user id holds
 // a seat and which pass the filter, and whether more follow. Only the
-// boards of the page are read.
+// boards of the page are read, as boards to show (loadShownBoard).
 func (c *cmd) userBoards(id, filter string, p store.Page) ([]*board, bool, error) {
 	u, err := c.r.tx.User(id)
 	if errNotFound(err) {
@@ -165,7 +165,7 @@ func (c *cmd) userBoards(id, filter string, p store.Page) ([]*board, bool, error
 	refs, more := c.r.tx.UserBoards(u.ID, c.game.Name(), seatFilter(filter), false, p)
 	var out []*board
 	for _, ref := range refs {
-		b, err := c.r.loadBoard(ref.Kind, ref.Board)
+		b, err := c.r.loadShownBoard(ref.Kind, ref.Board)
 		if err != nil {
 			return nil, false, err
 		}

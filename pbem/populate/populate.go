@@ -1,8 +1,8 @@
 // Package populate fills a new store with a realistic mix of accounts and
 // boards, for "pbemd populate" and the benchmarks that try the server at
 // scale. The boards are played out by the service's own board model
-// (pbem.Service.PlayOut, the one method of Boards); this package only
-// chooses what to play. It imports no pbem package, so that the service's
+// (pbem.Service.PlayOut and Settle, the methods of Boards); this package
+// only chooses what to play. It imports no pbem package, so that the service's
 // own tests can fill their stores with it.
 package populate
 
@@ -23,9 +23,11 @@ import (
 const day = 24 * time.Hour
 
 // Boards plays out new board records as their players' mails would have:
-// *pbem.Service, whose PlayOut says how.
+// *pbem.Service, whose PlayOut and Settle say how. PlayOut needs no
+// store, so Fill plays boards on one goroutine while another writes them.
 type Boards interface {
-	PlayOut(tx *store.Tx, rec *store.Game, moves []string, at []time.Time, end rules.Result, endAt time.Time) (rules.Position, error)
+	PlayOut(rec *store.Game, moves []string, at []time.Time, end rules.Result, endAt time.Time) (rules.Position, error)
+	Settle(tx *store.Tx, rec *store.Game) error
 }
 
 // Options say what Fill makes.
@@ -46,6 +48,10 @@ type Options struct {
 	// Progress, when set, is told after each committed batch how many
 	// games are made so far.
 	Progress func(games int)
+	// PasswordHash, when set, is the accounts' bcrypt hash of Password,
+	// made once by the caller: bcrypt salts each hash at random, so two
+	// stores are the same to the byte only when they share it.
+	PasswordHash string
 }
 
 // Stats count what Fill made.
@@ -98,41 +104,82 @@ func Fill(db *store.DB, boards Boards, o Options) (Stats, error) {
 	if !empty {
 		return st, fmt.Errorf("populate: the store holds populated accounts already; populate a new data directory")
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(o.Password), o.HashCost)
-	if err != nil {
-		return st, err
-	}
-	p := &populator{boards: boards, o: o, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15)),
-		now: o.Now().UTC().Truncate(time.Second), hash: string(hash), st: &st}
-	for done := 0; done < o.Players; {
-		n := min(o.Batch*4, db.MaxWrites()/userWrites, o.Players-done)
-		if err := db.Update(func(tx *store.Tx) error { return p.users(tx, done, n) }); err != nil {
+	hash := []byte(o.PasswordHash)
+	if len(hash) == 0 {
+		if hash, err = bcrypt.GenerateFromPassword([]byte(o.Password), o.HashCost); err != nil {
 			return st, err
 		}
-		done += n
 	}
-	st.Players = o.Players
-	for done := 0; done < o.Games; {
-		n := min(o.Batch, o.Games-done)
-		saved := st
+	p := &populator{boards: boards, o: o, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15)),
+		now: o.Now().UTC().Truncate(time.Second), hash: string(hash)}
+	err = db.Unsynced(func() error {
+		for done := 0; done < o.Players; {
+			n := min(o.Batch*4, db.MaxWrites()/userWrites, o.Players-done)
+			if err := db.Update(func(tx *store.Tx) error { return p.users(tx, done, n) }); err != nil {
+				return err
+			}
+			done += n
+		}
+		st.Players = o.Players
+		return p.games(db, &st)
+	})
+	return st, err
+}
+
+// games plays the boards out on a goroutine of its own, in the order of
+// the random draws, and writes them in batches on this one as they come:
+// the rules' work and the store's take a core each.
+func (p *populator) games(db *store.DB, st *Stats) error {
+	plans := make(chan *plan, 2*p.o.Batch)
+	stop := make(chan struct{})
+	defer close(stop)
+	var genErr error // set before plans closes
+	go func() {
+		defer close(plans)
+		for range p.o.Games {
+			pl, err := p.game()
+			if err != nil {
+				genErr = err
+				return
+			}
+			select {
+			case plans <- pl:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	batch := make([]*plan, 0, p.o.Batch)
+	for done := 0; done < p.o.Games; done += len(batch) {
+		batch = batch[:0]
+		for pl := range plans {
+			batch = append(batch, pl)
+			if len(batch) == cap(batch) {
+				break
+			}
+		}
+		if len(batch) == 0 {
+			return genErr
+		}
 		err := db.Update(func(tx *store.Tx) error {
-			st = saved // a failed transaction counts nothing
-			for range n {
-				if err := p.game(tx); err != nil {
+			for _, pl := range batch {
+				if err := p.write(tx, pl); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
 		if err != nil {
-			return st, err
+			return err
 		}
-		done += n
-		if o.Progress != nil {
-			o.Progress(done)
+		for _, pl := range batch {
+			st.count(pl)
+		}
+		if p.o.Progress != nil {
+			p.o.Progress(done + len(batch))
 		}
 	}
-	return st, nil
+	return nil
 }
 
 // The most keys a populated game, and a new account, write: the record,
@@ -152,7 +199,41 @@ type populator struct {
 	rng    *rand.Rand
 	now    time.Time
 	hash   string
-	st     *Stats
+	moves  []rules.Move // the Mover's moves, reused
+}
+
+// A plan is a board played out, to be written: all but its number, its
+// thread and its rating, which the store's state at its turn decides.
+type plan struct {
+	rec  *store.Game
+	open bool // waits for a player
+}
+
+// write numbers, settles and stores the board of pl in tx. It changes
+// only what a retry of tx sets again, so that an engine may retry.
+func (p *populator) write(tx *store.Tx, pl *plan) error {
+	num, err := tx.NextBoard(pl.rec.Kind)
+	if err != nil {
+		return err
+	}
+	pl.rec.Board = num
+	if err := p.boards.Settle(tx, pl.rec); err != nil {
+		return err
+	}
+	return tx.PutGame(pl.rec)
+}
+
+func (st *Stats) count(pl *plan) {
+	st.Games++
+	st.Moves += len(pl.rec.Moves)
+	switch {
+	case pl.open:
+		st.Open++
+	case pl.rec.Over:
+		st.Finished++
+	default:
+		st.Running++
+	}
 }
 
 // users makes the accounts from number first on, n of them.
@@ -191,37 +272,31 @@ func (p *populator) days(n int) time.Duration {
 
 func (p *populator) player() string { return PlayerID(p.rng.IntN(p.o.Players)) }
 
-// game makes one board: 5% wait for a player, 35% run, 60% are over.
-func (p *populator) game(tx *store.Tx) error {
+// game plays one board: 5% wait for a player, 35% run, 60% are over.
+func (p *populator) game() (*plan, error) {
 	g := p.kind()
 	opts, err := rules.ParseOptions(g, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	pos, err := g.Start(opts)
 	if err != nil {
-		return err
-	}
-	num, err := tx.NextBoard(g.Name())
-	if err != nil {
-		return err
+		return nil, err
 	}
 	a, b := p.player(), p.player()
 	for b == a {
 		b = p.player()
 	}
 	created := p.now.Add(-p.days(120))
-	rec := &store.Game{Kind: g.Name(), Board: num, Options: opts.Words(), Seats: []string{a, b},
+	rec := &store.Game{Kind: g.Name(), Options: opts.Words(), Seats: []string{a, b},
 		Winner: rules.Draw, Created: created, Updated: created}
 	x := p.rng.IntN(100)
 	if x < 5 {
 		rec.Seats[1] = ""
-		if _, err := p.boards.PlayOut(tx, rec, nil, nil, rules.Result{}, created); err != nil {
-			return err
+		if _, err := p.boards.PlayOut(rec, nil, nil, rules.Result{}, created); err != nil {
+			return nil, err
 		}
-		p.st.Open++
-		p.st.Games++
-		return tx.PutGame(rec)
+		return &plan{rec: rec, open: true}, nil
 	}
 	running := x < 40
 	// The last move: a running board's player to move has waited up to
@@ -244,15 +319,14 @@ func (p *populator) game(tx *store.Tx) error {
 	var plays []string
 	var times []time.Time
 	for i := 0; i < moves && !pos.Result().Over; i++ {
-		legal := pos.Legal()
-		if len(legal) == 0 {
+		m, ok, err := p.play(pos)
+		if err != nil {
+			return nil, fmt.Errorf("populate %s: %w", g.Name(), err)
+		}
+		if !ok {
 			break
 		}
 		at = at.Add(step)
-		m := legal[p.rng.IntN(len(legal))]
-		if _, err := pos.Play(m); err != nil {
-			return fmt.Errorf("populate %s board %d: %w", g.Name(), num, err)
-		}
 		plays = append(plays, m)
 		times = append(times, at)
 	}
@@ -265,21 +339,41 @@ func (p *populator) game(tx *store.Tx) error {
 			end = rules.Win(1-seat, rec.Seats[seat]+" resigned")
 		}
 	}
-	if pos, err = p.boards.PlayOut(tx, rec, plays, times, end, last); err != nil {
-		return err
+	if pos, err = p.boards.PlayOut(rec, plays, times, end, last); err != nil {
+		return nil, err
 	}
 	rec.TurnSince, rec.Updated = last, last
 	if !rec.Over && running {
 		p.extras(rec, pos, last)
 	}
-	p.st.Moves += len(rec.Moves)
-	p.st.Games++
-	if rec.Over {
-		p.st.Finished++
-	} else {
-		p.st.Running++
+	return &plan{rec: rec}, nil
+}
+
+// play plays a random legal move on pos and returns its notation, or false
+// when there is none. A rules.Mover lists its moves as numbers, sorted
+// into Legal's order, so that the draw picks the move Legal's list would:
+// the same seed makes the same store with or without it.
+func (p *populator) play(pos rules.Position) (string, bool, error) {
+	if mv, ok := pos.(rules.Mover); ok {
+		p.moves = mv.Moves(p.moves[:0])
+		if len(p.moves) == 0 {
+			return "", false, nil
+		}
+		slices.Sort(p.moves)
+		m := p.moves[p.rng.IntN(len(p.moves))]
+		text := mv.MoveText(m)
+		mv.Apply(m)
+		return text, true, nil
 	}
-	return tx.PutGame(rec)
+	legal := pos.Legal()
+	if len(legal) == 0 {
+		return "", false, nil
+	}
+	m := legal[p.rng.IntN(len(legal))]
+	if _, err := pos.Play(m); err != nil {
+		return "", false, err
+	}
+	return m, true, nil
 }
 
 // extras gives a running board what boards in play have: a reminder sent,

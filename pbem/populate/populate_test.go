@@ -26,10 +26,8 @@ import (
 func TestFill(t *testing.T) {
 	t.Parallel()
 	db := storetest.New(t)
-	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
-	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Now: clock,
-		Log: slog.New(slog.DiscardHandler), Auth: pbemtest.Auth()})
+	now, clock := testClock()
+	svc := newService(db, clock)
 	o := populate.Options{Games: 400, Players: 40, Seed: 7, Batch: 50, HashCost: bcrypt.MinCost, Now: clock}
 	st, err := populate.Fill(db, svc, o)
 	if err != nil {
@@ -117,4 +115,62 @@ func replay(g rules.Game, rec *store.Game) (rules.Position, error) {
 		return nil, fmt.Errorf("%s %d: the moves reach another position than the record keeps", rec.Kind, rec.Board)
 	}
 	return pos, nil
+}
+
+// The same seed makes the same store, key for key and byte for byte,
+// whatever the batches it is written in; another seed makes another.
+// A benchmark's figures compare only on the same store.
+func TestFillSameSeed(t *testing.T) {
+	t.Parallel()
+	hash, err := bcrypt.GenerateFromPassword([]byte("secret"), bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill := func(seed uint64, batch int) *store.DB {
+		db := storetest.New(t)
+		_, clock := testClock()
+		_, err := populate.Fill(db, newService(db, clock), populate.Options{Games: 300, Players: 30, Seed: seed,
+			Batch: batch, PasswordHash: string(hash), Now: clock})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}
+	a := fill(5, 64)
+	if err := a.Same(fill(5, 7)); err != nil {
+		t.Errorf("two stores of seed 5 differ: %v", err)
+	}
+	if err := a.Same(fill(6, 64)); err == nil {
+		t.Error("the stores of seeds 5 and 6 are the same; want another store of another seed")
+	}
+}
+
+// BenchmarkFill measures populate's games a second, the figure that
+// decides how long a developer waits for a store of 1,000,000 games.
+func BenchmarkFill(b *testing.B) {
+	const games = 10000
+	_, clock := testClock()
+	for b.Loop() {
+		b.StopTimer()
+		db := storetest.New(b)
+		svc := newService(db, clock)
+		b.StartTimer()
+		if _, err := populate.Fill(db, svc, populate.Options{Games: games, Seed: 1, HashCost: bcrypt.MinCost, Now: clock}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(games*float64(b.N)/b.Elapsed().Seconds(), "games/s")
+}
+
+// testClock is the fixed time the tests populate at.
+func testClock() (time.Time, func() time.Time) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	return now, func() time.Time { return now }
+}
+
+// newService is the service that plays the boards out, at the time clock
+// tells.
+func newService(db *store.DB, clock func() time.Time) *pbem.Service {
+	return pbem.New(db, pbem.Config{Address: "pbem@example.org", Now: clock,
+		Log: slog.New(slog.DiscardHandler), Auth: pbemtest.Auth()})
 }

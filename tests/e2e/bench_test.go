@@ -141,7 +141,8 @@ func cpuProfile(b *testing.B, addr, file string) {
 }
 
 // deliverLMTP hands the mails to pbemd over LMTP as an MTA with a queue
-// does: on PBEMD_BENCH_LMTP_CONNECTIONS connections (8), each a mail at a
+// does (or to Dovecot's LMTP at addr, to fill the mailbox sooner than one
+// connection does): on PBEMD_BENCH_LMTP_CONNECTIONS connections (8), each a mail at a
 // time, the mails of one board on one connection, in their order. It
 // waits for pbemd to listen, and gives up on a mail refused.
 func deliverLMTP(b *testing.B, addr string, mails []moveMail) {
@@ -151,7 +152,6 @@ func deliverLMTP(b *testing.B, addr string, mails []moveMail) {
 			conns = n
 		}
 	}
-	name := game(b).Name()
 	var wg sync.WaitGroup
 	for c := range conns {
 		wg.Go(func() {
@@ -171,8 +171,7 @@ func deliverLMTP(b *testing.B, addr string, mails []moveMail) {
 				if m.board%conns != c {
 					continue
 				}
-				subject := fmt.Sprintf("%s move %d %s secret %s", name, m.board, m.player, m.move)
-				if err := l.Deliver(player(m.player), server, mailText(player(m.player), subject, m.msgID)); err != nil {
+				if err := l.Deliver(m.from, server, m.mail()); err != nil {
 					b.Errorf("LMTP, mail %s: %v", m.msgID, err)
 					return
 				}

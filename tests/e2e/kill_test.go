@@ -17,7 +17,16 @@ type moveMail struct {
 	player string
 	move   string
 	msgID  string
+	kind   string // the game
+	from   string // the player's address
 }
+
+func (m moveMail) subject() string {
+	return fmt.Sprintf("%s move %d %s secret %s", m.kind, m.board, m.player, m.move)
+}
+
+// mail is the move mail as the tests' trusted MTA hands it on.
+func (m moveMail) mail() []byte { return mailText(m.from, m.subject(), m.msgID) }
 
 // backlog sets up boards games between alice and bob through a running
 // daemon, then returns perMove moves per board, interleaved across boards
@@ -66,7 +75,8 @@ func planMoves(t testing.TB, g rules.Game, boards, perBoard int) ([]moveMail, ma
 			if next.Result().Over {
 				continue // keep every board running: a finished game answers differently
 			}
-			mails = append(mails, moveMail{b, ids[pos.ToMove()], move, fmt.Sprintf("b%dm%d@e2e.test", b, n)})
+			id := ids[pos.ToMove()]
+			mails = append(mails, moveMail{b, id, move, fmt.Sprintf("b%dm%d@e2e.test", b, n), g.Name(), player(id)})
 			positions[b] = next
 			want[b] = append(want[b], move)
 		}
@@ -87,10 +97,8 @@ func deliverAll(t testing.TB, w *dovecotWorld, mails []moveMail) {
 		defer l.Close()
 		deliver = func(from string, data []byte) error { return l.Deliver(from, server, data) }
 	}
-	name := game(t).Name()
 	for _, m := range mails {
-		subject := fmt.Sprintf("%s move %d %s secret %s", name, m.board, m.player, m.move)
-		if err := deliver(player(m.player), mailText(player(m.player), subject, m.msgID)); err != nil {
+		if err := deliver(m.from, m.mail()); err != nil {
 			t.Fatal(err)
 		}
 	}

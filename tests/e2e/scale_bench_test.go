@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/populate"
+	"github.com/pbemd/pbemd/store"
 	"github.com/pbemd/pbemd/store/storetest"
 	"github.com/pbemd/pbemd/tests/dovecot"
 	"github.com/pbemd/pbemd/tests/testenv"
@@ -21,36 +23,44 @@ import (
 // BenchmarkServeScale runs pbemd serve on a large store made by "pbemd
 // populate" (its data directory in PBEMD_SCALE_DATA; the benchmark writes
 // to it: run it on a copy) with Dovecot for IMAP, an SMTP sink for the
-// replies and mail handed over by LMTP, one mail at a time, as a quiet
-// server gets it. It reports the time from starting serve to the first
-// mail committed and to its reply sent, then for mails of reading
-// commands (show, games, history, standings, all show, list; 100 of each,
-// or PBEMD_SCALE_MAILS in all) from players drawn among all the store's,
-// the time from handing the mail over to its commit and to its reply at
-// the sink, in all and for each command (its service time: to the
-// commit), and the daemon's resident memory (all of it, and the part that
-// is not file pages) at the first reply, after the last and at its
-// largest between. A bare bbolt loop on the store's disk, run first, gives
-// the floor to read them against (bare-commits/s, bare-values/s: see
-// storetest.BareBolt). PBEMD_SCALE_PLAYERS is the store's number of
-// players (populate -players; default 300, as for -games 3000). Run with
-// -benchtime=1x:
+// replies and mail handed over by LMTP. A bare bbolt loop on the store's
+// disk, run first, gives the floor to read the rest against
+// (bare-commits/s, bare-values/s: see storetest.BareBolt). Then, in three
+// daemons started one after the other:
+//
+//   - one mail at a time, as a quiet server gets it: the time from
+//     starting serve to the first mail committed and to its reply sent,
+//     then for mails of reading commands (show, games, history,
+//     standings, all show, list) from players drawn among all the
+//     store's and of legal moves on the store's running boards (100 of
+//     each, or PBEMD_SCALE_MAILS in all), the time from handing the mail
+//     over to its commit and to its reply at the sink, in all and for
+//     each command (its service time: to the commit);
+//   - backlogs of PBEMD_SCALE_BACKLOG (10,000) move mails, each board's
+//     moves in order, from thousands of players (players-moving): over
+//     IMAP, waiting in Dovecot's mailbox as the daemon starts (cold), then
+//     as many put there while it is stopped (warm); over LMTP on 8
+//     connections from the start (cold), then as many again (warm). For
+//     each, mails/s to the last reply at the sink, handled/s to the last
+//     commit and over the bare loop's values/s, the daemon's CPU a mail
+//     (user and system, replies included) and its anonymous memory peak;
+//   - the daemon's memory: all of it and the part that is not file pages
+//     at the first reply and after the last command, and the largest
+//     anonymous memory of any daemon (anon-peak-MiB).
+//
+// The store's players and boards are read from it. Run with
+// -benchtime=1x (docs/scaling.md, "Measuring it"):
 //
 //	pbemd populate -data /tmp/pop -games 100000
 //	cp -r /tmp/pop /tmp/popcopy
-//	PBEMD_SCALE_DATA=/tmp/popcopy PBEMD_SCALE_PLAYERS=10000 go test ./tests/e2e -run '^$' -bench ServeScale -benchtime 1x
+//	PBEMD_SCALE_DATA=/tmp/popcopy go test ./tests/e2e -run '^$' -bench ServeScale -benchtime 1x -timeout 2h
 func BenchmarkServeScale(b *testing.B) {
 	data := os.Getenv("PBEMD_SCALE_DATA")
 	if data == "" {
 		b.Skip("PBEMD_SCALE_DATA is not set: make a store with pbemd populate and point it at a copy")
 	}
-	mails := 700
-	if v := os.Getenv("PBEMD_SCALE_MAILS"); v != "" {
-		var err error
-		if mails, err = strconv.Atoi(v); err != nil || mails < 1 {
-			b.Fatalf("PBEMD_SCALE_MAILS %q: want a number of mails, 1 or more", v)
-		}
-	}
+	mails := envCount(b, "PBEMD_SCALE_MAILS", 800)
+	backlog := envCount(b, "PBEMD_SCALE_BACKLOG", 10000)
 	for range b.N {
 		b.StopTimer()
 		bare, err := storetest.BareBolt(filepath.Dir(filepath.Clean(data)), 200)
@@ -58,7 +68,11 @@ func BenchmarkServeScale(b *testing.B) {
 			b.Fatal(err)
 		}
 		lmtpAddr := testenv.FreeAddr(b)
-		w := newDovecotWorld(b, "lmtp: "+lmtpAddr+"\n")
+		extra := "lmtp: " + lmtpAddr + "\n"
+		if os.Getenv("PBEMD_BENCH_CPUPROFILE") != "" {
+			extra += "pprof: true\n"
+		}
+		w := newDovecotWorld(b, extra)
 		cfg, err := os.ReadFile(w.config)
 		if err != nil {
 			b.Fatal(err)
@@ -67,16 +81,11 @@ func BenchmarkServeScale(b *testing.B) {
 		if err := os.WriteFile(w.config, cfg, 0o600); err != nil {
 			b.Fatal(err)
 		}
-		// The players of the store (populate's default: one for every 10
-		// games) and so the boards of each of the four kinds.
-		players := 300
-		if v := os.Getenv("PBEMD_SCALE_PLAYERS"); v != "" {
-			if players, err = strconv.Atoi(v); err != nil {
-				b.Fatalf("PBEMD_SCALE_PLAYERS: %v", err)
-			}
-		}
-		boards := players * 10 / 4
+		players, boards := populated(b, data)
 		rng := rand.New(rand.NewPCG(1, 2))
+		// The move mails: one command's share, then four backlogs.
+		moves := storeMoves(b, data, mails/8+4*backlog, rng)
+		b.ReportMetric(float64(senders(moves[mails/8:])), "players-moving")
 		// The store keeps the keys of mails handled: ids new to it.
 		run := time.Now().UnixNano()
 		seen := len(w.sink.Messages())
@@ -103,44 +112,40 @@ func BenchmarkServeScale(b *testing.B) {
 		firstReply := at.Sub(start)
 		rssFirst, anonFirst := residentMemory(p.cmd.Process.Pid)
 
+		kind := func() string { return kinds[rng.IntN(len(kinds))] }
+		anyone := func() string { return populate.PlayerID(rng.IntN(players)) }
+		read := func(subject func() string) func() (string, string) {
+			return func() (string, string) { return anyone(), subject() }
+		}
+		// Each command's mail: its sender and its subject.
 		commands := []struct {
-			name    string
-			subject func() string
+			name string
+			mail func() (player, subject string)
 		}{
-			{"show", func() string { return fmt.Sprintf("%s show %d", kinds[rng.IntN(4)], 101+rng.IntN(boards)) }},
-			{"games", func() string { return kinds[rng.IntN(4)] + " games" }},
-			{"games-user", func() string { return kinds[rng.IntN(4)] + " games " + populate.PlayerID(rng.IntN(players)) }},
-			{"history", func() string { return kinds[rng.IntN(4)] + " history" }},
-			{"standings", func() string { return kinds[rng.IntN(4)] + " standings" }},
-			{"all-show", func() string { return "all show " + populate.PlayerID(rng.IntN(players)) }},
-			{"list", func() string { return "list" }},
+			{"show", read(func() string { k := kind(); return fmt.Sprintf("%s show %d", k, 101+rng.IntN(boards[k])) })},
+			{"games", read(func() string { return kind() + " games" })},
+			{"games-user", read(func() string { return kind() + " games " + anyone() })},
+			{"history", read(func() string { return kind() + " history" })},
+			{"standings", read(func() string { return kind() + " standings" })},
+			{"all-show", read(func() string { return "all show " + anyone() })},
+			{"list", read(func() string { return "list" })},
+			{"move", func() (string, string) {
+				m := moves[0]
+				moves = moves[1:]
+				return m.player, m.subject()
+			}},
 		}
 		byCommand := make(map[string][]time.Duration)
-		// The largest resident set while the mails are handled, read
-		// every 10 ms.
-		var peak int64
-		stopSampling := make(chan struct{})
-		sampled := make(chan struct{})
-		go func() {
-			defer close(sampled)
-			for {
-				rss, _ := residentMemory(p.cmd.Process.Pid)
-				peak = max(peak, rss)
-				select {
-				case <-stopSampling:
-					return
-				case <-time.After(10 * time.Millisecond):
-				}
-			}
-		}()
+		// The largest resident set while the mails are handled.
+		mem := sampleMemory(p.cmd.Process.Pid)
 		var committed, replied []time.Duration
 		b.StartTimer()
 		for i := range mails {
 			command := commands[i%len(commands)]
-			subject := command.subject()
+			sender, subject := command.mail()
 			t0 := time.Now()
 			id := fmt.Sprintf("scale%d.%d@scale.test", i, run)
-			at, err := lmtpSend(lmtpAddr, populate.PlayerID(rng.IntN(players)), subject, id)
+			at, err := lmtpSend(lmtpAddr, sender, subject, id)
 			if err != nil {
 				b.Fatalf("mail %q: %v", subject, err)
 			}
@@ -153,10 +158,14 @@ func BenchmarkServeScale(b *testing.B) {
 			replied = append(replied, at.Sub(t0))
 		}
 		b.StopTimer()
-		close(stopSampling)
-		<-sampled
+		peak, anonPeak := mem.peak()
+		mem.close()
 		rssLast, anonLast := residentMemory(p.cmd.Process.Pid)
 		p.stop()
+		for _, r := range backlogs(b, w, lmtpAddr, moves, backlog) {
+			r.report(b, bare.Values)
+			anonPeak = max(anonPeak, r.anon)
+		}
 
 		b.ReportMetric(first.Seconds(), "first-commit-s")
 		b.ReportMetric(firstReply.Seconds(), "first-reply-s")
@@ -183,6 +192,7 @@ func BenchmarkServeScale(b *testing.B) {
 		b.ReportMetric(float64(rssLast)/(1<<20), "RSS-last-MiB")
 		b.ReportMetric(float64(anonLast)/(1<<20), "anon-last-MiB")
 		b.ReportMetric(float64(peak)/(1<<20), "RSS-peak-MiB")
+		b.ReportMetric(float64(anonPeak)/(1<<20), "anon-peak-MiB")
 	}
 }
 
@@ -204,6 +214,45 @@ func replyTo(b *testing.B, w *dovecotWorld, seen *int, msgID string) (time.Time,
 }
 
 var kinds = []string{"tanbo", "ultima", "taratibu", "tobit"}
+
+// envCount is the count the environment variable name sets, or def.
+func envCount(b *testing.B, name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		b.Fatalf("%s %q: want a count, 1 or more", name, v)
+	}
+	return n
+}
+
+// populated reads the number of players populate made in the store in
+// data (their ids are numbered from 0) and the last board of each game.
+func populated(b *testing.B, data string) (players int, boards map[string]int) {
+	db, err := store.Open(store.PathIn(data), &store.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatalf("the populated store: %v", err)
+	}
+	defer db.Close()
+	boards = map[string]int{}
+	err = db.View(func(tx *store.Tx) error {
+		for _, k := range kinds {
+			boards[k] = tx.LastBoard(k) - 100
+		}
+		// The first id that is not a player's, by halves.
+		players = sort.Search(1<<31-1, func(i int) bool {
+			_, err := tx.User(populate.PlayerID(i))
+			return err != nil
+		})
+		return nil
+	})
+	if err != nil || players < 2 || boards[kinds[0]] < 1 {
+		b.Fatalf("the populated store %s: %d players, boards %v, %v; want a store of pbemd populate", data, players, boards, err)
+	}
+	return players, boards
+}
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
