@@ -97,7 +97,7 @@ type sweeper interface {
 // returns an error only when it cannot start.
 func Run(ctx context.Context, opts Options) error {
 	cfg, embedded := settings(opts)
-	paceCollector()
+	PaceCollector()
 	log := opts.Logger
 	if log == nil {
 		log = cfg.Log.Logger(os.Stderr)

@@ -16,7 +16,7 @@ func TestPaceCollector(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	debug.SetGCPercent(100)
 	debug.SetMemoryLimit(math.MaxInt64)
-	paceCollector()
+	PaceCollector()
 	if got := debug.SetGCPercent(100); got != gcPercent {
 		t.Errorf("GOGC unset: collector at %d%%; want %d%%", got, gcPercent)
 	}
@@ -28,7 +28,7 @@ func TestPaceCollector(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "1GiB")
 	debug.SetGCPercent(50)
 	debug.SetMemoryLimit(1 << 30)
-	paceCollector()
+	PaceCollector()
 	if got := debug.SetGCPercent(50); got != 50 {
 		t.Errorf("GOGC=50: collector at %d%%; want the operator's 50%%", got)
 	}

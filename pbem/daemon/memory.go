@@ -40,8 +40,10 @@ const (
 	memoryLimit = 120 << 20
 )
 
-// paceCollector sets the collector's pace unless the environment does.
-func paceCollector() {
+// PaceCollector sets the collector's pace unless the environment does:
+// the daemon's, and that of the batch jobs that allocate as it does
+// ("pbemd populate").
+func PaceCollector() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
