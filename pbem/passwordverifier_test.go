@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/pbemd/pbemd/pbem/populate"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -139,5 +140,29 @@ func TestPasswordVerifierOfAnotherAccount(t *testing.T) {
 	alice.Verifier = ""
 	if err != nil || c.check(alice, "") || c.compares.Load() != 1 {
 		t.Errorf("the empty password with no verifier: taken for right, or %d bcrypt runs (%v)", c.compares.Load(), err)
+	}
+}
+
+// A store made by pbemd populate holds accounts as a server that has run
+// a while does: each with its verifier, so that the first mail of every
+// player after a start costs no bcrypt, as it would not on that server.
+// A wrong password still does.
+func TestPopulatedAccountsKeepVerifiers(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.restartWith(bytes.Repeat([]byte{7}, 32))
+	h.populate(populate.Options{Games: 20, Players: 4, Seed: 5})
+
+	svc := h.restartWith(bytes.Repeat([]byte{7}, 32))
+	player := populate.PlayerID(2)
+	r := one(t, h.send(player+"@example.org", "vacation "+player+" secret 1", ""), player+"@example.org")
+	says(t, r.Body, "vacation")
+	if n := svc.passwords.compares.Load(); n != 0 {
+		t.Errorf("a populated player's first password after a start: %d bcrypt runs, want 0", n)
+	}
+	r = one(t, h.send(player+"@example.org", "vacation "+player+" secreT 1", ""), player+"@example.org")
+	says(t, r.Body, "is wrong")
+	if n := svc.passwords.compares.Load(); n != 1 {
+		t.Errorf("a wrong password: %d bcrypt runs, want 1", n)
 	}
 }

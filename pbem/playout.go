@@ -80,3 +80,11 @@ func (s *Service) playedOut(rec *store.Game) (*board, error) {
 func (s *Service) thread(g rules.Game, num int, created time.Time) string {
 	return fmt.Sprintf("%s.%d.%d@%s", g.Name(), num, created.Unix(), s.cfg.Domain)
 }
+
+// Verifier is the proof a running server keeps in u's record once password
+// has been checked (store.User.Verifier), or "" when the service keeps
+// none: with it, pbem/populate makes accounts as a server that has run a
+// while holds them, whose first mail after a start costs no bcrypt.
+func (s *Service) Verifier(u *store.User, password string) string {
+	return s.passwords.verifier(u, password)
+}

@@ -28,6 +28,9 @@ const day = 24 * time.Hour
 type Boards interface {
 	PlayOut(rec *store.Game, moves []string, at []time.Time, end rules.Result, endAt time.Time) (rules.Position, error)
 	Settle(tx *store.Tx, rec *store.Game) error
+	// Verifier is the proof of u's password the service keeps in u's
+	// record after a check, "" when it keeps none.
+	Verifier(u *store.User, password string) string
 }
 
 // Options say what Fill makes.
@@ -68,7 +71,8 @@ type Stats struct {
 // runs (the board model, the rules, the ratings, the store's PutGame and
 // PutUser with their indexes), but no mail is composed, so nothing is
 // queued in the outbox. All accounts share one password hash: a bcrypt per
-// account would cost hours.
+// account would cost hours. Each keeps the verifier of its password, as
+// after its first checked mail (pbem.Service.Verifier).
 func Fill(db *store.DB, boards Boards, o Options) (Stats, error) {
 	var st Stats
 	if o.Games < 0 {
@@ -242,6 +246,8 @@ func (p *populator) users(tx *store.Tx, first, n int) error {
 		id := PlayerID(i)
 		u := &store.User{ID: id, Name: id, PasswordHash: p.hash,
 			Addresses: []string{id + "@example.org"}, Created: p.now.Add(-p.days(365))}
+		// Each has played since the server began keeping verifiers.
+		u.Verifier = p.boards.Verifier(u, p.o.Password)
 		switch x := p.rng.IntN(1000); {
 		case x < 30: // away: some now, some earlier this year
 			from := p.now.Add(-p.days(20))
