@@ -3,6 +3,7 @@ package pbem
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -193,5 +194,42 @@ func TestSweepBoundGrowsWithTheInterval(t *testing.T) {
 	}
 	if first > second {
 		t.Errorf("the first sweep made %d mails, the one an hour later %d; want the first bounded", first, second)
+	}
+}
+
+// A player's mail that comes while a sweep works through a backlog of
+// reminders and forfeits waits for the sweep's step under way, not for
+// the steps after it.
+func TestSweepLetsMailGoFirst(t *testing.T) {
+	h, later := overdueBoards(t)
+	tickMails = 1000 // one sweep, many steps
+	var steps, stepsAtMail atomic.Int32
+	mailed := make(chan struct{})
+	mail := h.mail("carol@example.org", "tanbo games", "")
+	h.svc.stepped = func() {
+		if steps.Add(1) != 1 {
+			return
+		}
+		// In the first step: a mail comes and waits for the lock.
+		go func() {
+			defer close(mailed)
+			if err := h.svc.Deliver(mail); err != nil {
+				t.Error(err)
+			}
+			stepsAtMail.Store(steps.Load())
+		}()
+		for h.svc.waiting.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	if err := h.svc.Sweep(later); err != nil {
+		t.Fatal(err)
+	}
+	<-mailed
+	if n := steps.Load(); n < 3 {
+		t.Fatalf("the sweep took %d steps; the test wants several", n)
+	}
+	if n := stepsAtMail.Load(); n != 1 {
+		t.Errorf("the mail was answered after %d steps of the sweep; want after the one under way as it came", n)
 	}
 }

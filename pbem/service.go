@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -86,8 +87,14 @@ type Service struct {
 	// NewID makes Message-IDs; tests replace it to get stable golden files.
 	NewID func() string
 
-	hashCost  int        // bcrypt cost of new password hashes; tests lower it
-	mu        sync.Mutex // serialises Deliver and Sweep
+	hashCost int        // bcrypt cost of new password hashes; tests lower it
+	mu       sync.Mutex // serialises Deliver and Sweep
+	// waiting counts the mails waiting for mu: the sweep lets them go
+	// first (yieldToMail).
+	waiting atomic.Int32
+	// stepped, when set (by tests), is called in each step of the sweep
+	// under mu.
+	stepped   func()
 	positions *model.PositionCache
 	snoozed   snoozed   // guarded by mu
 	pruned    time.Time // when the sweep last pruned; guarded by mu
@@ -235,7 +242,9 @@ func (s *Service) HandleAll(raws [][]byte) ([][]uint64, []error) {
 		}
 	}
 	s.preverify(s.db, commands, vouched)
+	s.waiting.Add(1)
 	s.mu.Lock()
+	s.waiting.Add(-1)
 	defer s.mu.Unlock()
 	now := s.cfg.Now()
 	var after []func()

@@ -256,8 +256,12 @@ var errUnchanged = errors.New("nothing changed")
 // sweepStep runs one short transaction of the sweep under the mail path's
 // lock and queues the mails it made.
 func (s *Service) sweepStep(now time.Time, ids *[]uint64, fn func(*store.Tx, *request) (int, error)) (int, error) {
+	s.yieldToMail()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.stepped != nil {
+		s.stepped()
+	}
 	var n int
 	var after []func()
 	var queued []uint64
@@ -291,6 +295,23 @@ func (s *Service) sweepStep(now time.Time, ids *[]uint64, fn func(*store.Tx, *re
 		f()
 	}
 	return n, nil
+}
+
+// yieldMost is how long at most a step of the sweep waits for the mails
+// before it: under a flood of mail the sweep still goes on, a step at
+// least this often.
+const yieldMost = 250 * time.Millisecond
+
+// yieldToMail waits, before a step of the sweep, while mails wait for the
+// mail path's lock, up to yieldMost. The sweep's work can wait some
+// milliseconds and a player's mail is answered first: after a start, the
+// reminders and forfeits due meanwhile go out in a burst of steps, and
+// without this a mail arriving then waited for several of them (a mutex
+// lets the goroutine that unlocks it take it again first).
+func (s *Service) yieldToMail() {
+	for deadline := time.Now().Add(yieldMost); s.waiting.Load() > 0 && time.Now().Before(deadline); {
+		time.Sleep(200 * time.Microsecond)
+	}
 }
 
 // A wait is how long a player has kept a board waiting, with the board's
