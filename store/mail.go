@@ -230,6 +230,9 @@ func (db *DB) Pending(now time.Time, after uint64, max int) ([]Outgoing, error) 
 			if more && bytes.Equal(rk, k) && nextTry(rv).After(now) {
 				continue // waiting for its retry: not worth decoding
 			}
+			if len(k) == 8 && db.soon.waiting(binary.BigEndian.Uint64(k)) {
+				continue // sent; taken out soon
+			}
 			m, err := decodeOutgoing(v)
 			if errors.Is(err, ErrCorrupt) {
 				tx.skip("outgoing mail", k, err)
@@ -524,7 +527,9 @@ func (db *DB) OutboxLen() (int, error) {
 		// Bucket.Stats would walk every page too; counting keys is plainer.
 		c := tx.bucket(bucketOutbox).Cursor()
 		for k, _ := c.First(); k != nil; k, _ = c.Next() {
-			n++
+			if len(k) != 8 || !db.soon.waiting(binary.BigEndian.Uint64(k)) {
+				n++
+			}
 		}
 		return nil
 	})

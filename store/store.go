@@ -109,6 +109,7 @@ type DB struct {
 	due      func(*Game) time.Time // see SetDeadline; set before use
 	book     addressBook
 	skipped  skipped // records passed over, logged once
+	soon     sentSoon
 }
 
 // lockedError is the error of Open when the file is locked.
@@ -355,7 +356,16 @@ func hasBucket(t etx) bool {
 }
 
 // Close closes the database, waiting for running transactions to end.
-func (db *DB) Close() error { return db.eng.close() }
+func (db *DB) Close() error {
+	var err error
+	if !db.readOnly {
+		err = db.flushSent()
+	}
+	if cerr := db.eng.close(); err == nil {
+		err = cerr
+	}
+	return err
+}
 
 // Path returns the path of the database file.
 func (db *DB) Path() string { return db.path }
@@ -383,11 +393,31 @@ func (tx *Tx) Changed() bool { return tx.btx.changed() }
 // Update runs fn in a read-write transaction and commits it when fn
 // returns nil, with an fsync unless the database was opened with NoSync.
 // When fn returns an error nothing it did is kept.
+//
+// On a bbolt file it also takes out of the outbox the mails of SentSoon,
+// some of them at least, sparing them a commit of their own.
 func (db *DB) Update(fn func(*Tx) error) error {
-	return db.eng.update(func(btx etx) error {
-		return fn(&Tx{btx: btx, due: db.due, book: &db.book, skipped: &db.skipped})
+	var sent []uint64
+	if db.bolt != nil {
+		// On etcd a transaction takes a bounded count of writes, which
+		// these must not take from fn's.
+		sent = db.soon.some(rideAlong)
+	}
+	err := db.eng.update(func(btx etx) error {
+		tx := &Tx{btx: btx, due: db.due, book: &db.book, skipped: &db.skipped}
+		if err := fn(tx); err != nil {
+			return err
+		}
+		return tx.dropSent(sent)
 	})
+	if err == nil {
+		db.soon.done(sent)
+	}
+	return err
 }
+
+// rideAlong is the most mails of SentSoon one transaction takes out.
+const rideAlong = 512
 
 // View runs fn in a read-only transaction that sees one consistent state.
 // Do not call View or Update from inside fn.

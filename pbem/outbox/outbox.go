@@ -63,7 +63,9 @@ import (
 type Queue interface {
 	Pending(now time.Time, after uint64, max int) ([]store.Outgoing, error)
 	Mails(ids ...uint64) ([]store.Outgoing, error)
-	Sent(ids ...uint64) error
+	// SentSoon takes whole mails sent out of the outbox with the next
+	// commit; Pending passes over them meanwhile.
+	SentSoon(ids ...uint64)
 	SentTo(id uint64, to ...string) error
 	Defer(id uint64, failed, next time.Time, reason string) error
 	GiveUp(id uint64, at time.Time, reason string) error

@@ -59,9 +59,10 @@ type copiesOf struct {
 
 // accepted is what the transport has accepted and the outbox still holds:
 // whole mails, and copies of mails in copies. It is written to the outbox
-// (record) once it counts batchSize copies, and at the end of a batch: a
-// crash resends at most that many, as a crash before the removal of a
-// batch always did.
+// (record) once it counts batchSize copies, and at the end of a batch; a
+// whole mail leaves the store with its next commit (store.SentSoon), at
+// most some 50 ms later. A crash resends what was accepted and not yet
+// removed: at most batchSize copies, and the mails of those 50 ms.
 type accepted struct {
 	mails []uint64            // mails all of whose copies were accepted
 	parts map[uint64][]string // mails in copies: the recipients of the copies accepted
@@ -457,14 +458,15 @@ func (p *pass) stopped() error {
 	return p.stop
 }
 
-// record takes what acc holds out of the outbox, in one transaction for
-// the whole mails and one for the copies of each mail in copies, and
-// counts it sent. A non-nil error means the store cannot be written.
+// record takes what acc holds out of the outbox, and counts it sent: the
+// whole mails with the next commit of the store (SentSoon: no disk sync
+// of their own), the copies of each mail in copies in a transaction each.
+// A non-nil error means the store cannot be written.
 func (s *Sender) record(acc *accepted) error {
-	var err error
 	if len(acc.mails) > 0 {
-		err = s.q.Sent(acc.mails...)
+		s.q.SentSoon(acc.mails...)
 	}
+	var err error
 	for id, to := range acc.parts {
 		if err == nil {
 			err = s.q.SentTo(id, to...)
