@@ -289,8 +289,8 @@ func TestOldGameRecordReads(t *testing.T) {
 	}
 }
 
-// The index of running games follows every PutGame, per kind, and is
-// rebuilt for a file written before it existed.
+// The index of running games, and its count, follows every PutGame, per
+// kind, and is rebuilt for a file written before it existed.
 func TestRunningBoards(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), FileName)
@@ -312,6 +312,9 @@ func TestRunningBoards(t *testing.T) {
 		var got []int
 		db.View(func(tx *Tx) error {
 			got, err = tx.RunningBoards(kind)
+			if n := tx.RunningCount(kind); n != len(got) {
+				t.Errorf("%d %s boards running, counted %d", len(got), kind, n)
+			}
 			return err
 		})
 		return got
@@ -335,9 +338,29 @@ func TestRunningBoards(t *testing.T) {
 		}
 		return btx.DeleteBucket(bucketRunning)
 	})
-	defer db.Close()
 	if got := running("tanbo"); !reflect.DeepEqual(got, []int{101}) {
 		t.Errorf("after reindexing, running tanbo boards %v; want [101]", got)
+	}
+
+	// A file of a pbemd that kept no counts gets them at the next open,
+	// and they follow PutGame from then on.
+	db = reopenAfter(t, db, func(btx *bolt.Tx) error {
+		meta := btx.Bucket(bucketMeta)
+		if err := meta.Delete(runningCountKey("tanbo")); err != nil {
+			return err
+		}
+		return meta.Delete(keyRunningCounted)
+	})
+	defer db.Close()
+	db.View(func(tx *Tx) error {
+		if tx.bucket(bucketMeta).Get(keyRunningCounted) == nil {
+			t.Error("no counts kept after the open")
+		}
+		return nil
+	})
+	put("tanbo", 104, false)
+	if got := running("tanbo"); !reflect.DeepEqual(got, []int{101, 104}) {
+		t.Errorf("running tanbo boards %v; want [101 104]", got)
 	}
 }
 

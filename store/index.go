@@ -273,11 +273,21 @@ func (tx *Tx) reindex(old, now []entry) error {
 		if err := tx.index(e.bucket).Put([]byte(e.key), val); err != nil {
 			return err
 		}
+		if _, ok := had[id]; !ok && bytes.Equal(e.bucket, bucketRunning) {
+			if err := tx.addRunning(e.key, 1); err != nil {
+				return err
+			}
+		}
 	}
 	for _, e := range old {
 		if !keep[string(e.bucket)+"/"+e.key] {
 			if err := tx.index(e.bucket).Delete([]byte(e.key)); err != nil {
 				return err
+			}
+			if bytes.Equal(e.bucket, bucketRunning) {
+				if err := tx.addRunning(e.key, -1); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -302,6 +312,10 @@ func (tx *Tx) buildIndexes() error {
 		return nil
 	case "2":
 		return nil // upgraded by upgradeIndexes, a part at a time
+	}
+	// Counted again once the index is built (countRunningBoards).
+	if err := meta.Delete(keyRunningCounted); err != nil {
+		return err
 	}
 	err := tx.bucket(bucketGames).ForEach(func(k, v []byte) error {
 		g, err := decodeGame(v)
@@ -567,6 +581,7 @@ type BoardState int
 const (
 	AllBoards      BoardState = iota // every board, by number
 	RunningBoards                    // boards not over, by number
+	RunningNewest                    // boards not over, the newest first
 	OpenBoards                       // running boards with an open seat, by number
 	FinishedBoards                   // boards over, the last ended first
 	OpenNewest                       // running boards with an open seat, the newest first
@@ -588,6 +603,8 @@ func (tx *Tx) KindBoards(kind string, state BoardState, p Page) ([]int, bool) {
 		return nums, p.Size > 0 && firstBoard+p.Skip+len(nums) <= last
 	case OpenBoards:
 		b = tx.index(bucketOpen)
+	case RunningNewest:
+		back = true
 	case OpenNewest:
 		b, back = tx.index(bucketOpen), true
 	case FinishedBoards:

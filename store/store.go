@@ -210,6 +210,9 @@ func (db *DB) upgrade() error {
 	if err := db.upgradeIndexes(); err != nil {
 		return err
 	}
+	if err := db.countRunningBoards(); err != nil {
+		return err
+	}
 	return db.indexCounters()
 }
 

@@ -121,7 +121,7 @@ type frontKind struct {
 }
 
 // frontPage is the front page, kept a few seconds (pageCache): it reads
-// the newest boards of every game, the most any page reads.
+// the newest boards of every game and the count of those running.
 func (s *Server) frontPage() (page, error) {
 	return s.cache.get("front", s.opts.Now(), s.makeFrontPage)
 }
@@ -131,13 +131,14 @@ func (s *Server) makeFrontPage() (page, error) {
 	err := s.db.View(func(tx *store.Tx) error {
 		for _, g := range catalog.All() {
 			k := frontKind{Game: g, Robot: pbem.RobotID(g.Name(), 1)}
-			running, err := tx.RunningBoards(g.Name())
-			if err != nil {
-				return err
-			}
-			k.Running = len(running)
-			for i := len(running) - 1; i >= 0 && len(k.Boards) < frontBoards; i-- {
-				rec, err := tx.GameHead(g.Name(), running[i])
+			k.Running = tx.RunningCount(g.Name())
+			// The newest, and some more in case of damaged records.
+			newest, _ := tx.KindBoards(g.Name(), store.RunningNewest, store.Page{Size: 2 * frontBoards})
+			for _, n := range newest {
+				if len(k.Boards) == frontBoards {
+					break
+				}
+				rec, err := tx.GameHead(g.Name(), n)
 				if tx.PassOver(err) {
 					continue // logged; the page shows the others
 				}
