@@ -55,6 +55,7 @@ func (db *DB) flushSent() error {
 		if err := db.Update(func(tx *Tx) error { return tx.dropSent(ids) }); err != nil {
 			return err
 		}
+		db.soon.done(ids)
 	}
 }
 
