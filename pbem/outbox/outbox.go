@@ -210,6 +210,7 @@ func (s *Sender) Kick() {
 // first (or left in the outbox).
 func (s *Sender) Run(ctx context.Context) error {
 	defer s.close()
+	var sent time.Time // when the last pass sent mail
 	tick := time.NewTicker(s.opts.Tick)
 	defer tick.Stop()
 	for {
@@ -223,7 +224,12 @@ func (s *Sender) Run(ctx context.Context) error {
 			case <-t.C:
 			}
 		}
-		s.Drain(ctx)
+		if s.drain(ctx) > 0 {
+			sent = time.Now()
+		}
+		if time.Since(sent) >= keepOpen {
+			s.close()
+		}
 		select {
 		case <-ctx.Done():
 			return nil
@@ -241,11 +247,23 @@ func (s *Sender) hold() time.Duration {
 
 // Drain tries every due mail once, oldest first, and returns how many were
 // accepted (a mail in copies counts each copy). It stops early only when
-// every connection failed. The mails accepted leave the outbox together after
-// each batch, or each batchSize copies, in one transaction; a crash before
-// that sends them again, which beats losing them.
+// every connection failed. The mails accepted leave the outbox with the
+// store's next commit (store.SentSoon), the copies of mails in copies each
+// batchSize copies; a crash before that sends them again, which beats
+// losing them.
 func (s *Sender) Drain(ctx context.Context) int {
-	defer s.close() // no idle connection left open between passes
+	defer s.close() // no idle connection left open
+	return s.drain(ctx)
+}
+
+// keepOpen is how long Run keeps its connections open after the last pass
+// that sent mail: in a backlog each commit starts a pass, and a connection
+// set up anew for each cost a twentieth of the daemon's CPU. A server
+// that closed one meanwhile is noticed before the next mail (SMTP.Send).
+const keepOpen = 5 * time.Second
+
+// drain is Drain that leaves the connections open.
+func (s *Sender) drain(ctx context.Context) int {
 	p := s.newPass(ctx)
 	defer p.end()
 	sent := 0

@@ -32,8 +32,14 @@ type SMTP struct {
 	// Timeout bounds connecting and each command; default 1 minute.
 	Timeout time.Duration
 
-	c *smtp.Client
+	c    *smtp.Client
+	used time.Time // when c last answered
 }
+
+// checkAfter is how long a connection may sit unused before Send asks the
+// server whether it is still there (NOOP), rather than lose a mail's first
+// command to a connection the server closed meanwhile.
+var checkAfter = time.Second // a variable for the tests
 
 // Send submits one mail. Failing to connect, to secure the connection or
 // to log in, and a connection lost or answered 421 during the mail, are a
@@ -42,13 +48,18 @@ type SMTP struct {
 // without SMTPUTF8), are a *RejectedError. Any other refusal (4xx) is a
 // temporary failure of this mail alone.
 func (s *SMTP) Send(ctx context.Context, from string, to []string, data []byte) error {
+	if s.c != nil && time.Since(s.used) >= checkAfter {
+		if err := s.c.Noop(); err != nil {
+			s.drop()
+		}
+	}
 	if s.c == nil {
 		c, err := s.dial(ctx)
 		if err != nil {
 			var se *smtp.SMTPError
 			return &ConnectionError{Err: err, Answered: errors.As(err, &se)}
 		}
-		s.c = c
+		s.c, s.used = c, time.Now()
 	}
 	if err := s.expressible(from, to); err != nil {
 		return &RejectedError{Err: err}
@@ -56,6 +67,7 @@ func (s *SMTP) Send(ctx context.Context, from string, to []string, data []byte) 
 	release := mailconn.CloseOnStop(ctx, s.c, stopGrace)
 	err := s.c.SendMail(from, to, bytes.NewReader(data))
 	release()
+	s.used = time.Now()
 	if err == nil {
 		return nil
 	}
