@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/pbemd/pbemd/pbem/mailconn"
-	"github.com/pbemd/pbemd/store"
 	"github.com/pbemd/pbemd/tests/smtpsink"
 )
 
@@ -25,7 +24,7 @@ func TestRunKeepsTheConnectionBetweenPasses(t *testing.T) {
 		// Apart, so that each is a pass of its own: one that finds
 		// the next mail already queued sends it too.
 		time.Sleep(100 * time.Millisecond)
-		queue(t, db, fmt.Sprintf("pass %d", pass))
+		enqueueTo(t, db, "p@localhost", fmt.Sprintf("pass %d", pass))
 		s.Kick()
 		if got := sink.Wait(pass, 10*time.Second); len(got) != pass {
 			t.Fatalf("pass %d: %d mails at the sink", pass, len(got))
@@ -59,17 +58,5 @@ func TestSendNoticesAConnectionClosedMeanwhile(t *testing.T) {
 	}
 	if got := second.Wait(1, 10*time.Second); len(got) != 1 {
 		t.Errorf("%d mails at the new server; want 1", len(got))
-	}
-}
-
-// queue puts one reply with the subject into the outbox.
-func queue(t *testing.T, db *store.DB, subject string) {
-	t.Helper()
-	data := "From: pbem@localhost\r\nTo: p@localhost\r\nSubject: " + subject + "\r\n\r\nboard\r\n"
-	err := db.Update(func(tx *store.Tx) error {
-		return tx.Enqueue(&store.Outgoing{From: "pbem@localhost", To: []string{"p@localhost"}, Data: []byte(data), Queued: time.Now()})
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
