@@ -12,9 +12,10 @@ var sentDelay = 50 * time.Millisecond // a variable for the tests
 // sentSoon are the mails sent that the next transaction takes out of the
 // outbox (SentSoon).
 type sentSoon struct {
-	mu    sync.Mutex
-	ids   map[uint64]bool
-	timer *time.Timer // a commit of their own, when none comes first
+	mu     sync.Mutex
+	ids    map[uint64]bool
+	armed  bool // a commit of their own is due (flushLater)
+	closed bool // the store is closed: no more such commits
 }
 
 // SentSoon takes the mails with the ids out of the outbox as Sent does,
@@ -38,8 +39,23 @@ func (db *DB) SentSoon(ids ...uint64) {
 	for _, id := range ids {
 		s.ids[id] = true
 	}
-	if s.timer == nil {
-		s.timer = time.AfterFunc(sentDelay, func() { db.flushSent() })
+	if !s.armed && !s.closed {
+		s.armed = true
+		time.AfterFunc(sentDelay, db.flushLater)
+	}
+}
+
+// flushLater takes the mails of SentSoon out in a commit of their own,
+// sentDelay after the first of them, and again sentDelay later while some
+// are left: some came meanwhile, or the store could not be written.
+func (db *DB) flushLater() {
+	db.flushSent()
+	s := &db.soon
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.armed = len(s.ids) > 0 && !s.closed
+	if s.armed {
+		time.AfterFunc(sentDelay, db.flushLater)
 	}
 }
 
@@ -59,8 +75,7 @@ func (db *DB) flushSent() error {
 	}
 }
 
-// some returns up to most of the ids waiting, and stops the timer once
-// none are.
+// some returns up to most of the ids waiting.
 func (s *sentSoon) some(most int) []uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -70,10 +85,6 @@ func (s *sentSoon) some(most int) []uint64 {
 			break
 		}
 		ids = append(ids, id)
-	}
-	if len(ids) == 0 && s.timer != nil {
-		s.timer.Stop()
-		s.timer = nil
 	}
 	return ids
 }
@@ -87,10 +98,6 @@ func (s *sentSoon) done(ids []uint64) {
 	defer s.mu.Unlock()
 	for _, id := range ids {
 		delete(s.ids, id)
-	}
-	if len(s.ids) == 0 && s.timer != nil {
-		s.timer.Stop()
-		s.timer = nil
 	}
 }
 

@@ -360,6 +360,9 @@ func hasBucket(t etx) bool {
 
 // Close closes the database, waiting for running transactions to end.
 func (db *DB) Close() error {
+	db.soon.mu.Lock()
+	db.soon.closed = true
+	db.soon.mu.Unlock()
 	var err error
 	if !db.readOnly {
 		err = db.flushSent()
