@@ -6,8 +6,9 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/pbemd/pbemd/pbem/pbemtest"
 	"github.com/pbemd/pbemd/pbem/populate"
-	"github.com/pbemd/pbemd/rules/catalog"
+	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -26,33 +27,27 @@ func TestShownBoardIsTheReplayed(t *testing.T) {
 	boards := 0
 	err = h.db.View(func(tx *store.Tx) error {
 		r := &request{s: h.svc, tx: tx}
-		for _, g := range catalog.All() {
-			err := tx.Games(g.Name(), func(rec *store.Game) error {
-				shown, err := r.loadShownBoard(rec.Kind, rec.Board)
-				if err != nil {
-					return err
-				}
-				if h.svc.positions.Get(rec) != nil {
-					t.Errorf("%s board %d: the position read to show it was cached", rec.Kind, rec.Board)
-				}
-				replayed, err := r.loadBoard(rec.Kind, rec.Board)
-				if err != nil {
-					return err
-				}
-				if got, want := shown.pos.Board(), replayed.pos.Board(); got != want {
-					t.Errorf("%s board %d shown as\n%s\nwant the replay's\n%s", rec.Kind, rec.Board, got, want)
-				}
-				if got, want := shown.pos.ToMove(), replayed.pos.ToMove(); got != want {
-					t.Errorf("%s board %d: seat %d to move; the replay has %d", rec.Kind, rec.Board, got, want)
-				}
-				boards++
-				return nil
-			})
+		return pbemtest.EachBoard(tx, func(g rules.Game, rec *store.Game) error {
+			shown, err := r.loadShownBoard(rec.Kind, rec.Board)
 			if err != nil {
 				return err
 			}
-		}
-		return nil
+			if h.svc.positions.Get(rec) != nil {
+				t.Errorf("%s board %d: the position read to show it was cached", rec.Kind, rec.Board)
+			}
+			replayed, err := r.loadBoard(rec.Kind, rec.Board)
+			if err != nil {
+				return err
+			}
+			if got, want := shown.pos.Board(), replayed.pos.Board(); got != want {
+				t.Errorf("%s board %d shown as\n%s\nwant the replay's\n%s", rec.Kind, rec.Board, got, want)
+			}
+			if got, want := shown.pos.ToMove(), replayed.pos.ToMove(); got != want {
+				t.Errorf("%s board %d: seat %d to move; the replay has %d", rec.Kind, rec.Board, got, want)
+			}
+			boards++
+			return nil
+		})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pbemd/pbemd/pbem/pbemtest"
+	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/rulestool"
 	"github.com/pbemd/pbemd/store"
 )
@@ -85,43 +87,38 @@ func TestExportRoundTrip(t *testing.T) {
 	defer db.Close()
 	finished, tanbo := 0, 0
 	err = db.View(func(tx *store.Tx) error {
-		for _, kind := range []string{"ultima", "tanbo", "taratibu", "tobit"} {
-			err := tx.Games(kind, func(rec *store.Game) error {
-				name := fmt.Sprintf("%s/%d.pgn", kind, rec.Board)
-				text, ok := files[name]
-				if !rec.Over {
-					if ok {
-						t.Errorf("%s is exported, but its game is not over", name)
-					}
-					return nil
-				}
-				finished++
-				if !ok {
-					t.Errorf("%s is missing from the export", name)
-					return nil
-				}
-				if kind == "tanbo" {
-					tanbo++
-					if !strings.HasPrefix(files[strings.TrimSuffix(name, "pgn")+"sgf"], "(;FF[4]GM[99]") {
-						t.Errorf("%s has no SGF beside it", name)
-					}
-				}
-				_, pos, res, err := rulestool.Replay(text)
-				switch {
-				case err != nil:
-					t.Errorf("%s: %v in\n%s", name, err, text)
-				case pos.String() != rec.Position:
-					t.Errorf("%s replays to %s; the store has %s", name, pos, rec.Position)
-				case !res.Over || res.Winner != rec.Winner || res.Reason != rec.EndReason:
-					t.Errorf("%s replays to the result %+v; the store has winner %d, %q", name, res, rec.Winner, rec.EndReason)
+		return pbemtest.EachBoard(tx, func(g rules.Game, rec *store.Game) error {
+			kind := g.Name()
+			name := fmt.Sprintf("%s/%d.pgn", kind, rec.Board)
+			text, ok := files[name]
+			if !rec.Over {
+				if ok {
+					t.Errorf("%s is exported, but its game is not over", name)
 				}
 				return nil
-			})
-			if err != nil {
-				return err
 			}
-		}
-		return nil
+			finished++
+			if !ok {
+				t.Errorf("%s is missing from the export", name)
+				return nil
+			}
+			if kind == "tanbo" {
+				tanbo++
+				if !strings.HasPrefix(files[strings.TrimSuffix(name, "pgn")+"sgf"], "(;FF[4]GM[99]") {
+					t.Errorf("%s has no SGF beside it", name)
+				}
+			}
+			_, pos, res, err := rulestool.Replay(text)
+			switch {
+			case err != nil:
+				t.Errorf("%s: %v in\n%s", name, err, text)
+			case pos.String() != rec.Position:
+				t.Errorf("%s replays to %s; the store has %s", name, pos, rec.Position)
+			case !res.Over || res.Winner != rec.Winner || res.Reason != rec.EndReason:
+				t.Errorf("%s replays to the result %+v; the store has winner %d, %q", name, res, rec.Winner, rec.EndReason)
+			}
+			return nil
+		})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,8 @@ import (
 
 	"github.com/pbemd/pbemd/pbem/mailauth"
 	"github.com/pbemd/pbemd/pbem/mailmsg"
+	"github.com/pbemd/pbemd/rules"
+	"github.com/pbemd/pbemd/rules/catalog"
 	"github.com/pbemd/pbemd/store"
 )
 
@@ -103,4 +105,15 @@ func copies(t testing.TB, p store.Outgoing) []Sent {
 		out = append(out, Sent{To: to, Subject: m.Subject, Body: m.Text, InReplyTo: m.InReplyTo, References: m.References, Raw: raw})
 	}
 	return out
+}
+
+// EachBoard calls fn with every board of every game of the catalog, in
+// the catalog's order and then by number, and stops at its first error.
+func EachBoard(tx *store.Tx, fn func(g rules.Game, rec *store.Game) error) error {
+	for _, g := range catalog.All() {
+		if err := tx.Games(g.Name(), func(rec *store.Game) error { return fn(g, rec) }); err != nil {
+			return err
+		}
+	}
+	return nil
 }

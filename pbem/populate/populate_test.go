@@ -44,27 +44,21 @@ func TestFill(t *testing.T) {
 	var runningPos rules.Position
 	rated, moves := 0, 0
 	err = db.View(func(tx *store.Tx) error {
-		for _, g := range catalog.All() {
-			err := tx.Games(g.Name(), func(rec *store.Game) error {
-				kinds[g.Name()]++
-				moves += len(rec.Moves)
-				pos, err := replay(g, rec)
-				if err != nil {
-					return err
-				}
-				if rec.Over && rec.Rated && len(rec.Ratings) == 2 {
-					rated++
-				}
-				if running == nil && !rec.Over && !slices.Contains(rec.Seats, "") && len(rec.Queue) == 0 && rec.Vote == nil {
-					running, runningPos = rec, pos
-				}
-				return nil
-			})
+		return pbemtest.EachBoard(tx, func(g rules.Game, rec *store.Game) error {
+			kinds[g.Name()]++
+			moves += len(rec.Moves)
+			pos, err := replay(g, rec)
 			if err != nil {
 				return err
 			}
-		}
-		return nil
+			if rec.Over && rec.Rated && len(rec.Ratings) == 2 {
+				rated++
+			}
+			if running == nil && !rec.Over && !slices.Contains(rec.Seats, "") && len(rec.Queue) == 0 && rec.Vote == nil {
+				running, runningPos = rec, pos
+			}
+			return nil
+		})
 	})
 	if err != nil {
 		t.Fatal(err)

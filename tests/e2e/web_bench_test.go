@@ -50,9 +50,9 @@ func BenchmarkWebScale(b *testing.B) {
 	if data == "" {
 		b.Skip("PBEMD_SCALE_DATA is not set: make a store with pbemd populate and point it at a copy")
 	}
-	players := envInt(b, "PBEMD_SCALE_PLAYERS", 300)
-	clients := envInt(b, "PBEMD_WEB_CLIENTS", 8)
-	requests := envInt(b, "PBEMD_WEB_REQUESTS", 300)
+	players := envCount(b, "PBEMD_SCALE_PLAYERS", 300)
+	clients := envCount(b, "PBEMD_WEB_CLIENTS", 8)
+	requests := envCount(b, "PBEMD_WEB_REQUESTS", 300)
 	mix := 20 * time.Second
 	if v := os.Getenv("PBEMD_WEB_MIX"); v != "" {
 		var err error
@@ -319,19 +319,6 @@ func processCPU(b *testing.B, pid int) time.Duration {
 	utime, _ := strconv.ParseInt(f[11], 10, 64)
 	stime, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(utime+stime) * 10 * time.Millisecond
-}
-
-// envInt is the whole number the environment variable name holds, or def.
-func envInt(b *testing.B, name string, def int) int {
-	v := os.Getenv(name)
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		b.Fatalf("%s %q: want a whole number, 1 or more", name, v)
-	}
-	return n
 }
 
 // pprofTo writes the daemon's profile (the address under /debug/pprof/
