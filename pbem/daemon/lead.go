@@ -17,8 +17,9 @@ import (
 // onceWork is the work that runs on one node of a store at a time: the
 // IMAP watcher of the one mailbox (nil when mail comes over LMTP alone),
 // the outbox sender, the robots and the sweep (nil when the core has
-// none), and on etcd the scheduled compaction of the cluster. Every node takes mail over LMTP and deliver, and serves the web
-// view and control socket, leader or not.
+// none), and on etcd the scheduled compaction of the cluster. Every node
+// takes mail over LMTP and deliver, and serves the web view and control
+// socket, leader or not.
 type onceWork struct {
 	sender  *outbox.Sender
 	watcher *mailbox.Watcher

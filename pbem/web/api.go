@@ -98,7 +98,7 @@ func (s *Server) apiRoutes(mux *http.ServeMux) {
 		if err != nil {
 			return page{}, err
 		}
-		return s.cache.get(fmt.Sprintf("%s/games/%s/standings?page=%d", apiPrefix, g.Name(), pg), s.opts.Now(), func() (page, error) {
+		return s.cache.get(apiStandingsPath(g, pg), s.opts.Now(), func() (page, error) {
 			return s.standingsJSON(g, pg)
 		})
 	})
@@ -259,6 +259,11 @@ func isData(path string) bool {
 	return strings.HasPrefix(path, "/api/") || strings.HasSuffix(path, ".json")
 }
 
+// apiStandingsPath is the API's address of page pg of g's standings.
+func apiStandingsPath(g rules.Game, pg int) string {
+	return fmt.Sprintf("%s/games/%s/standings?page=%d", apiPrefix, g.Name(), pg)
+}
+
 // standingsJSON is page pg of g's standings as the API gives it.
 func (s *Server) standingsJSON(g rules.Game, pg int) (page, error) {
 	st, err := s.standings(g, pg)
@@ -276,7 +281,7 @@ func (s *Server) standingsJSON(g rules.Game, pg int) (page, error) {
 		d.Sections = append(d.Sections, js)
 	}
 	if st.More {
-		d.Next = fmt.Sprintf("%s/games/%s/standings?page=%d", apiPrefix, g.Name(), pg+1)
+		d.Next = apiStandingsPath(g, pg+1)
 	}
 	return jsonPage(d)
 }
