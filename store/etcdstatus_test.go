@@ -5,10 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
-	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/pbemd/pbemd/store/etcdtest"
 )
@@ -56,11 +54,7 @@ func TestEtcdStatus(t *testing.T) {
 		t.Errorf("a store served by node-a, the address naming 2 members: buckets %d, leader %q, unnamed %v", st.Buckets, st.Leader, st.Unnamed)
 	}
 
-	cli, err := clientv3.New(clientv3.Config{Endpoints: c.Endpoints()[:2], DialTimeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cli.Close()
+	cli := etcdtest.Client(t, c.Endpoints()[:2]...)
 	actx, acancel := context.WithTimeout(context.Background(), waitFor)
 	defer acancel()
 	list, err := cli.MemberList(actx)

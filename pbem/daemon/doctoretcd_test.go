@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	clientv3 "go.etcd.io/etcd/client/v3"
-
 	"github.com/pbemd/pbemd/pbem/config"
 	"github.com/pbemd/pbemd/store"
 	"github.com/pbemd/pbemd/store/etcdtest"
@@ -43,11 +41,7 @@ func TestDoctorEtcd(t *testing.T) {
 	found, _ = doctorOn(t, url)
 	expect(t, found, "store", OK, "a pbemd store this pbemd reads; no node serves it")
 
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{addr}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cli.Close()
+	cli := etcdtest.Client(t, addr)
 	if _, err := cli.Put(context.Background(), "foreign/m/config", "not a sequence"); err != nil {
 		t.Fatal(err)
 	}

@@ -217,3 +217,15 @@ func (c *Cluster) Leader() (int, error) {
 	}
 	return -1, lastErr
 }
+
+// Client is a client of the members at the endpoints (HOST:PORT), closed
+// when t ends.
+func Client(t testing.TB, endpoints ...string) *clientv3.Client {
+	t.Helper()
+	cli, err := clientv3.New(clientv3.Config{Endpoints: endpoints, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cli.Close() })
+	return cli
+}

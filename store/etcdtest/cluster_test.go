@@ -6,9 +6,6 @@ import (
 	"testing"
 	"time"
 
-	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.uber.org/zap"
-
 	"github.com/pbemd/pbemd/store/etcdtest"
 )
 
@@ -21,11 +18,7 @@ func TestMain(m *testing.M) {
 // is killed: the other two elect a new one and answer with the value.
 func TestClusterSurvivesKilledLeader(t *testing.T) {
 	c := etcdtest.StartCluster(t, 3)
-	cli, err := clientv3.New(clientv3.Config{Endpoints: c.Endpoints(), DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cli.Close()
+	cli := etcdtest.Client(t, c.Endpoints()...)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if _, err := cli.Put(ctx, "k", "v"); err != nil {

@@ -11,8 +11,7 @@ import (
 	"testing"
 	"time"
 
-	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.uber.org/zap"
+	"github.com/pbemd/pbemd/store/etcdtest"
 )
 
 // CI's use of the command: it prints the address of three members that
@@ -48,11 +47,7 @@ func TestEtcdcluster(t *testing.T) {
 	if !ok || prefix != "pbemd-ci" || len(strings.Split(hosts, ",")) != 3 || len(pids) != 3 {
 		t.Fatalf("printed %q with pids %v; want etcd://HOST:PORT,HOST:PORT,HOST:PORT/pbemd-ci and 3 pids", url, pids)
 	}
-	cli, err := clientv3.New(clientv3.Config{Endpoints: strings.Split(hosts, ","), DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cli.Close()
+	cli := etcdtest.Client(t, strings.Split(hosts, ",")...)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if _, err := cli.Put(ctx, "k", "v"); err != nil {
