@@ -108,8 +108,10 @@ func Launch(dir string, n int) (*Cluster, error) {
 }
 
 // launch starts n members, each this binary run with args, its standard
-// error to logTo(its name), and waits until they have a leader. On an
-// error the members started are returned, for the caller to kill.
+// error to logTo(its name), and waits until they have a leader and each
+// has published its client address: a member list read before that shows
+// a member that has not started. On an error the members started are
+// returned, for the caller to kill.
 func launch(dir string, n int, args []string, logTo func(name string) (io.Writer, error)) (*Cluster, error) {
 	ports, err := freePorts(2 * n)
 	if err != nil {
@@ -141,13 +143,39 @@ func launch(dir string, n int, args []string, logTo func(name string) (io.Writer
 	}
 	deadline := time.Now().Add(time.Minute)
 	for {
-		if _, err := c.Leader(); err == nil {
+		err := c.ready()
+		if err == nil {
 			return c, nil
 		} else if time.Now().After(deadline) {
-			return c, fmt.Errorf("etcdtest: the cluster of %d members has no leader after a minute: %v", n, err)
+			return c, fmt.Errorf("etcdtest: the cluster of %d members is not ready after a minute: %v", n, err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// ready says why the cluster is not ready yet: no leader, or a member
+// that has not published its client address.
+func (c *Cluster) ready() error {
+	if _, err := c.Leader(); err != nil {
+		return fmt.Errorf("no leader: %w", err)
+	}
+	cli, err := clientv3.New(clientv3.Config{Endpoints: c.Endpoints(), DialTimeout: 2 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		return err
+	}
+	defer cli.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	list, err := cli.MemberList(ctx)
+	if err != nil {
+		return err
+	}
+	for _, m := range list.Members {
+		if len(m.ClientURLs) == 0 {
+			return fmt.Errorf("member %s has not published its client address", m.Name)
+		}
+	}
+	return nil
 }
 
 // Pids are the members' process ids.
