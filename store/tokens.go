@@ -35,12 +35,15 @@ type ReplyToken struct {
 // a file written before them needs no migration.
 //
 // bucketTimedTokens holds the tokens NewReplyToken makes. Their first four
-// bytes are their expiry, in minutes since 1970, big-endian, and the
-// bucket's key is those four bytes and the SHA-256 of the token: the
-// tokens made together are stored together, so that the commit of a move
-// writes their page or two, not three pages a token scattered over the
-// file, and the expired ones are the bucket's first keys, found with no
-// index of their own.
+// bytes are their expiry, in minutes since 1970, and the next two the
+// millisecond of that minute, big-endian; the bucket's key is those six
+// bytes and the SHA-256 of the token. The tokens made together are stored
+// together, after all the others, so that the commits of a backlog write
+// a page or two of them each, not a page a token scattered over the
+// bucket; and the expired ones are the bucket's first keys, found with no
+// index of their own. Tokens made before the millisecond was added (four
+// bytes of time, then the hash) are looked up under that key too, until
+// they expire.
 //
 // bucketTokens holds the tokens made before, under the SHA-256 of the
 // token alone, and bucketTokenExpiry the big-endian Unix second of their
@@ -67,10 +70,13 @@ func expiryKey(at time.Time, hash []byte) []byte {
 // tokenMinute is the minute of t, as a token's first four bytes hold it.
 func tokenMinute(t time.Time) uint32 { return uint32(max(t.Unix(), 0) / 60) }
 
-func timedKey(token []byte) []byte { return append(token[:4:4], tokenHash(token)...) }
+// timedKey is a token's key in bucketTimedTokens; minuteKey the key of a
+// token made before the millisecond was.
+func timedKey(token []byte) []byte  { return append(token[:6:6], tokenHash(token)...) }
+func minuteKey(token []byte) []byte { return append(token[:4:4], tokenHash(token)...) }
 
 // NewReplyToken makes a token that stands for t: its expiry's minute and
-// 96 bits from crypto/rand. Only its hash is stored.
+// millisecond, and 80 bits from crypto/rand. Only its hash is stored.
 func (tx *Tx) NewReplyToken(t *ReplyToken) ([]byte, error) {
 	b, err := tx.btx.createBucket(bucketTimedTokens)
 	if err != nil {
@@ -82,7 +88,8 @@ func (tx *Tx) NewReplyToken(t *ReplyToken) ([]byte, error) {
 	}
 	token := make([]byte, TokenBytes)
 	binary.BigEndian.PutUint32(token, tokenMinute(t.Expires))
-	rand.Read(token[4:]) // never fails (crypto/rand, Go 1.24+)
+	binary.BigEndian.PutUint16(token[4:], uint16(max(t.Expires.UnixMilli(), 0)%60000))
+	rand.Read(token[6:]) // never fails (crypto/rand, Go 1.24+)
 	if err := b.Put(timedKey(token), data); err != nil {
 		return nil, err
 	}
@@ -122,7 +129,10 @@ func (tx *Tx) findToken(token []byte) (bucket, []byte, *ReplyToken, error) {
 	b, key := tx.btx.bucket(bucketTimedTokens), timedKey(token)
 	var v []byte
 	if b != nil {
-		v = b.Get(key)
+		if v = b.Get(key); v == nil {
+			key = minuteKey(token)
+			v = b.Get(key)
+		}
 	}
 	if v == nil {
 		b, key = tx.btx.bucket(bucketTokens), tokenHash(token)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -29,6 +30,67 @@ func putOldToken(tx *Tx, token []byte, t *ReplyToken) error {
 		return err
 	}
 	return exp.Put(expiryKey(t.Expires, tokenHash(token)), nil)
+}
+
+// putMinuteToken stores a token as NewReplyToken did before its key held
+// the millisecond: its first four bytes are its expiry's minute, the rest
+// anything.
+func putMinuteToken(tx *Tx, token []byte, t *ReplyToken) error {
+	b, err := tx.btx.createBucket(bucketTimedTokens)
+	if err != nil {
+		return err
+	}
+	binary.BigEndian.PutUint32(token, tokenMinute(t.Expires))
+	data, err := encodeToken(t)
+	if err != nil {
+		return err
+	}
+	return b.Put(minuteKey(token), data)
+}
+
+// The tokens of a backlog's moves go after every token made before, in
+// the order they were made, not each on a page of its own among them:
+// made at later times, they are the bucket's last keys.
+func TestReplyTokensStoredTogether(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	start := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	life := 60 * 24 * time.Hour
+	update(t, db, func(tx *Tx) error {
+		// An hour of earlier mail, a token every 100 ms.
+		for i := range 36000 {
+			if _, err := tx.NewReplyToken(&ReplyToken{User: "a", Expires: start.Add(life + time.Duration(i)*100*time.Millisecond)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	now := start.Add(time.Hour)
+	var made [][]byte
+	update(t, db, func(tx *Tx) error {
+		for i := range 200 {
+			tok, err := tx.NewReplyToken(&ReplyToken{User: "b", Expires: now.Add(life + time.Duration(i)*time.Millisecond)})
+			if err != nil {
+				return err
+			}
+			made = append(made, timedKey(tok))
+		}
+		return nil
+	})
+	err := db.View(func(tx *Tx) error {
+		c := tx.btx.bucket(bucketTimedTokens).Cursor()
+		k, _ := c.Last()
+		for i := len(made) - 1; i >= 0; i-- {
+			if !bytes.Equal(k, made[i]) {
+				t.Fatalf("key %d from the end is %x, want the token made %dth of the last transaction, %x", len(made)-i, k, i, made[i])
+			}
+			k, _ = c.Prev()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestReplyTokens(t *testing.T) {
@@ -63,8 +125,8 @@ func TestReplyTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(live) != TokenBytes || bytes.Equal(live[4:], gone[4:]) {
-		t.Fatalf("tokens %x and %x: want %d bytes, random after the first 4", live, gone, TokenBytes)
+	if len(live) != TokenBytes || bytes.Equal(live[6:], gone[6:]) {
+		t.Fatalf("tokens %x and %x: want %d bytes, random after the first 6", live, gone, TokenBytes)
 	}
 	if n, err := db.ReplyTokens(); err != nil || n != 5 {
 		t.Fatalf("ReplyTokens = %d, %v; want 5", n, err)
@@ -111,7 +173,7 @@ func TestReplyTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Contains(data, live[4:]) || bytes.Contains(data, oldLive) {
+	if bytes.Contains(data, live[6:]) || bytes.Contains(data, oldLive) {
 		t.Errorf("the store file holds a token in clear")
 	}
 }
@@ -212,6 +274,7 @@ func TestSpendReplyToken(t *testing.T) {
 	tok := ReplyToken{User: "alice", Kind: "ultima", Board: 101, Move: 1, Account: "f00d", Expires: now.Add(time.Hour)}
 	old := bytes.Repeat([]byte{1}, 16)
 	oldJSON := bytes.Repeat([]byte{2}, 16)
+	minute := bytes.Repeat([]byte{4}, 16)
 	var spent, other []byte
 	err := db.Update(func(tx *Tx) error {
 		var err error
@@ -224,6 +287,9 @@ func TestSpendReplyToken(t *testing.T) {
 		if err := putOldToken(tx, old, &tok); err != nil {
 			return err
 		}
+		if err := putMinuteToken(tx, minute, &tok); err != nil {
+			return err
+		}
 		// The first tokens were JSON, here one with no expiry entry.
 		b := tx.btx.bucket(bucketTokens)
 		return b.Put(tokenHash(oldJSON), []byte(`{"User":"bob","Kind":"ultima","Board":101,"Move":2,"Expires":"2026-11-22T13:00:00Z"}`))
@@ -232,7 +298,7 @@ func TestSpendReplyToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = db.Update(func(tx *Tx) error {
-		for _, tk := range [][]byte{spent, old, oldJSON} {
+		for _, tk := range [][]byte{spent, old, oldJSON, minute} {
 			if err := tx.SpendReplyToken(tk); err != nil {
 				t.Errorf("SpendReplyToken(%x): %v", tk, err)
 			}
@@ -252,7 +318,7 @@ func TestSpendReplyToken(t *testing.T) {
 			tok   []byte
 			user  string
 			spent bool
-		}{{spent, "alice", true}, {old, "alice", true}, {oldJSON, "bob", true}, {other, "alice", false}} {
+		}{{spent, "alice", true}, {old, "alice", true}, {oldJSON, "bob", true}, {minute, "alice", true}, {other, "alice", false}} {
 			got, err := tx.ReplyToken(c.tok)
 			if err != nil || got.Spent != c.spent || got.User != c.user || got.Board != 101 || !got.Expires.Equal(tok.Expires) {
 				t.Errorf("ReplyToken(%x) = %+v, %v; want %s's, spent %v", c.tok, got, err, c.user, c.spent)
@@ -264,12 +330,13 @@ func TestSpendReplyToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = db.Update(func(tx *Tx) error {
-		if n, err := tx.PruneReplyTokens(now.Add(2*time.Hour), 100); n != 3 || err != nil {
-			t.Errorf("PruneReplyTokens = %d, %v; want the three in the expiry index, spent or not", n, err)
+		if n, err := tx.PruneReplyTokens(now.Add(2*time.Hour), 100); n != 4 || err != nil {
+			t.Errorf("PruneReplyTokens = %d, %v; want the four keyed by expiry, spent or not", n, err)
 		}
-		_, err := tx.ReplyToken(spent)
-		if !errors.Is(err, ErrNotFound) {
-			t.Errorf("a spent token outlived its expiry: %v", err)
+		for _, tk := range [][]byte{spent, minute} {
+			if _, err := tx.ReplyToken(tk); !errors.Is(err, ErrNotFound) {
+				t.Errorf("the spent token %x outlived its expiry: %v", tk, err)
+			}
 		}
 		return nil
 	})
