@@ -76,6 +76,12 @@ func TestCompact(t *testing.T) {
 	fragmented(t, path)
 	before := filepath.Join(dir, "before.db")
 	copyFile(t, path, before)
+	db, err := Open(path, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	free, ok := db.FreePages()
+	db.Close()
 
 	st, err := Compact(path, time.Second)
 	if err != nil {
@@ -83,6 +89,9 @@ func TestCompact(t *testing.T) {
 	}
 	if st.Free < 100 || st.After >= st.Before/2 {
 		t.Errorf("compacted %d bytes with %d free pages to %d bytes; want a file under half the size", st.Before, st.Free, st.After)
+	}
+	if !ok || free != st.Free {
+		t.Errorf("FreePages before = %d, %v; want the %d Compact found", free, ok, st.Free)
 	}
 	if _, err := os.Stat(path + ".compact"); !os.IsNotExist(err) {
 		t.Errorf("the new file is left beside the store: %v", err)
@@ -98,12 +107,12 @@ func TestCompact(t *testing.T) {
 
 	// The store works on: its indexes answer, and the outbox numbers on
 	// from where it was.
-	db, err := Open(path, &Options{NoSync: true})
+	db, err = Open(path, &Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if n := db.bolt.Stats().FreePageN; n > 10 {
+	if n, _ := db.FreePages(); n > 10 {
 		t.Errorf("%d free pages after compacting", n)
 	}
 	update(t, db, func(tx *Tx) error {

@@ -23,3 +23,15 @@ func (db *DB) Size() (int64, error) {
 	}
 	return fi.Size(), nil
 }
+
+// FreePages is how many pages of the bbolt file are free, and whether the
+// store is a file (a store in etcd has none). bbolt never gives them back
+// to the file system: every commit writes their list, 8 bytes a page, and
+// takes its new pages from among them, scattered over the file. Compact
+// packs the file and leaves none.
+func (db *DB) FreePages() (int, bool) {
+	if db.bolt == nil {
+		return 0, false
+	}
+	return db.bolt.Stats().FreePageN, true
+}

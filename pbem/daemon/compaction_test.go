@@ -1,7 +1,9 @@
 package daemon
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -94,5 +96,46 @@ func TestCompactOnScheduleOff(t *testing.T) {
 		case <-time.After(time.Minute):
 			t.Fatalf("%s: the compaction's schedule runs", c.name)
 		}
+	}
+}
+
+// A daemon started on a file that keeps many free pages says so, with the
+// command that gives them back; on a packed file it says nothing.
+func TestAdviseCompact(t *testing.T) {
+	t.Parallel()
+	path := store.PathIn(t.TempDir())
+	db := storetest.Open(t, path, &store.Options{NoSync: true})
+	advice := func() string {
+		var logs bytes.Buffer
+		adviseCompact(db, slog.New(slog.NewTextHandler(&logs, nil)))
+		return logs.String()
+	}
+	if got := advice(); got != "" {
+		t.Errorf("a new store: %q, want nothing", got)
+	}
+	big := strings.Repeat("x", 4000)
+	err := db.Update(func(tx *store.Tx) error {
+		for i := range 3 * manyFreePages {
+			if err := tx.SetNote(fmt.Sprintf("big:%05d", i), big); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *store.Tx) error {
+		_, err := tx.DeleteNotes("big:", 3*manyFreePages)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close() // as the daemon meets it when it starts
+	db = storetest.Open(t, path, &store.Options{NoSync: true})
+	got := advice()
+	if !strings.Contains(got, "pbemd compact") || !strings.Contains(got, "free_pages=") {
+		t.Errorf("a store that freed %d pages or more: %q, want the advice to compact", manyFreePages, got)
 	}
 }

@@ -200,7 +200,7 @@ func watchMemory(ctx context.Context, db *store.DB, log *slog.Logger) (stop func
 // newMetrics makes the daemon's metrics, their gauges read from its store
 // and its robots (once they run).
 func newMetrics(db *store.DB, robots *atomic.Pointer[robot.Worker], leading *atomic.Bool) *metrics.Metrics {
-	return metrics.New(Version(), metrics.Read{
+	read := metrics.Read{
 		Waiting:    db.OutboxWaiting,
 		Failed:     db.FailedLen,
 		StoreBytes: db.Size,
@@ -211,7 +211,11 @@ func newMetrics(db *store.DB, robots *atomic.Pointer[robot.Worker], leading *ato
 			return 0
 		},
 		Leading: leading.Load,
-	})
+	}
+	if _, ok := db.FreePages(); ok {
+		read.FreePages = func() int { n, _ := db.FreePages(); return n }
+	}
+	return metrics.New(Version(), read)
 }
 
 // newSender sends the outbox over conns, counting what it sends and
@@ -274,7 +278,23 @@ func openStore(cfg *config.Config, log *slog.Logger) (*store.DB, error) {
 	if errors.Is(err, store.ErrLocked) {
 		return nil, fmt.Errorf("%w; only one pbemd may use the data directory %s at a time", err, data)
 	}
+	if err == nil {
+		adviseCompact(db, log)
+	}
 	return db, err
+}
+
+// manyFreePages is the free list past which the daemon suggests pbemd
+// compact when it starts: the list alone is then 4 pages of every commit,
+// and a commit's new pages are scattered over the free ones.
+const manyFreePages = 2048
+
+// adviseCompact says at start when the store's file keeps many free pages.
+func adviseCompact(db *store.DB, log *slog.Logger) {
+	if n, ok := db.FreePages(); ok && n >= manyFreePages {
+		log.Info("the store keeps many free pages: every commit writes their list and writes among them; pbemd compact, with the daemon stopped, packs the file",
+			"free_pages", n, "list_kib", n*8/1024)
+	}
 }
 
 // mailServers are where the daemon reads and sends mail: the configured

@@ -118,7 +118,7 @@ func TestDaemonMetrics(t *testing.T) {
 		`pbemd_robot_turns_waiting 0`,
 		`pbemd_leader 1`, // the one node of a bbolt store always leads
 	))
-	for _, want := range []string{"\npbemd_sweep_seconds_count ", "\npbemd_store_bytes ", "\ngo_goroutines ", "\npbemd_build_info{version=\"pbemd "} {
+	for _, want := range []string{"\npbemd_sweep_seconds_count ", "\npbemd_store_bytes ", "\npbemd_store_free_pages ", "\ngo_goroutines ", "\npbemd_build_info{version=\"pbemd "} {
 		if !strings.Contains(m, want) {
 			t.Errorf("no %q in the metrics:\n%s", want, m)
 		}

@@ -21,6 +21,9 @@
 //	robot_turns_waiting           robot boards queued to be played
 //	store_bytes                   size of the database: the file, or in
 //	                              etcd the largest member's (store.DB.Size)
+//	store_free_pages              pages of the database file bbolt keeps
+//	                              free, whose list every commit writes
+//	                              (store.DB.FreePages; not on etcd)
 //	etcd_compactions_total        the leader's scheduled compactions of
 //	                              the etcd cluster, each member
 //	                              defragmented (its failures count as
@@ -45,6 +48,8 @@ type Read struct {
 	Failed func() (int, error)
 	// StoreBytes is the size of the database (store.DB.Size).
 	StoreBytes func() (int64, error)
+	// FreePages is the free pages of the database file (store.DB.FreePages).
+	FreePages func() int
 	// RobotTurns is the robot boards waiting to be played.
 	RobotTurns func() int
 	// Leading is whether this node runs the work that runs on one node of
@@ -120,6 +125,11 @@ func (m *Metrics) gauges(read Read) {
 		gauge("store_bytes", "Size of the database: its file, or in etcd the largest member's database.", func() float64 {
 			n, _ := read.StoreBytes()
 			return float64(n)
+		})
+	}
+	if read.FreePages != nil {
+		gauge("store_free_pages", "Pages of the database file bbolt keeps free: every commit writes their list (8 bytes a page) and writes among them; pbemd compact gives them back.", func() float64 {
+			return float64(read.FreePages())
 		})
 	}
 	if read.RobotTurns != nil {

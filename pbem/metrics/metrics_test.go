@@ -47,6 +47,7 @@ func TestMetrics(t *testing.T) {
 		Waiting:    func() (int, time.Time, error) { return 3, queued, nil },
 		Failed:     func() (int, error) { return 1, nil },
 		StoreBytes: func() (int64, error) { return 4096, nil },
+		FreePages:  func() int { return 12 },
 		RobotTurns: func() int { return 7 },
 		Leading:    func() bool { return true },
 	})
@@ -71,6 +72,7 @@ func TestMetrics(t *testing.T) {
 		`pbemd_replies_waiting`:                                 3,
 		`pbemd_failed_replies`:                                  1,
 		`pbemd_store_bytes`:                                     4096,
+		`pbemd_store_free_pages`:                                12,
 		`pbemd_robot_turns_waiting`:                             7,
 		`pbemd_leader`:                                          1,
 		`pbemd_sweep_seconds_count`:                             1,
