@@ -11,5 +11,5 @@ func (s *SMTP) Check(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.Quit()
+	return c.quit()
 }

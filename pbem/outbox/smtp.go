@@ -1,7 +1,6 @@
 package outbox
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -11,7 +10,6 @@ import (
 	"net/textproto"
 	"time"
 
-	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 	"github.com/pbemd/pbemd/pbem/mailconn"
 )
@@ -32,7 +30,7 @@ type SMTP struct {
 	// Timeout bounds connecting and each command; default 1 minute.
 	Timeout time.Duration
 
-	c    *smtp.Client
+	c    *client
 	used time.Time // when c last answered
 }
 
@@ -49,7 +47,7 @@ var checkAfter = time.Second // a variable for the tests
 // temporary failure of this mail alone.
 func (s *SMTP) Send(ctx context.Context, from string, to []string, data []byte) error {
 	if s.c != nil && time.Since(s.used) >= checkAfter {
-		if err := s.c.Noop(); err != nil {
+		if err := s.c.noop(); err != nil {
 			s.drop()
 		}
 	}
@@ -65,7 +63,7 @@ func (s *SMTP) Send(ctx context.Context, from string, to []string, data []byte) 
 		return &RejectedError{Err: err}
 	}
 	release := mailconn.CloseOnStop(ctx, s.c, stopGrace)
-	err := s.c.SendMail(from, to, bytes.NewReader(data))
+	err := s.c.send(from, to, data)
 	release()
 	s.used = time.Now()
 	if err == nil {
@@ -79,7 +77,7 @@ func (s *SMTP) Send(ctx context.Context, from string, to []string, data []byte) 
 	case errors.As(err, &se):
 		// The server refused this mail and still talks: end the
 		// transaction and keep the connection for the next mail.
-		if rerr := s.c.Reset(); rerr != nil {
+		if rerr := s.c.reset(); rerr != nil {
 			s.drop()
 		}
 		if se.Code >= 500 {
@@ -102,7 +100,7 @@ func (s *SMTP) Send(ctx context.Context, from string, to []string, data []byte) 
 // SMTPUTF8 (RFC 6531), and without it the mail would fail the same way
 // every time.
 func (s *SMTP) expressible(from string, to []string) error {
-	if ok, _ := s.c.Extension("SMTPUTF8"); ok {
+	if s.c.has("SMTPUTF8") {
 		return nil
 	}
 	for _, a := range append([]string{from}, to...) {
@@ -134,7 +132,7 @@ func brokenConnection(err error) bool {
 
 // dial connects, secures, greets and logs in, so that every failure of
 // the connection itself shows here rather than in the middle of a mail.
-func (s *SMTP) dial(ctx context.Context) (*smtp.Client, error) {
+func (s *SMTP) dial(ctx context.Context) (*client, error) {
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = time.Minute
@@ -166,23 +164,28 @@ func (s *SMTP) dial(ctx context.Context) (*smtp.Client, error) {
 	}
 	release := mailconn.CloseOnStop(ctx, conn, stopGrace)
 	defer release()
-	var c *smtp.Client
-	if sec == mailconn.StartTLS {
-		c, err = smtp.NewClientStartTLS(conn, tc)
-		if err != nil {
-			return nil, fmt.Errorf("smtp: STARTTLS with %s: %w", s.Addr, err)
+	c, err := newClient(conn, timeout)
+	if err == nil {
+		if err = c.hello("localhost"); err != nil {
+			c.Close()
 		}
-	} else {
-		c = smtp.NewClient(conn)
 	}
-	c.CommandTimeout = timeout
-	c.SubmissionTimeout = 5 * timeout
-	if err := c.Hello("localhost"); err != nil {
-		c.Close()
+	if err != nil {
 		return nil, fmt.Errorf("smtp: greeting of %s: %w", s.Addr, err)
 	}
+	if sec == mailconn.StartTLS {
+		if !c.has("STARTTLS") {
+			err = errors.New("the server does not offer it")
+		} else {
+			err = c.startTLS(tc, "localhost")
+		}
+		if err != nil {
+			c.Close()
+			return nil, fmt.Errorf("smtp: STARTTLS with %s: %w", s.Addr, err)
+		}
+	}
 	if s.Username != "" {
-		if err := c.Auth(sasl.NewPlainClient("", s.Username, s.Password)); err != nil {
+		if err := c.auth(s.Username, s.Password); err != nil {
 			c.Close()
 			// The error quotes the server, never our password.
 			return nil, &mailconn.LoginError{Err: fmt.Errorf("smtp: login as %s at %s: %w", s.Username, s.Addr, err)}
@@ -206,9 +209,7 @@ func (s *SMTP) Close() error {
 	}
 	c := s.c
 	s.c = nil
-	c.CommandTimeout = 2 * time.Second
-	if err := c.Quit(); err != nil {
-		return c.Close()
-	}
+	c.timeout = 2 * time.Second
+	c.quit()
 	return nil
 }
