@@ -113,29 +113,43 @@ func (s *Service) NewPassword(id string) (int, error) {
 // lastMailKey is the note of when the user's addresses last sent a mail.
 func lastMailKey(id string) string { return "last-mail:" + id }
 
-// noteLastMail records the time of the mail for the sender's users, for
-// pbemd admin user. A stranger's mail leaves nothing in the store.
+// lastMailDay is how the note holds the day of a user's last mail (UTC).
+const lastMailDay = time.DateOnly
+
+// noteLastMail records the day of the mail for the sender's users, for
+// pbemd admin user, which shows the day. It is written at a user's first
+// mail of a day only: a note a mail would be a page of the store written
+// for each, scattered among the others. A stranger's mail leaves nothing
+// in the store.
 func (r *request) noteLastMail() error {
 	users, err := r.tx.UsersByAddress(r.sender())
 	if err != nil {
 		return err
 	}
+	today := r.now.UTC().Format(lastMailDay)
 	for _, u := range users {
-		if err := r.tx.SetNote(lastMailKey(u.ID), r.now.UTC().Format(time.RFC3339)); err != nil {
+		key := lastMailKey(u.ID)
+		if v, _, err := r.tx.Note(key); err != nil || v == today {
+			continue
+		}
+		if err := r.tx.SetNote(key, today); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// LastMail returns when a mail last came from one of the user's addresses,
-// or the zero time.
+// LastMail returns the day (its start, UTC) a mail last came from one of
+// the user's addresses, or the zero time.
 func LastMail(tx *store.Tx, id string) time.Time {
 	v, ok, err := tx.Note(lastMailKey(strings.ToLower(id)))
 	if err != nil || !ok {
 		return time.Time{}
 	}
-	t, _ := time.Parse(time.RFC3339, v)
+	if t, err := time.Parse(lastMailDay, v); err == nil {
+		return t
+	}
+	t, _ := time.Parse(time.RFC3339, v) // written before the day alone was
 	return t
 }
 

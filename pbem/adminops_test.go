@@ -3,6 +3,7 @@ package pbem
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbemd/pbemd/store"
 )
@@ -86,5 +87,44 @@ func TestNewPassword(t *testing.T) {
 	h.db.View(func(tx *store.Tx) (err error) { u, err = tx.User("alice"); return })
 	if liveReset(u, h.now) != nil {
 		t.Error("the reset code outlived the new password")
+	}
+}
+
+// A user's last mail is kept as its day, which pbemd admin shows (a note
+// written before, with the time, still reads); a stranger's mail leaves
+// none.
+func TestLastMail(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.signup("alice")
+	day := func(id string) string {
+		var got time.Time
+		h.db.View(func(tx *store.Tx) error { got = LastMail(tx, id); return nil })
+		if got.IsZero() {
+			return "none"
+		}
+		return got.UTC().Format(time.DateTime)
+	}
+	err := h.db.Update(func(tx *store.Tx) error { return tx.SetNote(lastMailKey("alice"), "2026-11-19T08:30:00Z") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := day("alice"); got != "2026-11-19 08:30:00" {
+		t.Errorf("a note with the time: last mail %s", got)
+	}
+	h.now = time.Date(2026, 11, 20, 23, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		after time.Duration
+		want  string
+	}{{0, "2026-11-20"}, {90 * time.Minute, "2026-11-21"}, {time.Hour, "2026-11-21"}} {
+		h.now = h.now.Add(c.after)
+		h.send("alice@example.org", "help", "")
+		if got := day("Alice"); got != c.want+" 00:00:00" {
+			t.Errorf("after a mail at %s: last mail %s; want the day %s", h.now.Format(time.DateTime), got, c.want)
+		}
+	}
+	h.send("stranger@example.org", "help", "")
+	if got := day("stranger@example.org"); got != "none" {
+		t.Errorf("a stranger's mail left a last mail: %s", got)
 	}
 }
