@@ -193,31 +193,30 @@ func (c *client) send(from string, to []string, data []byte) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	// Every answer is read, so that the next mail's start with the
-	// next command's; the first refusal is the mail's.
+	// Every answer is read, so that the next mail starts with the next
+	// command's; the first refusal is the mail's, even when the server
+	// then closed the connection (as after a 421).
 	var first error
-	for _, expect := range []int{250, 25} {
-		if _, _, err := c.read(expect); err != nil {
-			if !isSMTPError(err) {
-				return err
-			}
-			first = cmp(first, err)
-		}
-	}
-	expect := 354
+	taken := false // the last command, BDAT or DATA, was
+	last := 354
 	if chunked {
-		expect = 250
+		last = 250
 	}
-	if _, _, err := c.read(expect); err != nil {
+	for i, expect := range []int{250, 25, last} {
+		_, _, err := c.read(expect)
+		if err == nil {
+			taken = i == 2
+			continue
+		}
+		first = cmp(first, err)
 		if !isSMTPError(err) {
-			return err
+			return first
 		}
-		return cmp(first, err)
 	}
-	if chunked {
+	switch {
+	case chunked || !taken:
 		return first
-	}
-	if first != nil {
+	case first != nil:
 		// DATA taken after a refusal: no mail can be ended without
 		// sending it, so the connection goes.
 		c.Close()

@@ -26,6 +26,7 @@ import (
 type scripted struct {
 	ext       []string
 	refuse    string // a recipient RCPT refuses with 550
+	closing   bool   // MAIL is answered 421 and the connection closed
 	ln        net.Listener
 	mu        sync.Mutex
 	mails     [][]byte
@@ -119,6 +120,10 @@ func (s *scripted) serve(c net.Conn) error {
 			answer("221 2.0.0 bye")
 			return nil
 		case "MAIL":
+			if s.closing {
+				answer("421 4.3.2 shutting down")
+				return nil
+			}
 			err = s.mail(line, text, read, answer)
 		default:
 			err = answer("502 5.5.1 not here")
@@ -310,5 +315,21 @@ func TestSendBoundsTheServersLines(t *testing.T) {
 	var ce *ConnectionError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "longer than") {
 		t.Errorf("a greeting of a megabyte with no line end: %v; want a connection error for the line's length", err)
+	}
+}
+
+// A server that answers a pipelined mail's MAIL with 421 and closes is a
+// connection that failed with an answer, whatever the commands sent
+// after it met.
+func TestSendMeetsAServerClosing(t *testing.T) {
+	t.Parallel()
+	srv := startScripted(t, "PIPELINING", "CHUNKING")
+	srv.closing = true
+	tr := &SMTP{Addr: srv.ln.Addr().String(), Security: mailconn.Plain, Timeout: 10 * time.Second}
+	defer tr.Close()
+	err := tr.Send(context.Background(), "pbem@localhost", []string{"p@localhost"}, []byte("Subject: x\r\n\r\nbody\r\n"))
+	var ce *ConnectionError
+	if !errors.As(err, &ce) || !ce.Answered || ce.InMail || !strings.Contains(err.Error(), "421") {
+		t.Errorf("MAIL answered 421: %#v (%v); want a connection error, answered, not in the mail", err, err)
 	}
 }
