@@ -27,15 +27,22 @@ import (
 // neither, one command at a time.
 type client struct {
 	conn    net.Conn
+	limit   *answerLimit
 	text    *textproto.Conn
 	ext     map[string]string // the EHLO keywords, upper case, and their parameters
 	timeout time.Duration     // for each exchange; five times that for the mail's acceptance
 }
 
 // maxResponseLine bounds a line of the server's answers (RFC 5321 allows
-// 512 bytes; go-smtp's client allows twice that much), so that a server
-// that sends no line end cannot grow our buffer.
-const maxResponseLine = 2000
+// 512 bytes; go-smtp's client allows twice that much), and
+// maxExchangeBytes what it may send in answer to one exchange (an EHLO's
+// list of extensions is the longest, some hundreds of bytes), so that a
+// server that sends no line end, or lines without end, cannot grow our
+// memory.
+const (
+	maxResponseLine  = 2000
+	maxExchangeBytes = 64 << 10
+)
 
 // newClient reads the server's greeting on conn.
 func newClient(conn net.Conn, timeout time.Duration) (*client, error) {
@@ -51,16 +58,19 @@ func newClient(conn net.Conn, timeout time.Duration) (*client, error) {
 
 func (c *client) setConn(conn net.Conn) {
 	c.conn = conn
+	c.limit = &answerLimit{r: conn}
 	c.text = textproto.NewConn(struct {
 		io.Reader
 		io.Writer
 		io.Closer
-	}{&lineLimit{r: conn}, conn, conn})
+	}{c.limit, conn, conn})
 }
 
-// deadline gives the next exchange n times the timeout.
+// deadline begins an exchange: n times the timeout, maxExchangeBytes of
+// answers.
 func (c *client) deadline(n int) {
 	c.conn.SetDeadline(time.Now().Add(time.Duration(n) * c.timeout))
+	c.limit.left = maxExchangeBytes
 }
 
 // read reads one answer, a *smtp.SMTPError when its code is not the
@@ -317,15 +327,20 @@ func crlfOnly(data []byte) bool {
 	return bytes.HasSuffix(data, []byte("\r\n"))
 }
 
-// lineLimit fails a read that would make a line longer than
-// maxResponseLine.
-type lineLimit struct {
+// answerLimit fails a read that would make a line longer than
+// maxResponseLine, or the answers of an exchange longer than
+// maxExchangeBytes.
+type answerLimit struct {
 	r    io.Reader
 	line int // bytes since the last line end
+	left int // bytes the exchange may still read
 }
 
-func (l *lineLimit) Read(p []byte) (int, error) {
+func (l *answerLimit) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
+	if l.left -= n; l.left < 0 {
+		return 0, textproto.ProtocolError(fmt.Sprintf("smtp: the server answered with more than %d bytes", maxExchangeBytes))
+	}
 	for _, b := range p[:n] {
 		if b == '\n' {
 			l.line = 0

@@ -292,9 +292,26 @@ func TestSendMendsBareLineFeeds(t *testing.T) {
 	}
 }
 
-// A server's answer with no line end is cut off, not read without bound.
-func TestSendBoundsTheServersLines(t *testing.T) {
+// A server's answer with no line end, or of lines without end, is cut
+// off, not read without bound.
+func TestSendBoundsTheServersAnswers(t *testing.T) {
 	t.Parallel()
+	for _, c := range []struct {
+		name, line, want string
+	}{
+		{"a long line", "x", "longer than"},
+		{"endless lines", "220-x\r\n", "more than"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			answerWithout(t, c.line, c.want)
+		})
+	}
+}
+
+// answerWithout has a server greet with line repeated to a megabyte, and
+// checks that the error of the mail sent to it says want.
+func answerWithout(t *testing.T, line, want string) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -306,15 +323,15 @@ func TestSendBoundsTheServersLines(t *testing.T) {
 			return
 		}
 		defer c.Close()
-		c.Write([]byte("220 "))
-		c.Write(bytes.Repeat([]byte("x"), 1<<20))
+		c.Write([]byte("220-"))
+		c.Write(bytes.Repeat([]byte(line), (1<<20)/len(line)))
 		time.Sleep(5 * time.Second)
 	}()
 	tr := &SMTP{Addr: ln.Addr().String(), Security: mailconn.Plain, Timeout: 10 * time.Second}
 	err = tr.Send(context.Background(), "pbem@localhost", []string{"p@localhost"}, []byte("Subject: x\r\n\r\n"))
 	var ce *ConnectionError
-	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "longer than") {
-		t.Errorf("a greeting of a megabyte with no line end: %v; want a connection error for the line's length", err)
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), want) {
+		t.Errorf("a greeting of a megabyte: %v; want a connection error that says %q", err, want)
 	}
 }
 
