@@ -56,14 +56,14 @@ func (r *request) saveAndAnnounce(b *board, comment *store.Comment, notices ...s
 		if b.quiet(id) {
 			continue
 		}
-		if plain {
-			if held, err := r.heldForDigest(b, id); err != nil {
-				return err
-			} else if held {
-				continue
-			}
+		u, err := r.recipient(id)
+		if err != nil {
+			return err
 		}
-		if err := r.mailBoard(b, v, id, subject, body); err != nil {
+		if u == nil || plain && r.heldForDigest(b, u) {
+			continue // nil: a user who has gone
+		}
+		if err := r.mailBoard(b, v, u, subject, body); err != nil {
 			return err
 		}
 	}

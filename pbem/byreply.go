@@ -57,12 +57,9 @@ var tokenLen = tokenEncoding.EncodedLen(store.TokenBytes)
 // mailBoard mails a board to one user. A player of a board in play gets
 // the line that says what to reply, if he has something to answer, and a
 // token of his own in each mail; everyone else gets body.
-func (r *request) mailBoard(b *board, v *boardView, id, subject, body string) error {
-	u, err := r.recipient(id)
-	if u == nil || err != nil {
-		return err // nil: a user who has gone
-	}
+func (r *request) mailBoard(b *board, v *boardView, u *store.User, subject, body string) error {
 	if lang := userLanguage(u); lang != v.lang { // the board in his language
+		var err error
 		if v, err = r.in(lang, b, v); err != nil {
 			return err
 		}
@@ -70,7 +67,7 @@ func (r *request) mailBoard(b *board, v *boardView, id, subject, body string) er
 			return err
 		}
 	}
-	if b.rec.Over || b.open() || b.seatOf(id) < 0 {
+	if b.rec.Over || b.open() || b.seatOf(u.ID) < 0 {
 		n := len(r.parts)
 		r.mailAddresses(u.Addresses, subject, body, b.rec.Thread)
 		r.listed(b, n) // a watcher's mail, or the end of his game

@@ -304,21 +304,17 @@ func (r *request) sendDigest(key string) error {
 }
 
 // heldForDigest reports whether the board mail of this request to player
-// id waits for his digest: he is in digest mode, the game goes on, and
+// u waits for his digest: he is in digest mode, the game goes on, and
 // the mail is no answer to a command he sent himself (a digest's reply
 // gets its own answer).
-func (r *request) heldForDigest(b *board, id string) (bool, error) {
-	if b.rec.Over || b.open() || b.seatOf(id) < 0 {
-		return false, nil
+func (r *request) heldForDigest(b *board, u *store.User) bool {
+	if b.rec.Over || b.open() || b.seatOf(u.ID) < 0 {
+		return false
 	}
-	if r.mail != nil && !r.digest && (r.proved == id || r.replyAs == id) {
-		return false, nil
+	if r.mail != nil && !r.digest && (r.proved == u.ID || r.replyAs == u.ID) {
+		return false
 	}
-	u, err := r.recipient(id)
-	if u == nil || err != nil {
-		return false, err
-	}
-	return digestTimes(u) != nil, nil
+	return digestTimes(u) != nil
 }
 
 // A digestBoard is a board a digest's token answers, at its move number.

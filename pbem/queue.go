@@ -131,7 +131,11 @@ func (r *request) privateBoard(b *board, id, subject, notice string) error {
 	if err != nil {
 		return err
 	}
-	return r.mailBoard(b, v, id, subject, body)
+	u, err := r.recipient(id)
+	if u == nil || err != nil {
+		return err // nil: a user who has gone
+	}
+	return r.mailBoard(b, v, u, subject, body)
 }
 
 // stepsText is the moves of one submission as notices print them.
