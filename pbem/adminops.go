@@ -129,7 +129,11 @@ func (r *request) noteLastMail() error {
 	today := r.now.UTC().Format(lastMailDay)
 	for _, u := range users {
 		key := lastMailKey(u.ID)
-		if v, _, err := r.tx.Note(key); err != nil || v == today {
+		v, _, err := r.tx.Note(key)
+		if err != nil {
+			return err
+		}
+		if v == today {
 			continue
 		}
 		if err := r.tx.SetNote(key, today); err != nil {
