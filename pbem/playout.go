@@ -88,3 +88,8 @@ func (s *Service) thread(g rules.Game, num int, created time.Time) string {
 func (s *Service) Verifier(u *store.User, password string) string {
 	return s.passwords.verifier(u, password)
 }
+
+// SeekLife is how long an open seat waits for a taker before its board
+// lapses: pbem/populate offers its open seats within it, as a live
+// server's are, so that none is due at once.
+func (s *Service) SeekLife() time.Duration { return seekLife }

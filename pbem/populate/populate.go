@@ -31,6 +31,9 @@ type Boards interface {
 	// Verifier is the proof of u's password the service keeps in u's
 	// record after a check, "" when it keeps none.
 	Verifier(u *store.User, password string) string
+	// SeekLife is how long an open seat waits for a taker before its
+	// board lapses.
+	SeekLife() time.Duration
 }
 
 // Options say what Fill makes.
@@ -298,8 +301,15 @@ func (p *populator) game() (*plan, error) {
 		Winner: rules.Draw, Created: created, Updated: created}
 	x := p.rng.IntN(100)
 	if x < 5 {
+		// An open seat was offered within its life: an older one would
+		// have lapsed on a running server (a store that had them all
+		// due made a first daemon lapse 50,000 seeks of a million
+		// boards while it took its first mails). They lapse over the
+		// coming two weeks.
+		rec.Created = p.now.Add(-time.Duration(p.rng.Int64N(int64(p.boards.SeekLife()))))
+		rec.Updated = rec.Created
 		rec.Seats[1] = ""
-		if _, err := p.boards.PlayOut(rec, nil, nil, rules.Result{}, created); err != nil {
+		if _, err := p.boards.PlayOut(rec, nil, nil, rules.Result{}, rec.Created); err != nil {
 			return nil, err
 		}
 		return &plan{rec: rec, open: true}, nil
@@ -391,7 +401,9 @@ func (p *populator) extras(rec *store.Game, pos rules.Position, last time.Time) 
 	switch x := p.rng.IntN(100); {
 	case x < 3:
 		seat := 1 - rec.ToMove
-		rec.Vote = &store.Vote{Kind: "draw", Seat: seat, User: rec.Seats[seat], At: last}
+		// Made with the last move, and its reminders sent as the
+		// board's were.
+		rec.Vote = &store.Vote{Kind: "draw", Seat: seat, User: rec.Seats[seat], At: last, Nagged: rec.Nagged}
 	case x < 8:
 		// A move sent ahead by the player who waits: a guess at his reply
 		// to a random move; when the guess is wrong, the queue drops it.
