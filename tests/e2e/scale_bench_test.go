@@ -50,11 +50,12 @@ import (
 //     anonymous memory of any daemon (anon-peak-MiB).
 //
 // The store's players and boards are read from it, and the boards due for
-// the sweep (due-at-start): populate sets clocks as of its own time, so a
-// store populated hours before holds the reminders and forfeits of those
-// hours (some 2,000 an hour at 1,000,000 games, each mailed to up to 52),
-// which the first daemon sweeps and sends during the first backlogs, and
-// which count in their time and CPU. Populate shortly before. Run with
+// the sweep (due-at-start): populate leaves none due, as on a live server,
+// but sets clocks as of its own time, so a store populated hours before
+// holds the reminders, forfeits and lapses of those hours (some 2,000 an
+// hour at 1,000,000 games, each mailed to up to 52), which the first
+// daemon sweeps and sends during the first backlogs, and which count in
+// their time and CPU. Populate shortly before. Run with
 // -benchtime=1x (docs/scaling.md, "Measuring it"):
 //
 //	pbemd populate -data /tmp/pop -games 100000
@@ -93,7 +94,7 @@ func BenchmarkServeScale(b *testing.B) {
 		// (and mails) while it takes the first backlog.
 		b.ReportMetric(float64(due), "due-at-start")
 		if due > 1000 {
-			b.Logf("%d boards are due for the sweep: the store was populated long ago, and their mails go out with the backlogs", due)
+			b.Logf("%d boards are due for the sweep at the start: their reminders, forfeits and lapses go out with the backlogs (was the store populated long before?)", due)
 		}
 		rng := rand.New(rand.NewPCG(1, 2))
 		// The move mails: one command's share, then four backlogs.
