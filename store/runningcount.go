@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
-	"math"
 )
 
 // How many boards of each kind are running is kept beside the running
@@ -12,7 +11,7 @@ import (
 // a kind, a tenth of a second, and the front page told it for every
 // kind. The counts change where the index does (reindex). A store
 // written by an older pbemd has none until its first start counts them
-// (countRunning); until then, or read-only, they are counted on demand.
+// (countRunningBoards); until then, or read-only, they are counted on demand.
 var keyRunningCounted = []byte("running-counted")
 
 func runningCountKey(kind string) []byte { return []byte("running\x00" + kind) }
@@ -21,20 +20,13 @@ func runningCountKey(kind string) []byte { return []byte("running\x00" + kind) }
 func (tx *Tx) RunningCount(kind string) int {
 	meta := tx.bucket(bucketMeta)
 	if meta.Get(keyRunningCounted) == nil {
-		return tx.countRunning(kind)
+		return countPrefix(tx.bucket(bucketRunning), []byte(kind+"\x00"))
 	}
 	v := meta.Get(runningCountKey(kind))
 	if len(v) != 8 {
 		return 0
 	}
 	return int(binary.BigEndian.Uint64(v))
-}
-
-// countRunning counts the keys of the kind in the running index.
-func (tx *Tx) countRunning(kind string) int {
-	n := 0
-	walk(tx.bucket(bucketRunning), []byte(kind+"\x00"), false, Page{Size: math.MaxInt}, nil, func(_, _ []byte) { n++ })
-	return n
 }
 
 // addRunning changes the kept count of the kind of the running index key

@@ -13,8 +13,13 @@ func (tx *Tx) CountUserBoards(user string) int {
 	if user == "" {
 		return 0
 	}
+	return countPrefix(tx.bucket(bucketSeats), []byte(strings.ToLower(user)+"\x00"))
+}
+
+// countPrefix counts the keys of b that begin with prefix, reading no
+// value.
+func countPrefix(b bucket, prefix []byte) int {
 	n := 0
-	prefix := []byte(strings.ToLower(user) + "\x00")
-	walk(tx.bucket(bucketSeats), prefix, false, Page{Size: math.MaxInt}, nil, func(_, _ []byte) { n++ })
+	walk(b, prefix, false, Page{Size: math.MaxInt}, nil, func(_, _ []byte) { n++ })
 	return n
 }
