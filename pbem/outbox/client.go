@@ -2,6 +2,7 @@ package outbox
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/tls"
 	"encoding/base64"
 	"errors"
@@ -218,7 +219,7 @@ func (c *client) send(from string, to []string, data []byte) error {
 			taken = i == 2
 			continue
 		}
-		first = cmp(first, err)
+		first = cmp.Or(first, err)
 		if !isSMTPError(err) {
 			return first
 		}
@@ -266,14 +267,6 @@ func (c *client) content(data []byte) error {
 	}
 	_, _, err := c.read(250)
 	return err
-}
-
-// cmp is the first of two errors that is not nil.
-func cmp(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
 }
 
 func isSMTPError(err error) bool {
