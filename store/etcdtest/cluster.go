@@ -159,7 +159,7 @@ func (c *Cluster) ready() error {
 	if _, err := c.Leader(); err != nil {
 		return fmt.Errorf("no leader: %w", err)
 	}
-	cli, err := clientv3.New(clientv3.Config{Endpoints: c.Endpoints(), DialTimeout: 2 * time.Second, Logger: zap.NewNop()})
+	cli, err := quietClient(c.Endpoints(), 2*time.Second)
 	if err != nil {
 		return err
 	}
@@ -214,7 +214,7 @@ func (c *Cluster) Leader() (int, error) {
 			live = append(live, m.spec.Client)
 		}
 	}
-	cli, err := clientv3.New(clientv3.Config{Endpoints: live, DialTimeout: 2 * time.Second, Logger: zap.NewNop()})
+	cli, err := quietClient(live, 2*time.Second)
 	if err != nil {
 		return -1, err
 	}
@@ -250,10 +250,16 @@ func (c *Cluster) Leader() (int, error) {
 // when t ends.
 func Client(t testing.TB, endpoints ...string) *clientv3.Client {
 	t.Helper()
-	cli, err := clientv3.New(clientv3.Config{Endpoints: endpoints, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	cli, err := quietClient(endpoints, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cli.Close() })
 	return cli
+}
+
+// quietClient is a client of the endpoints that logs nothing, dialing
+// for at most dial.
+func quietClient(endpoints []string, dial time.Duration) (*clientv3.Client, error) {
+	return clientv3.New(clientv3.Config{Endpoints: endpoints, DialTimeout: dial, Logger: zap.NewNop()})
 }
