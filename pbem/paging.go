@@ -55,7 +55,7 @@ func seatFilter(filter string) func(store.SeatState) bool {
 	case "inactive":
 		return func(s store.SeatState) bool { return s.Over }
 	case "next":
-		return func(s store.SeatState) bool { return s.ToMove }
+		return store.SeatState.ToMove
 	case "open":
 		return func(s store.SeatState) bool { return s.Open }
 	}

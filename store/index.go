@@ -15,7 +15,7 @@ import (
 // MarkProcessed. A write touches only the index entries that changed, so
 // a move rewrites no index page but its own board's.
 //
-//	seats         user \0 kind \0 board -> seat flags (over, open, to move)
+//	seats         user \0 kind \0 board -> seat flags (over, open)
 //	running       kind \0 board, every board not over
 //	open-boards   kind \0 board, running boards with an open seat
 //	finished      kind \0 end time \0 board, boards over, by when they ended
@@ -47,19 +47,28 @@ var keyIndexes = []byte("indexes")
 const indexVersion = "3" // 2: subscribe-kinds; 3: playing, and newcomers in ratings
 
 // Seat flags: what a user's entry in the seat index says of the board.
+// They change only as a board fills its seats and ends: a move writes no
+// seat entry. (Whose turn it is was a third flag, 4, which made every
+// move rewrite the entries of both players, scattered over the index: a
+// third of the pages a commit of moves wrote. Entries written before
+// may still carry it; it is not read.)
 const (
-	seatOver   = 1 << iota // the game is over
-	seatOpen               // a seat waits for a player
-	seatToMove             // it is this user's turn
+	seatOver = 1 << iota // the game is over
+	seatOpen             // a seat waits for a player
 )
 
-// A SeatState is what the seat index tells of one board of a user without
-// reading the board.
+// A SeatState is what the seat index tells of one board of a user, and
+// whose turn it is, which the board's head tells.
 type SeatState struct {
-	Over, Open, ToMove bool
+	Over, Open bool
+	toMove     func() bool
 }
 
-func seatFlags(g *Game, user string) byte {
+// ToMove reports whether it is the user's turn on the board: a running
+// board with every seat taken, whose head says so. It reads the head.
+func (s SeatState) ToMove() bool { return !s.Over && !s.Open && s.toMove != nil && s.toMove() }
+
+func seatFlags(g *Game) byte {
 	var f byte
 	open := false
 	for _, s := range g.Seats {
@@ -70,8 +79,6 @@ func seatFlags(g *Game, user string) byte {
 		f |= seatOver
 	case open:
 		f |= seatOpen
-	case g.ToMove >= 0 && g.ToMove < len(g.Seats) && strings.EqualFold(g.Seats[g.ToMove], user):
-		f |= seatToMove
 	}
 	return f
 }
@@ -81,7 +88,21 @@ func seatState(v []byte) SeatState {
 	if len(v) > 0 {
 		f = v[0]
 	}
-	return SeatState{Over: f&seatOver != 0, Open: f&seatOpen != 0, ToMove: f&seatToMove != 0}
+	return SeatState{Over: f&seatOver != 0, Open: f&seatOpen != 0}
+}
+
+// toMove reports whether it is the user's turn on the board of the game
+// key (kind \0 board), from the board's head; not when it cannot be read.
+func (tx *Tx) toMove(user string, key []byte) bool {
+	ref, ok := refOfGameKey(key)
+	if !ok {
+		return false
+	}
+	h, err := tx.GameHead(ref.Kind, ref.Board)
+	if err != nil || h.Over || h.ToMove < 0 || h.ToMove >= len(h.Seats) {
+		return false
+	}
+	return strings.EqualFold(h.Seats[h.ToMove], user)
 }
 
 func timeBytes(t time.Time) []byte {
@@ -102,7 +123,7 @@ func (tx *Tx) gameEntries(g *Game) []entry {
 	}
 	var es []entry
 	for u := range seatSet(g.Seats) {
-		es = append(es, entry{bucketSeats, string(seatKey(u, g.Kind, g.Board)), seatFlags(g, u)})
+		es = append(es, entry{bucketSeats, string(seatKey(u, g.Kind, g.Board)), seatFlags(g)})
 	}
 	k := string(gameKey(g.Kind, g.Board))
 	open := false
@@ -620,7 +641,8 @@ func (tx *Tx) KindBoards(kind string, state BoardState, p Page) ([]int, bool) {
 // UserBoards returns the page of the boards of kind ("" for every kind)
 // where the user holds a seat and which want accepts, ordered by kind and
 // board, or the newest first when back; and whether more follow. It reads
-// the seat index only.
+// the seat index, and the head of each running board whose turn want asks
+// (SeatState.ToMove).
 func (tx *Tx) UserBoards(user, kind string, want func(SeatState) bool, back bool, p Page) ([]GameRef, bool) {
 	prefix := []byte(strings.ToLower(user) + "\x00")
 	if user == "" {
@@ -630,7 +652,14 @@ func (tx *Tx) UserBoards(user, kind string, want func(SeatState) bool, back bool
 		prefix = append(prefix, kind+"\x00"...)
 	}
 	var refs []GameRef
-	match := func(k, v []byte) bool { return want == nil || want(seatState(v)) }
+	match := func(k, v []byte) bool {
+		if want == nil {
+			return true
+		}
+		s := seatState(v)
+		s.toMove = func() bool { return tx.toMove(user, k[bytes.IndexByte(k, 0)+1:]) }
+		return want(s)
+	}
 	more := walk(tx.bucket(bucketSeats), prefix, back, p, match, func(k, _ []byte) {
 		u := bytes.IndexByte(k, 0)
 		if ref, ok := refOfGameKey(k[u+1:]); ok {

@@ -69,7 +69,7 @@ func TestBoardIndexes(t *testing.T) {
 			return nums
 		}
 		active := func(s SeatState) bool { return !s.Over }
-		next := func(s SeatState) bool { return s.ToMove }
+		next := SeatState.ToMove
 		if got := refs("ANN", nil, false, Page{0, 10}); !reflect.DeepEqual(got, []int{101, 102, 104, 105}) {
 			t.Errorf("ann's boards %v", got)
 		}
@@ -381,4 +381,53 @@ func TestDueIndexRebuiltForNewPolicy(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// A move changes whose turn it is and writes no seat entry: the lists of
+// the boards where it is a user's turn read it from the board's head. An
+// entry written with the "to move" flag of older versions is listed by
+// the head, not by the flag.
+func TestSeatIndexNotWrittenByMoves(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	g := &Game{Kind: "tanbo", Board: 101, Seats: []string{"ann", "bob"}}
+	putGame(t, db, g)
+	seats := func() map[string]string {
+		m := map[string]string{}
+		db.bolt.View(func(btx *bolt.Tx) error {
+			return btx.Bucket(bucketSeats).ForEach(func(k, v []byte) error { m[string(k)] = string(v); return nil })
+		})
+		return m
+	}
+	turn := func(user string) []GameRef {
+		var refs []GameRef
+		db.View(func(tx *Tx) error {
+			refs, _ = tx.UserBoards(user, "", SeatState.ToMove, false, Page{0, 10})
+			return nil
+		})
+		return refs
+	}
+	before := seats()
+	moved := *g
+	moved.ToMove = 1
+	putGame(t, db, &moved)
+	if after := seats(); !reflect.DeepEqual(before, after) {
+		t.Errorf("the seat index before the move %q, after %q; want it unchanged", before, after)
+	}
+	if got := turn("bob"); len(got) != 1 || got[0].Board != 101 {
+		t.Errorf("bob's turn after ann's move: %v; want board 101", got)
+	}
+	if got := turn("ann"); len(got) != 0 {
+		t.Errorf("ann's turn after her move: %v; want none", got)
+	}
+	// Ann's entry as an older version wrote it while it was her turn.
+	err := db.bolt.Update(func(btx *bolt.Tx) error {
+		return btx.Bucket(bucketSeats).Put(seatKey("ann", "tanbo", 101), []byte{4})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := turn("ann"); len(got) != 0 {
+		t.Errorf("ann's turn with her entry flagged by an older version: %v; want none, as the head says", got)
+	}
 }
