@@ -256,15 +256,34 @@ func (r *request) resume() error {
 	if !proved {
 		return nil
 	}
+	return r.endPause(addr, since, "Your mail shows the address works again")
+}
+
+// endPause ends the pause of board mail to addr, paused since since, and
+// its count of bounces, and tells addr why (a sentence).
+func (r *request) endPause(addr string, since time.Time, why string) error {
 	for _, k := range []string{pausedKey(addr), bouncesKey(addr)} {
 		if err := r.tx.PutCounter(k, store.Counter{Start: r.now, Expires: r.now}); err != nil {
 			return err
 		}
 	}
 	r.replyText(addr, "pbemd: board mail resumed", fmt.Sprintf(
-		"Board mail to %s was paused on %s, as mail to it came back undelivered. Your mail shows the address works again: board mail goes to it from now on.\n",
-		addr, since.UTC().Format(timeFormat)))
+		"Board mail to %s was paused on %s, as mail to it came back undelivered. %s: board mail goes to it from now on.\n",
+		addr, since.UTC().Format(timeFormat), why))
 	return nil
+}
+
+// Resume ends the pause of board mail to addr after its bounces, by the
+// administrator's word that the address works again (pbemd admin), and
+// tells the address. It reports whether addr was paused, and since when.
+func (s *Service) Resume(addr string) (since time.Time, paused bool, err error) {
+	_, err = s.adminRun(func(r *request) error {
+		if since, paused = PausedSince(r.tx, addr, r.now); !paused {
+			return nil
+		}
+		return r.endPause(addr, since, "The server's administrator has resumed it")
+	})
+	return since, paused, err
 }
 
 // bounceAndCompose handles a mail to the return path and composes the

@@ -27,6 +27,8 @@ const Usage = `actions:
   ban ADDRESS|USER               drop the mail of an address, or of every address of a user
   unban ADDRESS|USER
   bans                           what is banned
+  resume ADDRESS                 send board mail again to an address paused
+                                 after its bounces; the address is told
   end GAME BOARD draw|win USER|void
                                  end a running game; its players are told
   outbox [list]                  the replies waiting to be sent and those given up
@@ -103,6 +105,7 @@ func init() {
 		"ban":        {form: "ban ADDRESS|USER", min: 1, max: 1, changes: true, run: ban(true)},
 		"unban":      {form: "unban ADDRESS|USER", min: 1, max: 1, changes: true, run: ban(false)},
 		"bans":       {form: "bans", run: bans},
+		"resume":     {form: "resume ADDRESS", min: 1, max: 1, changes: true, run: resume},
 		"end":        {form: "end GAME BOARD draw|win USER|void", min: 3, max: 4, changes: true, run: end},
 		"outbox":     {form: "outbox [list | retry ID | drop ID]", max: 2, run: outbox},
 		"quarantine": {form: "quarantine [list | release ID | drop ID]", max: 2, run: quarantine},
@@ -253,6 +256,19 @@ func bans(env Env, _ []string, w io.Writer) error {
 	for _, b := range list {
 		fmt.Fprintln(w, b)
 	}
+	return nil
+}
+
+func resume(env Env, args []string, w io.Writer) error {
+	since, paused, err := env.Service.Resume(args[0])
+	if err != nil {
+		return err
+	}
+	if !paused {
+		return fmt.Errorf("board mail to %s is not paused", args[0])
+	}
+	env.kick()
+	fmt.Fprintf(w, "board mail to %s resumed (paused since %s); the address is told\n", args[0], when(since))
 	return nil
 }
 
