@@ -371,6 +371,10 @@ func init() {
 			text:     "The organiser starts the tournament: its first round is paired and its boards are mailed. Each next round is paired by itself when the last game of a round ends, and the standings go to every player.",
 			examples: []string{"tournament start Spring alice secret"},
 		}, {
+			words:    "tournament cancel NAME userid password",
+			text:     "The organiser calls the tournament off before its start; the players who joined are told.",
+			examples: []string{"tournament cancel Spring alice secret"},
+		}, {
 			words:    "tournament withdraw NAME userid password",
 			text:     "Leave a tournament in play: your games in play and those left are forfeited.",
 			examples: []string{"tournament withdraw Spring bob secret"},

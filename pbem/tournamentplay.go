@@ -456,6 +456,8 @@ func (t *tourney) standingsText(most int, link string) (string, error) {
 			names = append(names, e.ID)
 		}
 		v.Phase = fmt.Sprintf("Open for entries, %d players: %s. %s", len(names), strings.Join(names, " "), t.startText())
+	case !t.st.Started:
+		v.Phase = "The tournament ended before its start."
 	case t.st.Done():
 		v.Phase = "The tournament is over."
 		v.Winner = t.st.Winner()

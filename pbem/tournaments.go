@@ -2,11 +2,13 @@ package pbem
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	model "github.com/pbemd/pbemd/pbem/board"
 	"github.com/pbemd/pbemd/pbem/tournament"
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/rules/catalog"
@@ -28,6 +30,7 @@ var tournamentVerbs = map[string]func(*cmd, []string) error{
 	"list":      (*cmd).tournamentList,
 	"withdraw":  (*cmd).tournamentWithdraw,
 	"challenge": (*cmd).tournamentChallenge,
+	"cancel":    (*cmd).tournamentCancel,
 }
 
 // tournament dispatches on the word after "tournament".
@@ -38,7 +41,8 @@ func (c *cmd) tournament(args []string) error {
 	run, ok := tournamentVerbs[strings.ToLower(args[0])]
 	if !ok {
 		c.r.guessSecrets(c.words)
-		return c.tfail("", "%q is not a tournament command; they are challenge, create, join, leave, list, show, start and withdraw", args[0])
+		verbs := slices.Sorted(maps.Keys(tournamentVerbs))
+		return c.tfail("", "%q is not a tournament command; they are %s and %s", args[0], strings.Join(verbs[:len(verbs)-1], ", "), verbs[len(verbs)-1])
 	}
 	return run(c, args[1:])
 }
@@ -309,6 +313,40 @@ func (c *cmd) tournamentLeave(args []string) error {
 	}
 	c.r.replyText(c.r.sender(), fmt.Sprintf("Tournament %s: %s left", t.rec.Name, u.ID),
 		fmt.Sprintf("%s has left the tournament %s before its start.\n", u.ID, t.rec.Name))
+	return nil
+}
+
+// tournament cancel NAME USERID PASSWORD: the organiser calls it off
+// before its start; the players who joined are told.
+func (c *cmd) tournamentCancel(args []string) error {
+	if len(args) != 3 {
+		return c.tusage("cancel")
+	}
+	t, u, err := c.speaker(args)
+	if err != nil {
+		return err
+	}
+	if u.ID != t.rec.Organiser {
+		return c.tfail("cancel", "Only the organiser of %s, %s, cancels it", t.rec.Name, t.rec.Organiser)
+	}
+	if t.rec.Phase != store.TournamentOpen || t.st.Started {
+		return c.tfail("show", "Tournament %s has started or is over; only one not started yet is cancelled", t.rec.Name)
+	}
+	t.rec.Phase = store.TournamentOver
+	if err := c.r.saveTournament(t); err != nil {
+		return err
+	}
+	subject := "Tournament " + t.rec.Name + " cancelled"
+	body := model.WrapText(fmt.Sprintf("%s, its organiser, has cancelled the tournament %s (%s) before its start; no game of it is played.\n",
+		u.ID, t.rec.Name, t.describe()))
+	for _, e := range t.st.Entrants {
+		if e.ID != u.ID {
+			if err := c.r.mailUser(e.ID, subject, body, ""); err != nil {
+				return err
+			}
+		}
+	}
+	c.r.replyText(c.r.sender(), subject, body)
 	return nil
 }
 

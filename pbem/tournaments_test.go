@@ -436,6 +436,43 @@ func TestTournamentStartDate(t *testing.T) {
 	}
 }
 
+// The organiser cancels a tournament before its start, and no one else
+// may: the players who joined are told, it takes no more players, and it
+// shows as ended before its start. One started is not cancelled.
+func TestTournamentCancel(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.signup("alice", "bob", "carol")
+	h.createTournament("alice", "Spring tanbo rr")
+	h.joinAll("Spring", "alice", "bob")
+	errorReply(t, h.as("bob", "tournament cancel Spring bob pw-bob"), "bob@example.org",
+		"Only the organiser of Spring, alice, cancels it.")
+	out := h.as("alice", "tournament cancel Spring alice pw-alice")
+	if len(out) != 2 || len(mailsTo(out, "alice@example.org", "Tournament Spring cancelled")) != 1 ||
+		len(mailsTo(out, "bob@example.org", "Tournament Spring cancelled")) != 1 {
+		t.Fatalf("the cancel mailed %v; want alice and bob told", subjects(out))
+	}
+	says(t, out[0].Body, "alice, its organiser, has cancelled the tournament Spring")
+	if rec, _ := h.tournamentState("Spring"); rec.Phase != store.TournamentOver {
+		t.Errorf("Spring is %s after the cancel, want over", rec.Phase)
+	}
+	errorReply(t, h.as("carol", "tournament join Spring carol pw-carol"), "carol@example.org",
+		"Tournament Spring is over; \"tournament list\" names those open.")
+	show := one(t, h.as("carol", "tournament show Spring"), "carol@example.org")
+	says(t, show.Body, "The tournament ended before its start.")
+
+	h.createTournament("alice", "Summer tanbo rr")
+	h.joinAll("Summer", "alice", "bob")
+	h.as("alice", "tournament start Summer alice pw-alice")
+	errorReply(t, h.as("alice", "tournament cancel Summer alice pw-alice"), "alice@example.org",
+		"Tournament Summer has started or is over; only one not started yet is cancelled.")
+	if len(h.pendingBoards("Summer")) != 1 {
+		t.Errorf("Summer's games after a refused cancel: %v; want its one board in play", h.pendingBoards("Summer"))
+	}
+	errorReply(t, h.as("alice", "tournament end Summer alice pw-alice"), "alice@example.org",
+		"\"end\" is not a tournament command; they are cancel, challenge, create, join, leave, list, show, start and withdraw.")
+}
+
 // The bounds: a name, the tournaments one player organises, the entry
 // limit.
 func TestTournamentBounds(t *testing.T) {
