@@ -322,12 +322,9 @@ func (c *cmd) tournamentCancel(args []string) error {
 	if len(args) != 3 {
 		return c.tusage("cancel")
 	}
-	t, u, err := c.speaker(args)
+	t, u, err := c.organiser("cancel", args)
 	if err != nil {
 		return err
-	}
-	if u.ID != t.rec.Organiser {
-		return c.tfail("cancel", "Only the organiser of %s, %s, cancels it", t.rec.Name, t.rec.Organiser)
 	}
 	if t.rec.Phase != store.TournamentOpen || t.st.Started {
 		return c.tfail("show", "Tournament %s has started or is over; only one not started yet is cancelled", t.rec.Name)
@@ -377,17 +374,27 @@ func (c *cmd) entrant(args []string) (*tourney, *store.User, error) {
 	return t, u, nil
 }
 
+// organiser is speaker that refuses one who does not organise the
+// tournament, for the command of the verb.
+func (c *cmd) organiser(verb string, args []string) (*tourney, *store.User, error) {
+	t, u, err := c.speaker(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if u.ID != t.rec.Organiser {
+		return nil, nil, c.tfail(verb, "Only the organiser of %s, %s, %ss it", t.rec.Name, t.rec.Organiser, verb)
+	}
+	return t, u, nil
+}
+
 // tournament start NAME USERID PASSWORD: the organiser starts it.
 func (c *cmd) tournamentStart(args []string) error {
 	if len(args) != 3 {
 		return c.tusage("start")
 	}
-	t, u, err := c.speaker(args)
+	t, _, err := c.organiser("start", args)
 	if err != nil {
 		return err
-	}
-	if u.ID != t.rec.Organiser {
-		return c.tfail("start", "Only the organiser of %s, %s, starts it", t.rec.Name, t.rec.Organiser)
 	}
 	if t.st.Started {
 		return c.tfail("show", "Tournament %s has started already", t.rec.Name)
