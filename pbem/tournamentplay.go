@@ -331,7 +331,15 @@ func (r *request) tournamentGameEnded(b *board) error {
 		r.s.log.Error("tournament: a game's result not recorded", "tournament", name, "game", b.rec.Kind, "board", b.rec.Board, "err", err)
 		return nil
 	}
-	return r.advance(t)
+	if err := r.advance(t); err != nil {
+		return err
+	}
+	if t.st.Settings.Kind == tournament.Ladder {
+		// A ladder has no round whose end mails the standings: the two
+		// players of the challenge are told the ladder it left.
+		return r.mailStandings(t, white, black)
+	}
+	return nil
 }
 
 // boardResult is a finished board's result as a tournament counts it: a
@@ -396,7 +404,7 @@ func (r *request) mailEntrants(t *tourney, subject, body string) error {
 }
 
 // mailStandings mails the standings after a round to every entrant.
-func (r *request) mailStandings(t *tourney) error {
+func (r *request) mailStandings(t *tourney, to ...string) error {
 	body, err := t.standingsText(r.s.limits.TournamentShown, r.s.tournamentLink(t.rec.Name))
 	if err != nil {
 		return err
@@ -405,14 +413,28 @@ func (r *request) mailStandings(t *tourney) error {
 	if t.st.Season > 0 {
 		subject = fmt.Sprintf("Tournament %s standings after season %d, round %d", t.rec.Name, t.st.Season, t.st.Round)
 	}
-	if t.st.Done() {
+	switch {
+	case t.st.Done():
 		subject = fmt.Sprintf("Tournament %s final standings", t.rec.Name)
+	case t.st.Settings.Kind == tournament.Ladder:
+		subject = fmt.Sprintf("Tournament %s ladder after a challenge", t.rec.Name)
 	}
-	for _, e := range t.st.Entrants {
-		if _, _, robot := ParseRobotID(e.ID); robot {
+	if len(to) == 0 {
+		for _, e := range t.st.Entrants {
+			to = append(to, e.ID)
+		}
+	}
+	return r.mailPlayers(to, subject, body)
+}
+
+// mailPlayers mails the players of the ids, but robots, which read no
+// mail.
+func (r *request) mailPlayers(ids []string, subject, body string) error {
+	for _, id := range ids {
+		if _, _, robot := ParseRobotID(id); robot {
 			continue
 		}
-		if err := r.mailUser(e.ID, subject, body, ""); err != nil {
+		if err := r.mailUser(id, subject, body, ""); err != nil {
 			return err
 		}
 	}

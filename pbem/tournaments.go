@@ -336,15 +336,14 @@ func (c *cmd) tournamentCancel(args []string) error {
 	subject := "Tournament " + t.rec.Name + " cancelled"
 	body := model.WrapText(fmt.Sprintf("%s, its organiser, has cancelled the tournament %s (%s) before its start; no game of it is played.\n",
 		u.ID, t.rec.Name, t.describe()))
+	var others []string
 	for _, e := range t.st.Entrants {
 		if e.ID != u.ID {
-			if err := c.r.mailUser(e.ID, subject, body, ""); err != nil {
-				return err
-			}
+			others = append(others, e.ID)
 		}
 	}
 	c.r.replyText(c.r.sender(), subject, body)
-	return nil
+	return c.r.mailPlayers(others, subject, body)
 }
 
 // speaker loads the tournament args[0] and proves args[1] by his

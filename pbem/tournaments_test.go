@@ -391,7 +391,18 @@ func TestTournamentLadder(t *testing.T) {
 	if len(boards) != 1 || boards[0].White != "carol" || boards[0].Black != "bob" {
 		t.Fatalf("the challenge made %+v: %v", boards, subjects(out))
 	}
-	h.finish(boards[0].Board, "bob")
+	out = h.finish(boards[0].Board, "bob")
+	// The two players of the challenge are told the ladder it left.
+	for _, id := range []string{"carol", "bob"} {
+		if m := mailsTo(out, id+"@example.org", "Tournament Club ladder after a challenge"); len(m) != 1 {
+			t.Errorf("%s is not told the ladder after the challenge: %v", id, subjects(out))
+		} else {
+			says(t, m[0].Body, "1  alice", "2  carol", "3  bob")
+		}
+	}
+	if m := mailsTo(out, "alice@example.org", "Tournament Club ladder after a challenge"); len(m) != 0 {
+		t.Errorf("alice, not in the challenge, is mailed the ladder: %v", subjects(out))
+	}
 	_, st = h.tournamentState("Club")
 	if strings.Join(st.Ladder, " ") != "alice carol bob" {
 		t.Errorf("after carol beat bob the ladder is %v", st.Ladder)
