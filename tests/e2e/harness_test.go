@@ -176,7 +176,7 @@ var counterNames = map[string]string{
 	"pbemd_mails_in_total": "mails_in", "pbemd_moves_total": "moves", "pbemd_errors_total": "errors",
 	"pbemd_replies_sent_total": "replies_sent", "pbemd_replies_failed_total": "replies_failed",
 	"pbemd_imap_reconnects_total": "reconnects", "pbemd_replies_waiting": "outbox_length",
-	"pbemd_failed_replies": "failed_length",
+	"pbemd_failed_replies": "failed_length", "pbemd_sweep_seconds_count": "sweep_ticks",
 }
 
 // readCounters reads the metrics a daemon serves at /metrics (Prometheus's
