@@ -97,7 +97,7 @@ func BenchmarkServeScale(b *testing.B) {
 		// (and mails) while it takes the first backlog.
 		b.ReportMetric(float64(due), "due-at-start")
 		if due > 1000 {
-			b.Logf("%d boards are due for the sweep at the start: their reminders, forfeits and lapses go out with the backlogs (was the store populated long before?)", due)
+			b.Logf("%d boards are due for the sweep at the start: the first daemon sweeps them before the timed commands, and those due later go out with the backlogs (was the store populated long before?)", due)
 		}
 		rng := rand.New(rand.NewPCG(1, 2))
 		// The move mails: one command's share, then four backlogs.
