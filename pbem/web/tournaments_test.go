@@ -60,6 +60,8 @@ func tournamentPlayed(t *testing.T) *played {
 	return &played{db: h.DB, now: h.Now}
 }
 
+// A tournament's page, the list and the JSON, and the navigation of
+// every page to them.
 func TestTournamentPages(t *testing.T) {
 	t.Parallel()
 	p := tournamentPlayed(t)
@@ -82,6 +84,13 @@ func TestTournamentPages(t *testing.T) {
 			}
 		}
 		checkPrivate(t, path, b)
+	}
+	// Every page's navigation leads to the tournaments, as to each game.
+	for _, path := range []string{"/", "/tanbo/", "/tanbo/standings", "/users/alice", "/tournaments/Spring"} {
+		_, nav, _ := strings.Cut(body(t, get(t, s, path)), "<nav")
+		if nav, _, _ = strings.Cut(nav, "</nav>"); !strings.Contains(nav, `href="/tournaments/"`) || !strings.Contains(nav, `href="/tanbo/"`) {
+			t.Errorf("GET %s: the navigation %q lacks the games and the tournaments", path, nav)
+		}
 	}
 	r := get(t, s, "/tournaments/Spring.json")
 	var doc tournamentDoc
