@@ -381,7 +381,7 @@ func (c *cmd) organiser(verb string, args []string) (*tourney, *store.User, erro
 		return nil, nil, err
 	}
 	if u.ID != t.rec.Organiser {
-		return nil, nil, c.tfail(verb, "Only the organiser of %s, %s, %ss it", t.rec.Name, t.rec.Organiser, verb)
+		return nil, nil, c.tfail(verb, "Only the organiser of %s, %s, may send \"tournament %s\"", t.rec.Name, t.rec.Organiser, verb)
 	}
 	return t, u, nil
 }

@@ -457,7 +457,7 @@ func TestTournamentCancel(t *testing.T) {
 	h.createTournament("alice", "Spring tanbo rr")
 	h.joinAll("Spring", "alice", "bob")
 	errorReply(t, h.as("bob", "tournament cancel Spring bob pw-bob"), "bob@example.org",
-		"Only the organiser of Spring, alice, cancels it.")
+		"Only the organiser of Spring, alice, may send \"tournament cancel\".")
 	out := h.as("alice", "tournament cancel Spring alice pw-alice")
 	if len(out) != 2 || len(mailsTo(out, "alice@example.org", "Tournament Spring cancelled")) != 1 ||
 		len(mailsTo(out, "bob@example.org", "Tournament Spring cancelled")) != 1 {

@@ -399,7 +399,7 @@ var germanService = map[string]string{
 	// tournament
 	"There is no tournament %q; \"tournament list\" names them":                                                                              "Es gibt kein Turnier %q; \"tournament list\" nennt sie",
 	"Tournament %s cannot be read at present (its record is damaged; the operator sees it in the log); \"tournament list\" names the others": "Turnier %s kann derzeit nicht gelesen werden (sein Eintrag ist beschädigt; der Betreiber sieht es im Log); \"tournament list\" nennt die anderen",
-	"%q is not a tournament command; they are challenge, create, join, leave, list, show, start and withdraw":                                "%q ist kein Befehl von tournament; sie lauten challenge, create, join, leave, list, show, start und withdraw",
+	"%q is not a tournament command; they are %s and %s":                                                                                     "%q ist kein Befehl von tournament; sie lauten %s und %s",
 	"%q is no tournament name: write 1 to %d letters, digits, - or _, starting with a letter":                                                "%q ist kein Turniername: schreibe 1 bis %d Buchstaben, Ziffern, - oder _, beginnend mit einem Buchstaben",
 	"A robot organises no tournament; write your own user id":                                                                                "Ein Roboter organisiert kein Turnier; schreibe deine eigene Kennung",
 	"There is a tournament %s already; choose another name":                                                                                  "Es gibt schon ein Turnier %s; wähle einen anderen Namen",
@@ -416,7 +416,8 @@ var germanService = map[string]string{
 	"Tournament %s is full: it takes %d players":                                                                                             "Turnier %s ist voll: Es nimmt %d Spieler auf",
 	"Tournament %s has started, so %s cannot leave it; withdrawing forfeits the games left":                                                  "Turnier %s hat begonnen, darum kann %s es nicht verlassen; mit withdraw gehen die übrigen Spiele verloren",
 	"%s is not in the tournament %s":                                                                                                         "%s ist nicht im Turnier %s",
-	"Only the organiser of %s, %s, starts it":                                                                                                "Nur der Organisator von %s, %s, startet es",
+	"Only the organiser of %s, %s, may send \"tournament %s\"":                                                                               "Nur der Organisator von %s, %s, darf \"tournament %s\" schicken",
+	"Tournament %s has started or is over; only one not started yet is cancelled":                                                            "Turnier %s hat begonnen oder ist vorbei; abgesagt wird nur eines, das noch nicht begonnen hat",
 	"Tournament %s has started already":                                                                                                      "Turnier %s hat schon begonnen",
 	"Tournament %s has %d players; it needs 2 to start":                                                                                      "Turnier %s hat %d Spieler; zum Start braucht es 2",
 	"Tournament %s has not started; leave it instead":                                                                                        "Turnier %s hat noch nicht begonnen; nimm stattdessen leave",
