@@ -94,7 +94,7 @@ func BenchmarkServeScale(b *testing.B) {
 		players, boards, due := populated(b, data)
 		// A store populated long before holds the reminders and
 		// forfeits of the time since, which the first daemon sweeps
-		// (and mails) while it takes the first backlog.
+		// (and mails) before the timed commands.
 		b.ReportMetric(float64(due), "due-at-start")
 		if due > 1000 {
 			b.Logf("%d boards are due for the sweep at the start: the first daemon sweeps them before the timed commands, and those due later go out with the backlogs (was the store populated long before?)", due)
