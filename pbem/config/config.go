@@ -17,6 +17,7 @@ import (
 	"net"
 	"net/mail"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -302,6 +303,18 @@ type LMTP struct {
 	// IdleTimeout ends a session that gets on with no mail (MAIL, RCPT,
 	// DATA) for that long; NOOP, RSET and LHLO do not count.
 	IdleTimeout time.Duration `yaml:"idle_timeout"`
+}
+
+// LMTPSpool is the directory where the LMTP listener keeps the mails it
+// acknowledged until they are handled: lmtp-spool in the data directory.
+// With the store in etcd there is none ("") and a mail is acknowledged
+// once handled: a node's spool would hold mail while that node is down,
+// and the next mail of a board, through another node, would overtake it.
+func (c *Config) LMTPSpool() string {
+	if c.Store != "" {
+		return ""
+	}
+	return filepath.Join(c.Data, "lmtp-spool")
 }
 
 // UnmarshalYAML takes the address alone as well as the mapping.

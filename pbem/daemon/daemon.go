@@ -366,6 +366,7 @@ func listenLMTP(cfg *config.Config, in *intake.Intake, log *slog.Logger) (*lmtp.
 		SocketMode: os.FileMode(l.SocketMode), SocketGroup: l.SocketGroup,
 		Conns: l.Connections, PerPeer: l.ConnectionsPerPeer, Idle: l.IdleTimeout,
 		Domain: mailauth.Domain(cfg.Address), Logger: log.With("part", "lmtp"),
+		Spool: cfg.LMTPSpool(),
 		First: cfg.Verifier().Trusted}, in)
 	if err != nil {
 		return nil, err

@@ -149,7 +149,10 @@ type shared struct {
 	log  *slog.Logger
 
 	mu      sync.Mutex
-	outages int // failures in a row while the store took no write
+	outages int       // failures in a row while the store took no write
+	down    error     // why the store takes no write, while it does not
+	ready   bool      // a mail was stored, or the store checked, since
+	probe   time.Time // when Ready may check the store again, while down
 }
 
 // Via is the same intake for the way in named (imap, lmtp): its mails'
@@ -303,11 +306,43 @@ func (in *Intake) tooLarge(header []byte, size int64) Verdict {
 // RetryMax, for as long as it lasts.
 func (in *Intake) outage(err error) Verdict {
 	in.mu.Lock()
-	wait := mailconn.Backoff(in.opts.RetryMin, in.opts.RetryMax, in.outages)
-	in.outages++
+	wait := in.failing(err)
 	in.mu.Unlock()
 	in.log.Warn("mail not handled: nothing can be stored now; it will be tried again", "in", wait, "err", err)
 	return Verdict{Kind: Retry, After: wait, Err: err}
+}
+
+// failing notes one more failure of the store in a row, for err, and
+// returns the wait before the next try; in.mu is held.
+func (in *Intake) failing(err error) time.Duration {
+	wait := mailconn.Backoff(in.opts.RetryMin, in.opts.RetryMax, in.outages)
+	in.outages++
+	in.down, in.ready, in.probe = err, false, time.Now().Add(wait)
+	return wait
+}
+
+// Ready reports whether the store takes mail now: nil, or why not while
+// an outage lasts. It is for a way in that answers for a mail before the
+// store has it (LMTP keeps the mails it acknowledged in its spool), so
+// that it leaves a mail with its sender rather than take it into an
+// outage. The first call, and the first after each wait of the outage,
+// checks the store with a small write (Service.Check); the others cost
+// nothing.
+func (in *Intake) Ready() error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.ready {
+		return nil
+	}
+	if in.down != nil && time.Now().Before(in.probe) {
+		return in.down
+	}
+	if err := in.svc.Check(); err != nil {
+		in.failing(err)
+		return err
+	}
+	in.outages, in.down, in.ready = 0, nil, true
+	return nil
 }
 
 // failure tells OnError of a failure.
@@ -320,7 +355,7 @@ func (in *Intake) failure() {
 // working notes that the store takes writes again.
 func (in *Intake) working() {
 	in.mu.Lock()
-	in.outages = 0
+	in.outages, in.down, in.ready = 0, nil, true
 	in.mu.Unlock()
 }
 

@@ -1,15 +1,19 @@
 // Package lmtp lets a mail transfer agent (Postfix, OpenSMTPD, Dovecot's
 // LDA) hand mail straight to the service over LMTP (RFC 2033), with no
-// mailbox in between. A mail is acknowledged only after the intake
-// (pbem/intake) has decided on it: 250 once it is committed, or answered
-// and set aside (a mail that can never be handled, or one over the largest
-// size read, is not left in the MTA's queue to bounce); 451 or 452 when it
-// is to be tried again, and the MTA keeps it.
+// mailbox in between. A mail is acknowledged (250) once it is kept in the
+// server's spool, synced to disk: the MTA may forget it, and hands over its
+// next one at once. A worker then hands the mails waiting in the spool to
+// the intake (pbem/intake), up to a batch in one call, so that a backlog
+// costs one commit per batch however few connections bring it; the mails
+// of one write to the spool come from every session waiting, in one sync.
+// The intake decides on each: done, or answered and set aside, and the
+// spool forgets it; told to retry, it is offered again after the wait.
+// See spool for what a crash keeps.
 //
-// Mails arriving together are committed together (group commit): one
-// goroutine takes every mail waiting, up to a batch, and the mails of the
-// sessions that have begun one (see gather), and hands them to the intake
-// in one call, so a burst costs one disk sync per batch.
+// While the store takes no write (intake.Ready), a mail is not taken into
+// the spool: it gets 451, or 452 when the disk is full, and the MTA keeps
+// it; so it does when the spool cannot keep it, and when the mails waiting
+// pass their bounds in number and in bytes.
 //
 // The sessions are bounded in all and per peer, an idle session (NOOPs do
 // not count) ends, and a new connection always finds a slot: see slots.
@@ -27,7 +31,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -55,14 +58,27 @@ type Options struct {
 	// Recipients are the addresses mail is accepted for (the server's
 	// own); any other is refused for good.
 	Recipients []string
-	// Queue is how many mails may wait for their commit; one more gets
-	// 451 (busy) at once. Default 1,000.
+	// Spool is the directory of the spool, the mails acknowledged and
+	// not yet decided on (see spool); it is made when missing. Empty: no
+	// spool, and a mail is answered once the intake has decided on it,
+	// for a store shared by several nodes (etcd), where a mail left in
+	// one node's spool would wait for that node, and could be overtaken
+	// by a later one through another.
+	Spool string
+	// Queue is how many mails may be acknowledged and not yet decided
+	// on, of those First picks and of the others apart (a flood of
+	// forged mail does not keep a player's out); one more waits up to
+	// Wait for room, then gets 451 (busy). Default 1,000.
 	Queue int
+	// Wait is how long a mail waits for room in the queue. Default 30 s,
+	// well within an MTA's wait for its answer (Postfix: 10 minutes).
+	Wait time.Duration
 	// Batch is the most mails one transaction commits. Default 256.
 	Batch int
 	// Memory is the most bytes of mail held at once, read and not yet
-	// committed; a mail that would pass it gets 451 (busy). Default
-	// 64 MiB, and never below the largest mail read (and a byte).
+	// decided on, in memory and in the spool's files; a mail that would
+	// pass it gets 451 (busy). Default 64 MiB, and never below the
+	// largest mail read (and a byte).
 	Memory int64
 	// Conns is the most sessions at once. Default 64.
 	Conns int
@@ -79,40 +95,57 @@ type Options struct {
 	// Domain is the name the server greets with; default "localhost".
 	Domain string
 	Logger *slog.Logger
-	// Gather is the longest a commit waits for the mails of sessions that
-	// have begun one (MAIL given) and not yet handed it over, so that a
-	// backlog over few connections commits them together. Default 5 ms:
-	// a fraction of a commit's fsync; a lone mail never waits.
-	Gather time.Duration
 }
 
 // A Server is a running LMTP listener.
 type Server struct {
-	opts Options
-	in   *intake.Intake
-	srv  *smtp.Server
-	ln   net.Listener
-	jobs chan job
-	wg   sync.WaitGroup
-	log  *slog.Logger
+	opts    Options
+	in      *intake.Intake
+	srv     *smtp.Server
+	ln      net.Listener
+	spool   *spool
+	jobs    chan job // mails read, for the writer to spool
+	writing sync.WaitGroup
+	wg      sync.WaitGroup
+	closing sync.Once
+	log     *slog.Logger
 
 	mu     sync.Mutex
 	memory int64 // bytes of mail that may still be held (Options.Memory)
 
-	begun atomic.Int64  // sessions between MAIL and their mail queued
-	ended chan struct{} // told when a begun session hands over or gives up
+	// The mails spooled wait for their worker: those Options.First picks
+	// for one, the others for another, so that a player's vouched mail is
+	// committed while a batch of forged mail has its passwords checked
+	// (bcrypt, before the write lock).
+	first, rest *queue
 }
 
+// A job is a mail read by a session, to be spooled.
 type job struct {
 	mail  intake.Mail
+	held  int64 // bytes of the memory bound it holds
+	first bool  // Options.First picked it, in its session's goroutine
 	done  chan error
-	first bool // Options.First picked it, in its session's goroutine
+}
+
+// A spooled mail waits for the worker.
+type spooled struct {
+	mail  intake.Mail
+	first bool
+	seg   *segment
+	token bool // it holds a token of its queue's room
+	// done, without a spool, is told the answer once the intake has
+	// decided (nil: 250).
+	done chan error
 }
 
 // Listen starts an LMTP server on opts.Addr that hands mail to in.
 func Listen(opts Options, in *intake.Intake) (*Server, error) {
 	if opts.Queue <= 0 {
 		opts.Queue = 1000
+	}
+	if opts.Wait <= 0 {
+		opts.Wait = 30 * time.Second
 	}
 	if opts.Batch <= 0 {
 		opts.Batch = 256
@@ -139,18 +172,40 @@ func Listen(opts Options, in *intake.Intake) (*Server, error) {
 	if opts.Domain == "" {
 		opts.Domain = "localhost"
 	}
-	if opts.Gather <= 0 {
-		opts.Gather = 5 * time.Millisecond
-	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	var sp *spool
+	var left []spooled
+	if opts.Spool != "" {
+		var err error
+		if sp, left, err = openSpool(opts.Spool, in.Largest()); err != nil {
+			return nil, fmt.Errorf("lmtp: %w", err)
+		}
+	}
 	ln, err := listen(opts)
 	if err != nil {
+		sp.close()
 		return nil, fmt.Errorf("lmtp: %w", err)
 	}
-	s := &Server{opts: opts, in: in, ln: ln, jobs: make(chan job, opts.Queue), log: opts.Logger,
-		memory: opts.Memory, ended: make(chan struct{}, 1)}
+	s := &Server{opts: opts, in: in, ln: ln, spool: sp, jobs: make(chan job, opts.Queue),
+		log: opts.Logger, memory: opts.Memory}
+	s.first, s.rest = newQueue(opts.Queue), newQueue(opts.Queue)
+	// The mails a previous run left are held against the bounds as far
+	// as they go; the sessions wait until they are decided on.
+	counted := map[*segment]bool{}
+	for i, p := range left {
+		if !counted[p.seg] {
+			counted[p.seg] = true
+			s.memory -= p.seg.held
+		}
+		left[i].first = opts.First != nil && opts.First(p.mail.Raw)
+		left[i].token = s.queueOf(left[i].first).tryRoom()
+	}
+	if len(left) > 0 {
+		s.log.Info("lmtp: mails left in the spool by the last run are handled again", "mails", len(left))
+	}
+	s.requeue(left)
 	s.srv = smtp.NewServer(backend{s})
 	s.srv.LMTP = true
 	s.srv.Domain = opts.Domain
@@ -163,8 +218,11 @@ func Listen(opts Options, in *intake.Intake) (*Server, error) {
 	// sessions sooner (Options.Idle).
 	s.srv.ReadTimeout = 5 * time.Minute
 	s.srv.WriteTimeout = time.Minute
-	s.wg.Add(2)
-	go func() { defer s.wg.Done(); s.commit() }()
+	s.writing.Add(1)
+	go func() { defer s.writing.Done(); s.write() }()
+	s.wg.Add(3)
+	go func() { defer s.wg.Done(); s.work(s.first, opts.Batch, nil) }()
+	go func() { defer s.wg.Done(); s.work(s.rest, restBatch(opts), s.first) }()
 	go func() {
 		defer s.wg.Done()
 		l := newSlots(ln, opts.Conns, opts.PerPeer, opts.Idle, opts.Session)
@@ -241,22 +299,32 @@ func socketGroup(name string) (int, error) {
 // Addr is the address the server listens on.
 func (s *Server) Addr() net.Addr { return s.ln.Addr() }
 
-// Close stops accepting connections, lets the mails waiting commit and
-// returns once every session has ended.
-func (s *Server) Close() error {
+// Close stops accepting connections, lets the mails acknowledged and
+// waiting be decided on (not those waiting to be tried again: they stay
+// in the spool for the next start) and returns once every session has
+// ended. Only the first call does anything.
+func (s *Server) Close() (err error) {
+	s.closing.Do(func() { err = s.close() })
+	return err
+}
+
+func (s *Server) close() error {
 	err := s.srv.Close()
 	// go-smtp closes the listener only once Serve has begun: a Close
 	// right after Listen must close it itself.
 	s.ln.Close()
 	close(s.jobs)
+	s.writing.Wait()
+	s.first.stop()
+	s.rest.stop()
 	s.wg.Wait()
+	s.spool.close()
 	return err
 }
 
-// commit is the group commit: every mail waiting, up to a batch, in one
-// call of the intake. The mails of a batch come from several sessions and
-// are unrelated: one told to retry holds up no other.
-func (s *Server) commit() {
+// write is the group write to the spool: every mail waiting, up to a
+// batch, in one write and one sync, then each session is answered.
+func (s *Server) write() {
 	for j := range s.jobs {
 		batch := []job{j}
 	more:
@@ -271,79 +339,119 @@ func (s *Server) commit() {
 				break more
 			}
 		}
-		batch = s.gather(batch)
-		first, rest := batch, []job(nil)
-		if s.opts.First != nil {
-			first = nil
-			for _, j := range batch {
-				if j.first {
-					first = append(first, j)
-				} else {
-					rest = append(rest, j)
+		mails := make([]intake.Mail, len(batch))
+		var held int64
+		for i, j := range batch {
+			mails[i], held = j.mail, held+j.held
+		}
+		seg, err := s.spool.add(mails, held)
+		if err != nil {
+			s.log.Error("lmtp: the spool cannot keep mail; the MTA keeps it", "err", err)
+		} else {
+			ps := make([]spooled, len(batch))
+			for i, j := range batch {
+				ps[i] = spooled{mail: j.mail, first: j.first, seg: seg, token: true}
+			}
+			s.requeue(ps)
+		}
+		for _, j := range batch {
+			j.done <- refusal(err)
+		}
+	}
+}
+
+// requeue puts spooled mails in their workers' queues.
+func (s *Server) requeue(ps []spooled) {
+	var first, rest []spooled
+	for _, p := range ps {
+		if p.first {
+			first = append(first, p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	s.first.put(first)
+	s.rest.put(rest)
+}
+
+// queueOf is the queue of the mails Options.First picks, or of the others.
+func (s *Server) queueOf(first bool) *queue {
+	if first {
+		return s.first
+	}
+	return s.rest
+}
+
+// restBatch is the most mails of one transaction of those Options.First
+// does not pick, while it picks some: an eighth of a batch, so that a
+// player's vouched mail waits for the write lock behind no more than
+// that of a flood's.
+func restBatch(opts Options) int {
+	if opts.First == nil {
+		return opts.Batch
+	}
+	return max(opts.Batch/8, 1)
+}
+
+// work hands the mails of q to the intake, up to batch in one call, and
+// forgets each the intake decided on; one told to retry is offered again
+// after its wait, and holds up no other.
+//
+// A worker with ahead set begins a batch only while none waits in that
+// queue nor is being handled, so that the two cores go to the players'
+// mail first while a flood of forged mail keeps its worker busy.
+func (s *Server) work(q *queue, most int, ahead *queue) {
+	for {
+		if ahead != nil {
+			ahead.waitIdle()
+		}
+		batch := q.take(most)
+		if batch == nil {
+			return
+		}
+		mails := make([]intake.Mail, len(batch))
+		for i, p := range batch {
+			mails[i] = p.mail
+		}
+		for i, v := range s.in.Take(mails, intake.Apart) {
+			p := batch[i]
+			if p.done != nil {
+				p.done <- reply(v)
+				if p.token {
+					q.freeRoom()
 				}
+				continue
+			}
+			if v.Kind == intake.Retry {
+				time.AfterFunc(v.After, func() { s.requeue([]spooled{p}) })
+				continue
+			}
+			s.release(s.spool.decided(p.seg))
+			if p.token {
+				q.freeRoom()
 			}
 		}
-		s.take(first)
-		s.take(rest)
+		q.handled()
 	}
 }
 
-// gather adds to the batch the mails of the sessions that have begun one,
-// as they come, until none is left, the batch is full or Options.Gather
-// has passed. An MTA hands a backlog over on few connections, one mail at
-// a time on each (go-smtp reads a connection's next command only after
-// answering its DATA): without it, the mails of a connection that answered
-// a moment late would wait for the next commit, and batches would stay at
-// a fraction of the connections. A lone mail, with no other begun, does
-// not wait, nor does a mail that Options.First picks (a player's, under
-// a flood whose sessions are always begun); a session that begins a mail
-// and stalls holds a commit for Gather at most.
-func (s *Server) gather(batch []job) []job {
-	if s.begun.Load() == 0 || len(batch) >= s.opts.Batch || slices.ContainsFunc(batch, func(j job) bool { return j.first }) {
-		return batch
-	}
-	timer := time.NewTimer(s.opts.Gather)
-	defer timer.Stop()
-	for len(batch) < s.opts.Batch && s.begun.Load() > 0 {
-		select {
-		case j, ok := <-s.jobs:
-			if !ok {
-				return batch
-			}
-			batch = append(batch, j)
-			if j.first {
-				return batch
-			}
-		case <-s.ended:
-		case <-timer.C:
-			return batch
-		}
-	}
-	return batch
-}
-
-// take hands a batch to the intake in one go and answers each mail.
-func (s *Server) take(batch []job) {
-	if len(batch) == 0 {
-		return
-	}
-	mails := make([]intake.Mail, len(batch))
-	for i, j := range batch {
-		mails[i] = j.mail
-	}
-	for i, v := range s.in.Take(mails, intake.Apart) {
-		batch[i].done <- reply(v)
-	}
-}
-
-// reply maps the intake's verdict on a mail to the answer the MTA reads:
-// nil (250) once the mail is handled or answered and set aside, 451 or 452
-// when the MTA should keep it and try again.
+// reply is the answer to a mail once the intake has decided on it: 250
+// (nil) once handled, or answered and set aside; 451 or 452 when the MTA
+// is to keep it and try again.
 func reply(v intake.Verdict) error {
 	if v.Kind != intake.Retry {
 		return nil
 	}
-	if errors.Is(v.Err, syscall.ENOSPC) {
+	return refusal(v.Err)
+}
+
+// refusal is the answer to a mail the server cannot take now, for err:
+// 452 when a disk is full, else 451; nil for no error.
+func refusal(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, syscall.ENOSPC):
 		return errFull
 	}
 	return errStore
@@ -426,7 +534,7 @@ var (
 	errBusy = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 2},
 		Message: "Busy: too many mails wait to be stored; try again later"}
 	errFull = &smtp.SMTPError{Code: 452, EnhancedCode: smtp.EnhancedCode{4, 3, 1},
-		Message: "The game store is out of disk space; try again later"}
+		Message: "Out of disk space to keep the mail; try again later"}
 	errStore = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},
 		Message: "The mail could not be stored now; try again later"}
 	errClosed = &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 3, 2},
@@ -441,42 +549,18 @@ func (b backend) NewSession(c *smtp.Conn) (smtp.Session, error) {
 }
 
 type session struct {
-	s     *Server
-	conn  *conn // nil when not served through the slots
-	rcpt  int
-	begun bool // counted in Server.begun
+	s    *Server
+	conn *conn // nil when not served through the slots
+	rcpt int
 }
 
-func (se *session) Reset() {
-	se.rcpt = 0
-	se.finish()
-}
+func (se *session) Reset() { se.rcpt = 0 }
 
-func (se *session) Logout() error {
-	se.finish()
-	return nil
-}
+func (se *session) Logout() error { return nil }
 
 func (se *session) Mail(string, *smtp.MailOptions) error {
 	se.progress()
-	if !se.begun {
-		se.begun = true
-		se.s.begun.Add(1)
-	}
 	return nil
-}
-
-// finish ends the session's count among those a commit gathers for.
-func (se *session) finish() {
-	if !se.begun {
-		return
-	}
-	se.begun = false
-	se.s.begun.Add(-1)
-	select {
-	case se.s.ended <- struct{}{}:
-	default: // the commit has a wake-up waiting already
-	}
 }
 
 // progress notes that the session got on with a mail (see slots).
@@ -498,31 +582,167 @@ func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 		Message: fmt.Sprintf("No mailbox %s here; this server takes mail for %s", to, strings.Join(se.s.opts.Recipients, ", "))}
 }
 
-// Data reads the mail and answers only after its commit. Every recipient
-// is the service itself, so one answer holds for all.
-func (se *session) Data(r io.Reader) (err error) {
+// Data reads the mail and answers once it is in the spool. Every
+// recipient is the service itself, so one answer holds for all.
+func (se *session) Data(r io.Reader) error {
 	if se.conn != nil {
 		se.conn.data(true) // not to be ended for a new connection meanwhile
 		defer se.conn.data(false)
 	}
+	if err := se.s.in.Ready(); err != nil {
+		return refusal(err)
+	}
 	m, held, err := se.s.read(r, se.conn)
-	defer se.s.release(held)
 	if err != nil {
-		se.finish()
+		se.s.release(held)
 		return err
 	}
-	j := job{mail: m, done: make(chan error, 1), first: se.s.opts.First != nil && se.s.opts.First(m.Raw)}
+	first := se.s.opts.First != nil && se.s.opts.First(m.Raw)
+	q := se.s.queueOf(first)
+	if !q.waitRoom(se.s.opts.Wait) {
+		se.s.release(held)
+		return errBusy
+	}
+	if se.s.spool == nil {
+		done := make(chan error, 1)
+		q.put([]spooled{{mail: m, first: first, token: true, done: done}})
+		err = <-done
+		se.s.release(held)
+		return err
+	}
+	err = se.s.spoolMail(job{mail: m, held: held, first: first, done: make(chan error, 1)})
+	if err != nil {
+		se.s.release(held)
+		q.freeRoom()
+	}
+	return err
+}
+
+// spoolMail hands a mail read to the writer and returns its answer; on
+// nil, the spool holds the mail and its bytes.
+func (s *Server) spoolMail(j job) (err error) {
 	defer func() {
 		if recover() != nil { // the jobs channel closed: the server stops
 			err = errClosed
 		}
 	}()
 	select {
-	case se.s.jobs <- j:
+	case s.jobs <- j:
 	default:
-		se.finish()
 		return errBusy
 	}
-	se.finish()
 	return <-j.done
+}
+
+// A queue holds the spooled mails waiting for a worker, and the room
+// for those that may be acknowledged and not yet decided on.
+type queue struct {
+	room chan struct{} // a token for each mail acknowledged and not decided
+
+	mu       sync.Mutex
+	cond     sync.Cond
+	mails    []spooled
+	working  bool // the worker handles a batch taken
+	stopping bool // the worker returns once none is left
+}
+
+func newQueue(room int) *queue {
+	q := &queue{room: make(chan struct{}, room)}
+	q.cond.L = &q.mu
+	return q
+}
+
+// waitRoom takes a token of room for a mail, waiting up to wait.
+func (q *queue) waitRoom(wait time.Duration) bool {
+	if q.tryRoom() {
+		return true
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case q.room <- struct{}{}:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// tryRoom takes a token of room when there is one.
+func (q *queue) tryRoom() bool {
+	select {
+	case q.room <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+// freeRoom gives back a token of room.
+func (q *queue) freeRoom() { <-q.room }
+
+// put adds mails to the queue; while the server stops they stay in the
+// spool for the next start.
+func (q *queue) put(ps []spooled) {
+	if len(ps) == 0 {
+		return
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.stopping {
+		q.mails = append(q.mails, ps...)
+		q.cond.Broadcast()
+		return
+	}
+	for _, p := range ps {
+		if p.done != nil {
+			p.done <- errClosed
+			if p.token {
+				<-q.room
+			}
+		}
+	}
+}
+
+// take waits for mails and takes up to n of them; nil once the server
+// stops and none is left.
+func (q *queue) take(n int) []spooled {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.mails) == 0 {
+		if q.stopping {
+			return nil
+		}
+		q.cond.Wait()
+	}
+	n = min(n, len(q.mails))
+	batch := slices.Clone(q.mails[:n])
+	q.mails = q.mails[n:]
+	q.working = true
+	return batch
+}
+
+// handled notes that the worker is done with the batch it took.
+func (q *queue) handled() {
+	q.mu.Lock()
+	q.working = false
+	q.cond.Broadcast()
+	q.mu.Unlock()
+}
+
+// waitIdle waits until no mail is queued nor handled, or the server
+// stops.
+func (q *queue) waitIdle() {
+	q.mu.Lock()
+	for (q.working || len(q.mails) > 0) && !q.stopping {
+		q.cond.Wait()
+	}
+	q.mu.Unlock()
+}
+
+// stop lets the worker return once the mails queued are taken.
+func (q *queue) stop() {
+	q.mu.Lock()
+	q.stopping = true
+	q.cond.Broadcast()
+	q.mu.Unlock()
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -25,7 +26,9 @@ type recorder struct {
 	batches []int         // the size of each HandleAll
 	aside   []string      // the Subject of each mail quarantined or too large
 	fail    string        // a subject whose mail the store refuses
+	down    error         // when set, the store takes no write (Check)
 	hold    chan struct{} // when set, each commit waits for it to close
+	holdIf  string        // when set, only a commit of a mail containing it waits
 	entered chan int      // when set, told of each commit begun and its mails
 	holding []string      // the Subjects of the last commit begun
 }
@@ -40,7 +43,7 @@ func (r *recorder) HandleAll(raws [][]byte) ([][]uint64, []error) {
 	if r.entered != nil {
 		r.entered <- len(raws)
 	}
-	if r.hold != nil {
+	if r.hold != nil && (r.holdIf == "" || slices.ContainsFunc(raws, func(raw []byte) bool { return strings.Contains(string(raw), r.holdIf) })) {
 		<-r.hold
 	}
 	r.mu.Lock()
@@ -77,7 +80,31 @@ func (r *recorder) TooLarge(header []byte, size, limit int64) ([]uint64, error) 
 // every time, and is tried again, never set aside.
 func (r *recorder) CountFailure([]byte, int) (int, error) { return 1, nil }
 
-func (r *recorder) Check() error { return nil }
+func (r *recorder) Check() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.down
+}
+
+// storedSubjects is what the recorder stored, in order.
+func (r *recorder) storedSubjects() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return fmt.Sprint(r.stored)
+}
+
+// waitStored waits until the recorder has stored want (as
+// storedSubjects says it).
+func waitStored(t *testing.T, r *recorder, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for r.storedSubjects() != want {
+		if time.Now().After(deadline) {
+			t.Fatalf("stored %s; want %s", r.storedSubjects(), want)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
 
 func subject(raw []byte) string {
 	_, rest, _ := strings.Cut(string(raw), "Subject: ")
@@ -96,6 +123,9 @@ func start(t *testing.T, r *recorder, opts Options, largest ...int64) *Server {
 	}
 	opts.Recipients = []string{"pbem@example.org"}
 	opts.Logger = quiet
+	if opts.Spool == "" {
+		opts.Spool = t.TempDir()
+	}
 	s, err := Listen(opts, newIntake(r, largest...))
 	if err != nil {
 		t.Fatal(err)
@@ -157,8 +187,10 @@ func sendTo(t *testing.T, conn net.Conn, to, subj string) error {
 	return err
 }
 
+// newIntake is an intake for the recorder that tries a mail again after
+// 10 ms.
 func newIntake(r *recorder, largest ...int64) *intake.Intake {
-	opts := intake.Options{Logger: quiet}
+	opts := intake.Options{Logger: quiet, RetryMin: 10 * time.Millisecond, RetryMax: 10 * time.Millisecond}
 	if len(largest) > 0 {
 		opts.Largest = largest[0]
 	}
@@ -173,140 +205,217 @@ func code(err error) int {
 	return 0
 }
 
-// A mail is acknowledged once stored: after the 250, the store has it.
-func TestAcknowledgedAfterCommit(t *testing.T) {
+// A mail is acknowledged once in the spool, before its commit: with the
+// store busy, the MTA hears 250, and the store has the mail once it frees;
+// then the spool is empty again. A mail for another address gets 550.
+func TestAcknowledgedOnceSpooled(t *testing.T) {
 	t.Parallel()
-	r := &recorder{}
+	r := &recorder{hold: make(chan struct{}), entered: make(chan int, 10)}
 	s := start(t, r, Options{})
 	if err := send(t, s.Addr(), "PBEM@example.org", "help"); err != nil {
 		t.Fatalf("a mail for the server: %v", err)
 	}
-	r.mu.Lock()
-	got := fmt.Sprint(r.stored)
-	r.mu.Unlock()
-	if got != "[help]" {
-		t.Errorf("stored %s when the mail was acknowledged; want [help]", got)
+	<-r.entered
+	if got := r.storedSubjects(); got != "[]" {
+		t.Errorf("stored %s before the commit; want []", got)
 	}
+	if got := spooledSegments(s.opts.Spool); len(got) != 1 {
+		t.Errorf("the spool holds %v once the mail was acknowledged; want one segment", got)
+	}
+	close(r.hold)
+	waitStored(t, r, "[help]")
+	waitSpoolEmpty(t, s)
 	if err := send(t, s.Addr(), "bob@example.org", "help"); code(err) != 550 {
 		t.Errorf("a mail for another address: %v; want 550", err)
 	}
 }
 
-// waitQueued waits until n mails wait in the server's queue.
-func waitQueued(t *testing.T, s *Server, n int) {
-	t.Helper()
+// One connection handing over a backlog a mail at a time, as Postfix
+// does, has it committed in batches: each mail is acknowledged once
+// spooled, and those that came during a commit are taken together by the
+// next.
+func TestOneConnectionCommitsInBatches(t *testing.T) {
+	t.Parallel()
+	r := &recorder{hold: make(chan struct{}), entered: make(chan int, 100)}
+	s := start(t, r, Options{})
+	conn, err := net.Dial("tcp", s.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := smtp.NewClientLMTP(conn)
+	defer c.Close()
+	if err := c.Hello("mta.example.org"); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for i := range 30 {
+		subj := fmt.Sprintf("m%d", i)
+		want = append(want, subj)
+		msg := "From: a@example.org\r\nSubject: " + subj + "\r\n\r\nb\r\n"
+		if err := c.SendMail("a@example.org", []string{"pbem@example.org"}, strings.NewReader(msg)); err != nil {
+			t.Fatalf("mail %d on the one connection, the store busy: %v", i, err)
+		}
+		if i == 0 {
+			<-r.entered // the first commit holds the store
+		}
+	}
+	close(r.hold)
+	waitStored(t, r, fmt.Sprint(want))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if fmt.Sprint(r.batches) != "[1 29]" {
+		t.Errorf("commits of %v mails; want [1 29]: the mails of one connection that came during a commit, together", r.batches)
+	}
+}
+
+// Mails arriving together on many connections commit together.
+func TestGroupCommit(t *testing.T) {
+	t.Parallel()
+	r := &recorder{hold: make(chan struct{}), entered: make(chan int, 100)}
+	s := start(t, r, Options{})
+	if err := send(t, s.Addr(), "pbem@example.org", "zero"); err != nil {
+		t.Fatal(err)
+	}
+	<-r.entered // the store is busy with "zero"
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			if err := send(t, s.Addr(), "pbem@example.org", fmt.Sprintf("mail %d", i)); err != nil {
+				t.Errorf("mail %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	close(r.hold)
 	deadline := time.Now().Add(10 * time.Second)
-	for len(s.jobs) < n {
+	for {
+		r.mu.Lock()
+		n, batches := len(r.stored), fmt.Sprint(r.batches)
+		r.mu.Unlock()
+		if n == 21 {
+			if batches != "[1 20]" {
+				t.Errorf("commits of %s mails; want [1 20]", batches)
+			}
+			return
+		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d mails queued; want %d", len(s.jobs), n)
+			t.Fatalf("%d mails stored; want 21", n)
 		}
 		time.Sleep(time.Millisecond)
 	}
 }
 
-// Mails arriving together commit together, and each sender hears of its
-// own mail only: one the store refuses gets 451, the others 250.
-func TestGroupCommit(t *testing.T) {
+// A mail the store refuses is acknowledged all the same, kept in the
+// spool, and tried again until the store takes it; it holds up no other.
+func TestRefusedMailTriedAgain(t *testing.T) {
 	t.Parallel()
-	r := &recorder{hold: make(chan struct{}), entered: make(chan int, 100), fail: "bad"}
+	r := &recorder{fail: "bad"}
 	s := start(t, r, Options{})
-	var wg sync.WaitGroup
-	errs := make([]error, 20)
-	for i := range errs {
-		wg.Go(func() {
-			subj := fmt.Sprintf("mail %d", i)
-			if i == 7 {
-				subj = "bad mail"
-			}
-			errs[i] = send(t, s.Addr(), "pbem@example.org", subj)
-		})
+	for _, subj := range []string{"bad mail", "good mail"} {
+		if err := send(t, s.Addr(), "pbem@example.org", subj); err != nil {
+			t.Fatalf("%s: %v; want 250", subj, err)
+		}
 	}
-	// The first commit holds while the others queue up.
-	first := <-r.entered
-	waitQueued(t, s, len(errs)-first)
-	close(r.hold)
-	wg.Wait()
-	for i, err := range errs {
-		if i == 7 && code(err) != 451 {
-			t.Errorf("the mail the store refuses: %v; want 451", err)
-		}
-		if i != 7 && err != nil {
-			t.Errorf("mail %d: %v", i, err)
-		}
+	waitStored(t, r, "[good mail]")
+	time.Sleep(50 * time.Millisecond) // a few tries of "bad mail"
+	if got := spooledSegments(s.opts.Spool); len(got) == 0 {
+		t.Fatal("the spool is empty while a mail acknowledged is not yet stored")
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.stored) != 19 {
-		t.Errorf("%d mails stored; want 19", len(r.stored))
-	}
-	largest := 0
-	for _, n := range r.batches {
-		largest = max(largest, n)
-	}
-	if largest < 10 {
-		t.Errorf("batches %v: the waiting mails were not committed together", r.batches)
-	}
+	r.fail = ""
+	r.mu.Unlock()
+	waitStored(t, r, "[good mail bad mail]")
+	waitSpoolEmpty(t, s)
 }
 
-// While the store is busy and the queue is full, a mail gets 451 at once,
-// and the MTA keeps it; the mails accepted are stored when the store
-// frees.
+// While the store takes no write, a mail is not taken into the spool: 452
+// while its disk is full, 451 for another failure, and the MTA keeps it.
+// Once the store works again mail is taken.
+func TestStoreDownLeavesMailWithMTA(t *testing.T) {
+	t.Parallel()
+	r := &recorder{down: syscall.ENOSPC}
+	s := start(t, r, Options{})
+	if err := send(t, s.Addr(), "pbem@example.org", "one"); code(err) != 452 {
+		t.Errorf("a mail while the store's disk is full: %v; want 452", err)
+	}
+	r.mu.Lock()
+	r.down = errors.New("the store is locked")
+	r.mu.Unlock()
+	time.Sleep(20 * time.Millisecond) // the wait before the next check
+	if err := send(t, s.Addr(), "pbem@example.org", "two"); code(err) != 451 {
+		t.Errorf("a mail while the store fails: %v; want 451", err)
+	}
+	if got := spooledSegments(s.opts.Spool); len(got) != 0 {
+		t.Errorf("the spool holds %v; want nothing while the store is down", got)
+	}
+	r.mu.Lock()
+	r.down = nil
+	r.mu.Unlock()
+	time.Sleep(50 * time.Millisecond)
+	if err := send(t, s.Addr(), "pbem@example.org", "three"); err != nil {
+		t.Errorf("a mail once the store works: %v", err)
+	}
+	waitStored(t, r, "[three]")
+}
+
+// While as many mails as Queue are acknowledged and not yet decided, one
+// more waits for room: it is taken when a mail is decided within Wait,
+// and gets 451 (the MTA keeps it) when none is.
 func TestBusy(t *testing.T) {
 	t.Parallel()
 	r := &recorder{hold: make(chan struct{}), entered: make(chan int, 10)}
-	s := start(t, r, Options{Queue: 1, Batch: 1})
-	first, second := make(chan error), make(chan error)
-	go func() { first <- send(t, s.Addr(), "pbem@example.org", "one") }()
+	s := start(t, r, Options{Queue: 1, Wait: 300 * time.Millisecond})
+	if err := send(t, s.Addr(), "pbem@example.org", "one"); err != nil {
+		t.Fatal(err)
+	}
 	<-r.entered // "one" is being committed
-	go func() { second <- send(t, s.Addr(), "pbem@example.org", "two") }()
-	waitQueued(t, s, 1) // "two" waits
-	if err := send(t, s.Addr(), "pbem@example.org", "three"); code(err) != 451 {
-		t.Errorf("a mail while the store is busy: %v; want 451", err)
+	start := time.Now()
+	if err := send(t, s.Addr(), "pbem@example.org", "two"); code(err) != 451 {
+		t.Errorf("a mail while the queue is full: %v; want 451", err)
 	}
+	if d := time.Since(start); d < 300*time.Millisecond {
+		t.Errorf("the mail was refused after %v; want it to wait for room 300 ms", d)
+	}
+	second := make(chan error)
+	go func() { second <- send(t, s.Addr(), "pbem@example.org", "three") }()
+	time.Sleep(50 * time.Millisecond)
 	close(r.hold)
-	for _, ch := range []chan error{first, second} {
-		if err := <-ch; err != nil {
-			t.Errorf("a queued mail: %v", err)
-		}
+	if err := <-second; err != nil {
+		t.Errorf("a mail that waited for room: %v", err)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if fmt.Sprint(r.stored) != "[one two]" {
-		t.Errorf("stored %v; want [one two]", r.stored)
-	}
+	waitStored(t, r, "[one three]")
 }
 
-// The mails read and not yet committed are bounded in bytes: while the
-// store is busy, a mail that would pass the bound gets 451 and the MTA
-// keeps it, however many connections bring mail.
+// The mails read and not yet decided on are bounded in bytes, the spool's
+// included: while the store is busy, a mail that would pass the bound
+// gets 451 and the MTA keeps it, however many connections bring mail.
 func TestMemoryBound(t *testing.T) {
 	t.Parallel()
 	r := &recorder{hold: make(chan struct{}), entered: make(chan int, 10)}
-	s := start(t, r, Options{Memory: 1 << 20, Batch: 1}, 1<<20)
+	s := start(t, r, Options{Memory: 1 << 20}, 1<<20)
 	big := strings.Repeat(strings.Repeat("x", 98)+"\r\n", 6<<10) // 600 KiB
-	first := make(chan error)
-	go func() { first <- send(t, s.Addr(), "pbem@example.org", "one\r\n\r\n"+big) }()
-	select {
-	case <-r.entered: // "one" holds 600 KiB and more while its commit waits
-	case err := <-first:
+	if err := send(t, s.Addr(), "pbem@example.org", "one\r\n\r\n"+big); err != nil {
 		t.Fatalf("a mail within the memory bound: %v", err)
 	}
+	<-r.entered // "one" holds 600 KiB and more while its commit waits
 	if err := send(t, s.Addr(), "pbem@example.org", "two\r\n\r\n"+big); code(err) != 451 {
 		t.Errorf("a mail past the memory bound: %v; want 451", err)
 	}
 	close(r.hold)
-	if err := <-first; err != nil {
-		t.Errorf("the mail within the bound: %v", err)
+	waitStored(t, r, "[one]")
+	waitSpoolEmpty(t, s)
+	deadline := time.Now().Add(10 * time.Second)
+	for s.held() > 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
 	}
-	// Once the first is committed its bytes are free again.
+	if n := s.held(); n > 0 {
+		t.Fatalf("%d bytes held once every mail was decided; want none", n)
+	}
+	// Once the first is decided its bytes are free again.
 	if err := send(t, s.Addr(), "pbem@example.org", "three\r\n\r\n"+big); err != nil {
 		t.Errorf("a mail after the memory was freed: %v", err)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if got := fmt.Sprint(r.stored); got != "[one three]" {
-		t.Errorf("stored %s; want [one three]", got)
-	}
+	waitStored(t, r, "[one three]")
 }
 
 // Close right after Listen must return: go-smtp registers the listener
@@ -315,7 +424,7 @@ func TestCloseRightAfterListen(t *testing.T) {
 	t.Parallel()
 	for i := range 200 {
 		s, err := Listen(Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"},
-			Logger: quiet}, newIntake(&recorder{}))
+			Logger: quiet, Spool: t.TempDir()}, newIntake(&recorder{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -333,7 +442,7 @@ func TestCloseRightAfterListen(t *testing.T) {
 func TestCloseWithAllSlotsBusy(t *testing.T) {
 	t.Parallel()
 	s, err := Listen(Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"},
-		Logger: quiet, Conns: 1}, newIntake(&recorder{}))
+		Logger: quiet, Conns: 1, Spool: t.TempDir()}, newIntake(&recorder{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,44 +507,70 @@ func TestSessionEndsAtItsLongest(t *testing.T) {
 	}
 }
 
-// Mails Options.First picks are committed in a transaction of their own
-// ahead of the others of their batch: a player's vouched mail does not
-// wait on the forged mail that arrived with it.
+// Mails Options.First picks are committed apart from the others, and
+// while a batch of the others is handled: a player's vouched mail does not
+// wait on the forged mail that arrived before it.
 func TestFirstCommittedAhead(t *testing.T) {
 	t.Parallel()
-	r := &recorder{hold: make(chan struct{}), entered: make(chan int, 100)}
+	r := &recorder{hold: make(chan struct{}), holdIf: "forged", entered: make(chan int, 100)}
 	s := start(t, r, Options{First: func(raw []byte) bool { return strings.Contains(string(raw), "player") }})
-	var wg sync.WaitGroup
-	for i := range 10 {
-		wg.Go(func() {
-			subj := fmt.Sprintf("forged %d", i)
-			if i == 6 {
-				subj = "player's move"
-			}
-			if err := send(t, s.Addr(), "pbem@example.org", subj); err != nil {
-				t.Errorf("%s: %v", subj, err)
-			}
-		})
+	if err := send(t, s.Addr(), "pbem@example.org", "forged 0"); err != nil {
+		t.Fatal(err)
 	}
-	first := <-r.entered // one commit holds while the others queue up
-	r.mu.Lock()
-	held := slices.Contains(r.holding, "player's move")
-	r.mu.Unlock()
-	if !held {
-		// Else the player's mail went ahead of the others of a gathered
-		// batch (lmtp's gather), which wait in the commit goroutine.
-		waitQueued(t, s, 10-first)
+	<-r.entered // the forged mail's commit holds
+	for i := 1; i < 10; i++ {
+		subj := fmt.Sprintf("forged %d", i)
+		if i == 6 {
+			subj = "player's move"
+		}
+		if err := send(t, s.Addr(), "pbem@example.org", subj); err != nil {
+			t.Errorf("%s: %v", subj, err)
+		}
 	}
+	waitStored(t, r, "[player's move]")
 	close(r.hold)
-	wg.Wait()
+	waitStored(t, r, "[player's move forged 0 forged 1 forged 2 forged 3 forged 4 forged 5 forged 7 forged 8 forged 9]")
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	i := slices.Index(r.stored, "player's move")
-	if held && (first == 1 || i < first) {
-		return // it was in the commit that held, alone or with those before it
+	if fmt.Sprint(r.batches) != "[1 1 8]" {
+		t.Errorf("commits of %v mails; want [1 1 8]: the player's mail alone, then the forged", r.batches)
 	}
-	// The commit after the held one is the player's mail, alone.
-	if i != first || len(r.batches) < 2 || r.batches[1] != 1 {
-		t.Errorf("stored %v in batches %v: the player's mail did not go ahead alone", r.stored, r.batches)
+}
+
+// Without a spool (a store shared by several nodes), a mail is
+// acknowledged once the intake has decided on it: 250 once stored, 451
+// when the store refuses it, and the MTA keeps it.
+func TestWithoutSpoolAcknowledgedOnceStored(t *testing.T) {
+	t.Parallel()
+	r := &recorder{hold: make(chan struct{}), entered: make(chan int, 10), fail: "bad"}
+	s, err := Listen(Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"}, Logger: quiet}, newIntake(r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	t.Cleanup(func() {
+		select {
+		case <-r.hold:
+		default:
+			close(r.hold)
+		}
+	})
+	answer := make(chan error, 1)
+	go func() { answer <- send(t, s.Addr(), "pbem@example.org", "help") }()
+	<-r.entered
+	select {
+	case err := <-answer:
+		t.Fatalf("the mail was answered %v while its commit waits; want no answer before it", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(r.hold)
+	if err := <-answer; err != nil {
+		t.Fatalf("the mail once stored: %v", err)
+	}
+	if got := r.storedSubjects(); got != "[help]" {
+		t.Errorf("stored %s when the mail was acknowledged; want [help]", got)
+	}
+	if err := send(t, s.Addr(), "pbem@example.org", "bad mail"); code(err) != 451 {
+		t.Errorf("a mail the store refuses: %v; want 451", err)
 	}
 }

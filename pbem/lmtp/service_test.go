@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -24,14 +25,36 @@ var quiet = slog.New(slog.DiscardHandler)
 func serve(t *testing.T, largest int64) (*store.DB, *lmtp.Server) {
 	t.Helper()
 	db := storetest.New(t)
+	return db, serveOn(t, db, t.TempDir(), largest)
+}
+
+// serveOn runs the real service on db over LMTP, with its spool in dir.
+func serveOn(t *testing.T, db *store.DB, dir string, largest int64) *lmtp.Server {
+	t.Helper()
 	svc := pbem.New(db, pbem.Config{Address: "pbem@example.org", Log: quiet})
 	s, err := lmtp.Listen(lmtp.Options{Addr: "127.0.0.1:0", Recipients: []string{"pbem@example.org"},
-		Logger: quiet}, intake.New(svc, intake.Options{Largest: largest, Logger: quiet}))
+		Logger: quiet, Spool: dir}, intake.New(svc, intake.Options{Largest: largest, Logger: quiet}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return db, s
+	return s
+}
+
+// outbox waits until the store's outbox holds n mails, and returns them.
+func outbox(t *testing.T, db *store.DB, n int) []store.Outgoing {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out, err := db.Pending(time.Now().Add(time.Hour), 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out) >= n || time.Now().After(deadline) {
+			return out
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // lmtpClient connects and says LHLO.
@@ -70,7 +93,7 @@ func deliver(c *smtp.Client, data string) error {
 }
 
 // Through the real service: a signup delivered over LMTP is stored, with
-// its reply in the outbox, by the time the MTA hears 250.
+// its reply in the outbox, once the MTA has heard 250.
 func TestDeliverToService(t *testing.T) {
 	t.Parallel()
 	db, s := serve(t, 0)
@@ -80,10 +103,7 @@ func TestDeliverToService(t *testing.T) {
 		if err := deliver(c, data); err != nil {
 			t.Fatalf("%s: %v", subj, err)
 		}
-		out, err := db.Pending(time.Now().Add(time.Hour), 0, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		out := outbox(t, db, i+1)
 		if len(out) != i+1 || !strings.Contains(string(out[i].Data), "alice@example.org") {
 			t.Fatalf("after %q was acknowledged the outbox holds %d mails; want %d", subj, len(out), i+1)
 		}
@@ -104,6 +124,7 @@ func TestUnreadableMailQuarantined(t *testing.T) {
 			t.Fatalf("try %d: a mail with no header was answered %v; want 250", try, err)
 		}
 	}
+	s.Close() // every mail acknowledged is decided on
 	q, err := db.Quarantined()
 	if err != nil {
 		t.Fatal(err)
@@ -124,11 +145,35 @@ func TestTooLargeMailAnswered(t *testing.T) {
 	if err := deliver(c, data); err != nil {
 		t.Fatalf("a mail of 200 KB, 64 KiB read: %v; want 250", err)
 	}
-	out, err := db.Pending(time.Now().Add(time.Hour), 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := outbox(t, db, 1)
 	if len(out) != 1 || !strings.Contains(string(out[0].Data), "too large") {
 		t.Fatalf("the outbox holds %d mails; want the one answer that the mail is too large", len(out))
+	}
+}
+
+// A crash between a mail's commit and its spool's deletion hands the mail
+// to the service again at the next start: it is not played twice (its
+// processed-mail key), while a mail of the same spool not yet handled is.
+func TestSpoolReplayHandlesOnce(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
+	signup := "From: alice@example.org\r\nTo: pbem@example.org\r\nSubject: signup alice pw-alice\r\nMessage-ID: <s1@example.org>\r\n\r\n\r\n"
+	c := lmtpClient(t, serveOn(t, db, t.TempDir(), 0))
+	if err := deliver(c, signup); err != nil {
+		t.Fatal(err)
+	}
+	if out := outbox(t, db, 1); len(out) != 1 {
+		t.Fatalf("the outbox holds %d mails after the signup; want 1", len(out))
+	}
+	help := "From: alice@example.org\r\nTo: pbem@example.org\r\nSubject: help\r\nMessage-ID: <h1@example.org>\r\n\r\n\r\n"
+	left := t.TempDir()
+	lmtp.WriteSegment(t, left, signup, help)
+	serveOn(t, db, left, 0).Close()
+	out := outbox(t, db, 2)
+	if len(out) != 2 || !strings.Contains(string(out[1].Data), "help") && !strings.Contains(string(out[0].Data), "help") {
+		t.Fatalf("the outbox holds %d mails after the spool was handled again; want 2: the signup's answer once, and help's", len(out))
+	}
+	if entries, _ := os.ReadDir(left); len(entries) != 0 {
+		t.Errorf("the spool holds %d files once handled; want none", len(entries))
 	}
 }

@@ -65,7 +65,7 @@ func TestSocketModeAndGroup(t *testing.T) {
 func TestSocketGroupUnknown(t *testing.T) {
 	t.Parallel()
 	_, err := Listen(Options{Addr: filepath.Join(t.TempDir(), "lmtp"), SocketGroup: "no-such-group-pbemd",
-		Recipients: []string{"pbem@example.org"}, Logger: quiet}, newIntake(&recorder{}))
+		Recipients: []string{"pbem@example.org"}, Logger: quiet, Spool: t.TempDir()}, newIntake(&recorder{}))
 	if err == nil || !strings.Contains(err.Error(), "want a group name or number") {
 		t.Fatalf("Listen with an unknown group: %v; want an error naming what is wanted", err)
 	}

@@ -31,3 +31,17 @@ func unixPeer(c *net.UnixConn) string {
 	})
 	return peer
 }
+
+// fdatasync syncs the file's data, and of its metadata only what reading
+// the data needs (its size), as a journal's append needs.
+func fdatasync(f *os.File) error {
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var serr error
+	if err := raw.Control(func(fd uintptr) { serr = syscall.Fdatasync(int(fd)) }); err != nil {
+		return err
+	}
+	return serr
+}

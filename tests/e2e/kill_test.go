@@ -9,6 +9,8 @@ import (
 
 	"github.com/pbemd/pbemd/rules"
 	"github.com/pbemd/pbemd/store"
+	"github.com/pbemd/pbemd/tests/dovecot"
+	"github.com/pbemd/pbemd/tests/testenv"
 )
 
 // moveMail is one move command of the backlog.
@@ -243,5 +245,76 @@ func TestSIGTERMMidBacklog(t *testing.T) {
 		if !slices.Equal(to, []string{player("alice"), player("bob")}) {
 			t.Errorf("move %s got replies to %q; want exactly one to alice and one to bob", m.msgID, to)
 		}
+	}
+}
+
+// TestKilledDaemonLMTP kills pbemd with SIGKILL at random moments while an
+// MTA hands it a backlog of move mails over LMTP, one connection, each
+// mail after the last was answered, and hands a mail again that got no
+// answer, as Postfix does. Every mail answered 250 sits in pbemd's spool
+// until handled, so in the end every move is applied exactly once, in
+// order, and gets its replies.
+func TestKilledDaemonLMTP(t *testing.T) {
+	lmtpAddr := testenv.FreeAddr(t)
+	w := newDovecotWorld(t, "lmtp: "+lmtpAddr+"\n")
+	mails, want := backlog(t, w, 20, 10)
+	seed := time.Now().UnixNano()
+	t.Logf("%d move mails; random seed %d", len(mails), seed)
+	rng := rand.New(rand.NewPCG(uint64(seed), 0))
+	next, kills, mid := 0, 0, 0
+	for next < len(mails) {
+		p := w.start(t)
+		l := dialUntil(t, lmtpAddr)
+		killed := make(chan struct{})
+		go func() {
+			time.Sleep(time.Duration(rng.IntN(60)) * time.Millisecond)
+			p.kill()
+			close(killed)
+		}()
+		before := next
+		for next < len(mails) {
+			if err := l.Deliver(mails[next].from, server, mails[next].mail()); err != nil {
+				break // no answer: the MTA keeps the mail, and tries again
+			}
+			next++
+		}
+		<-killed
+		l.Close()
+		kills++
+		if next > before && next < len(mails) {
+			mid++
+		}
+	}
+	t.Logf("%d kills, %d of them mid-backlog", kills, mid)
+	if mid < 2 {
+		t.Errorf("only %d kills hit the backlog half-done; the test shows little", mid)
+	}
+	p := w.start(t)
+	waitUntil(t, "the spool handled and every reply sent", 60*time.Second, func() bool {
+		answered := repliesTo(t, w)
+		for _, m := range mails {
+			if to := answered[m.msgID]; !slices.Contains(to, player("alice")) || !slices.Contains(to, player("bob")) {
+				return false
+			}
+		}
+		return true
+	})
+	p.stop()
+	checkMoves(t, w, want)
+}
+
+// dialUntil connects to pbemd's LMTP listener, waiting for it to listen.
+func dialUntil(t *testing.T, addr string) *dovecot.LMTP {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		l, err := dovecot.DialLMTPAt(addr)
+		if err == nil {
+			return l
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pbemd's LMTP at %s: %v", addr, err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -126,7 +126,7 @@ func TestPostfixKeepsMail(t *testing.T) {
 			return err
 		}
 		waitDeferred(t, mta, "Connection refused")
-		full, err := lmtp.Listen(lmtp.Options{Addr: lmtpAddr, Recipients: []string{server},
+		full, err := lmtp.Listen(lmtp.Options{Addr: lmtpAddr, Recipients: []string{server}, Spool: t.TempDir(),
 			Logger: slog.New(slog.DiscardHandler)}, intake.New(fullStore{}, intake.Options{Logger: slog.New(slog.DiscardHandler)}))
 		if err != nil {
 			t.Fatal(err)
