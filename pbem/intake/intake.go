@@ -285,7 +285,7 @@ func (in *Intake) failed(raw []byte, err error) Verdict {
 func (in *Intake) setAside(raw []byte, why string, cause error) Verdict {
 	ids, err := in.svc.Quarantine(raw, why, true)
 	if err != nil {
-		return in.outage(fmt.Errorf("%v; setting the mail aside failed: %w", cause, err))
+		return in.unanswered(fmt.Errorf("%v; setting the mail aside failed: %w", cause, err))
 	}
 	return Verdict{Kind: SetAside, Err: cause, IDs: ids}
 }
@@ -296,9 +296,22 @@ func (in *Intake) tooLarge(header []byte, size int64) Verdict {
 	ids, err := in.svc.TooLarge(header, size, in.opts.Largest)
 	if err != nil {
 		in.failure()
-		return in.outage(fmt.Errorf("answering a mail of %d bytes, over the %d read: %w", size, in.opts.Largest, err))
+		return in.unanswered(fmt.Errorf("answering a mail of %d bytes, over the %d read: %w", size, in.opts.Largest, err))
 	}
 	return Verdict{Kind: SetAside, Err: fmt.Errorf("the mail has %d bytes, more than the %d read", size, in.opts.Largest), IDs: ids}
+}
+
+// unanswered is the verdict on a mail whose answer could not be stored:
+// an outage when the store takes no small write either; else the mail
+// alone is at fault (its answer is too large for what the disk has left,
+// say), and it is tried again after the longest wait, with no outage
+// declared that would hold up the other mails.
+func (in *Intake) unanswered(err error) Verdict {
+	if in.svc.Check() != nil {
+		return in.outage(err)
+	}
+	in.log.Warn("the answer to a mail could not be stored; it will be tried again", "in", in.opts.RetryMax, "err", err)
+	return Verdict{Kind: Retry, After: in.opts.RetryMax, Err: err}
 }
 
 // outage is the verdict on a mail while the store takes no write: try

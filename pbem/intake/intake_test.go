@@ -22,6 +22,7 @@ type fake struct {
 	mu       sync.Mutex
 	fail     map[string]error // per subject; errPanic panics
 	down     bool             // the store takes no write at all
+	noAnswer bool             // the answer to a too large mail cannot be stored
 	handled  []string         // subjects committed, in order
 	calls    map[string]int   // how often each subject was handed over
 	aside    []string         // subjects quarantined
@@ -95,6 +96,9 @@ func (f *fake) Quarantine(raw []byte, why string, keep bool) ([]uint64, error) {
 func (f *fake) TooLarge(header []byte, size, limit int64) ([]uint64, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.noAnswer {
+		return nil, errors.New("no space left on device for the answer")
+	}
 	f.large = append(f.large, fmt.Sprintf("%s size=%d limit=%d", header, size, limit))
 	return []uint64{98}, nil
 }
@@ -340,5 +344,29 @@ func TestFailuresCountedAcrossRuns(t *testing.T) {
 		if v.Kind != want {
 			t.Fatalf("run %d: %s (%v); want %s", try, v.Kind, v.Err, want)
 		}
+	}
+}
+
+// A mail whose answer cannot be stored while the store takes small writes
+// (a disk nearly full, the answer too large for it) is tried again after
+// the longest wait, and no outage is declared: Ready keeps taking the
+// other mails, and checks the store no more.
+func TestUnanswerableMailHoldsUpNoOther(t *testing.T) {
+	f := newFake()
+	f.noAnswer = true
+	in := New(f, Options{Logger: quiet, Largest: 64, RetryMin: time.Millisecond, RetryMax: time.Hour})
+	if err := in.Ready(); err != nil {
+		t.Fatalf("Ready before any mail: %v", err)
+	}
+	vs := in.Take([]Mail{{Raw: []byte("From: a@example.org\r\n\r\n"), Size: 100}}, Apart)
+	if vs[0].Kind != Retry || vs[0].After != time.Hour {
+		t.Fatalf("a mail whose answer cannot be stored: %v after %v; want retry after the longest wait", vs[0].Kind, vs[0].After)
+	}
+	time.Sleep(5 * time.Millisecond) // past the outage's first wait, were there one
+	if err := in.Ready(); err != nil {
+		t.Errorf("Ready after one mail's answer failed: %v; want the store taken for working", err)
+	}
+	if got := kinds(in.Take(mails("help"), Apart)); got != "done" {
+		t.Errorf("the next mail: %s; want done", got)
 	}
 }

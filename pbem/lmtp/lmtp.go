@@ -75,6 +75,12 @@ type Options struct {
 	Wait time.Duration
 	// Batch is the most mails one transaction commits. Default 256.
 	Batch int
+	// Linger is how long a worker that just committed more than one mail
+	// (a backlog is coming) waits for a whole batch before it takes the
+	// next, when there is a spool: the mails are answered meanwhile, and
+	// each commit of more of them costs less a mail. A mail alone does
+	// not wait. Default 20 ms.
+	Linger time.Duration
 	// Memory is the most bytes of mail held at once, read and not yet
 	// decided on, in memory and in the spool's files; a mail that would
 	// pass it gets 451 (busy). Default 64 MiB, and never below the
@@ -104,7 +110,9 @@ type Server struct {
 	srv     *smtp.Server
 	ln      net.Listener
 	spool   *spool
-	jobs    chan job // mails read, for the writer to spool
+	jobs    chan job     // mails read, for the writer to spool
+	jobsMu  sync.RWMutex // held to send to jobs (read) and to close it
+	closed  bool         // jobs is closed: the server stops
 	writing sync.WaitGroup
 	wg      sync.WaitGroup
 	closing sync.Once
@@ -112,6 +120,7 @@ type Server struct {
 
 	mu     sync.Mutex
 	memory int64 // bytes of mail that may still be held (Options.Memory)
+	forged int64 // bytes the mails Options.First does not pick may still hold once read
 
 	// The mails spooled wait for their worker: those Options.First picks
 	// for one, the others for another, so that a player's vouched mail is
@@ -133,7 +142,8 @@ type spooled struct {
 	mail  intake.Mail
 	first bool
 	seg   *segment
-	token bool // it holds a token of its queue's room
+	held  int64 // bytes of the memory bound it holds, or its segment for it
+	token bool  // it holds a token of its queue's room
 	// done, without a spool, is told the answer once the intake has
 	// decided (nil: 250).
 	done chan error
@@ -149,6 +159,9 @@ func Listen(opts Options, in *intake.Intake) (*Server, error) {
 	}
 	if opts.Batch <= 0 {
 		opts.Batch = 256
+	}
+	if opts.Linger <= 0 {
+		opts.Linger = 20 * time.Millisecond
 	}
 	if opts.Memory <= 0 {
 		opts.Memory = 64 << 20
@@ -179,7 +192,7 @@ func Listen(opts Options, in *intake.Intake) (*Server, error) {
 	var left []spooled
 	if opts.Spool != "" {
 		var err error
-		if sp, left, err = openSpool(opts.Spool, in.Largest()); err != nil {
+		if sp, left, err = openSpool(opts.Spool, opts.Logger); err != nil {
 			return nil, fmt.Errorf("lmtp: %w", err)
 		}
 	}
@@ -189,7 +202,10 @@ func Listen(opts Options, in *intake.Intake) (*Server, error) {
 		return nil, fmt.Errorf("lmtp: %w", err)
 	}
 	s := &Server{opts: opts, in: in, ln: ln, spool: sp, jobs: make(chan job, opts.Queue),
-		log: opts.Logger, memory: opts.Memory}
+		log: opts.Logger, memory: opts.Memory, forged: opts.Memory}
+	if opts.First != nil {
+		s.forged = opts.Memory / 2
+	}
 	s.first, s.rest = newQueue(opts.Queue), newQueue(opts.Queue)
 	// The mails a previous run left are held against the bounds as far
 	// as they go; the sessions wait until they are decided on.
@@ -313,7 +329,10 @@ func (s *Server) close() error {
 	// go-smtp closes the listener only once Serve has begun: a Close
 	// right after Listen must close it itself.
 	s.ln.Close()
+	s.jobsMu.Lock()
+	s.closed = true
 	close(s.jobs)
+	s.jobsMu.Unlock()
 	s.writing.Wait()
 	s.first.stop()
 	s.rest.stop()
@@ -350,7 +369,7 @@ func (s *Server) write() {
 		} else {
 			ps := make([]spooled, len(batch))
 			for i, j := range batch {
-				ps[i] = spooled{mail: j.mail, first: j.first, seg: seg, token: true}
+				ps[i] = spooled{mail: j.mail, first: j.first, held: j.held, seg: seg, token: true}
 			}
 			s.requeue(ps)
 		}
@@ -397,17 +416,17 @@ func restBatch(opts Options) int {
 // forgets each the intake decided on; one told to retry is offered again
 // after its wait, and holds up no other.
 //
-// A worker with ahead set begins a batch only while none waits in that
-// queue nor is being handled, so that the two cores go to the players'
+// A worker with ahead set hands a batch over only while none waits in
+// that queue nor is being handled, so that the two cores go to the players'
 // mail first while a flood of forged mail keeps its worker busy.
 func (s *Server) work(q *queue, most int, ahead *queue) {
 	for {
-		if ahead != nil {
-			ahead.waitIdle()
-		}
 		batch := q.take(most)
 		if batch == nil {
 			return
+		}
+		if ahead != nil {
+			ahead.waitIdle()
 		}
 		mails := make([]intake.Mail, len(batch))
 		for i, p := range batch {
@@ -415,23 +434,27 @@ func (s *Server) work(q *queue, most int, ahead *queue) {
 		}
 		for i, v := range s.in.Take(mails, intake.Apart) {
 			p := batch[i]
-			if p.done != nil {
+			switch {
+			case p.done != nil: // no spool: the session answers, and frees its bytes
+				q.freeRoom()
 				p.done <- reply(v)
-				if p.token {
-					q.freeRoom()
-				}
 				continue
-			}
-			if v.Kind == intake.Retry {
+			case v.Kind == intake.Retry:
 				time.AfterFunc(v.After, func() { s.requeue([]spooled{p}) })
 				continue
 			}
 			s.release(s.spool.decided(p.seg))
+			if !p.first {
+				s.releaseForged(p.held)
+			}
 			if p.token {
 				q.freeRoom()
 			}
 		}
 		q.handled()
+		if len(batch) > 1 && s.spool != nil {
+			q.linger(most, s.opts.Linger)
+		}
 	}
 }
 
@@ -529,6 +552,24 @@ func (s *Server) release(n int64) {
 	s.mu.Unlock()
 }
 
+// holdForged counts n bytes more of mail no trusted server vouches for,
+// unless that passes its share of the memory bound.
+func (s *Server) holdForged(n int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n > s.forged {
+		return false
+	}
+	s.forged -= n
+	return true
+}
+
+func (s *Server) releaseForged(n int64) {
+	s.mu.Lock()
+	s.forged += n
+	s.mu.Unlock()
+}
+
 // Errors the MTA reads. A 4xx keeps the mail in its queue for a retry.
 var (
 	errBusy = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 2},
@@ -589,55 +630,78 @@ func (se *session) Data(r io.Reader) error {
 		se.conn.data(true) // not to be ended for a new connection meanwhile
 		defer se.conn.data(false)
 	}
-	if err := se.s.in.Ready(); err != nil {
+	s := se.s
+	if s.stopping() {
+		return errClosed
+	}
+	if err := s.in.Ready(); err != nil {
 		return refusal(err)
 	}
-	m, held, err := se.s.read(r, se.conn)
+	m, held, err := s.read(r, se.conn)
 	if err != nil {
-		se.s.release(held)
+		s.release(held)
 		return err
 	}
-	first := se.s.opts.First != nil && se.s.opts.First(m.Raw)
-	q := se.s.queueOf(first)
-	if !q.waitRoom(se.s.opts.Wait) {
-		se.s.release(held)
+	first := s.opts.First != nil && s.opts.First(m.Raw)
+	// Mail no trusted server vouches for may hold half the memory bound
+	// at most once read (where some is vouched for), so that a flood of
+	// it, waiting for its worker, does not keep the players' mail out.
+	if !first && !s.holdForged(held) {
+		s.release(held)
 		return errBusy
 	}
-	if se.s.spool == nil {
+	q := s.queueOf(first)
+	err = errBusy
+	switch {
+	case !q.waitRoom(s.opts.Wait):
+	case s.spool == nil:
 		done := make(chan error, 1)
 		q.put([]spooled{{mail: m, first: first, token: true, done: done}})
-		err = <-done
-		se.s.release(held)
-		return err
-	}
-	err = se.s.spoolMail(job{mail: m, held: held, first: first, done: make(chan error, 1)})
-	if err != nil {
-		se.s.release(held)
+		err = <-done // the worker freed the room
+	default:
+		if err = s.spoolMail(job{mail: m, held: held, first: first, done: make(chan error, 1)}); err == nil {
+			return nil // the spool holds the bytes now
+		}
 		q.freeRoom()
+	}
+	s.release(held)
+	if !first {
+		s.releaseForged(held)
 	}
 	return err
 }
 
 // spoolMail hands a mail read to the writer and returns its answer; on
 // nil, the spool holds the mail and its bytes.
-func (s *Server) spoolMail(j job) (err error) {
-	defer func() {
-		if recover() != nil { // the jobs channel closed: the server stops
-			err = errClosed
-		}
-	}()
+func (s *Server) spoolMail(j job) error {
+	s.jobsMu.RLock()
+	if s.closed {
+		s.jobsMu.RUnlock()
+		return errClosed
+	}
 	select {
 	case s.jobs <- j:
 	default:
+		s.jobsMu.RUnlock()
 		return errBusy
 	}
+	s.jobsMu.RUnlock()
 	return <-j.done
+}
+
+// stopping reports whether the server stops: a session that outlives
+// Close must not reach the store.
+func (s *Server) stopping() bool {
+	s.jobsMu.RLock()
+	defer s.jobsMu.RUnlock()
+	return s.closed
 }
 
 // A queue holds the spooled mails waiting for a worker, and the room
 // for those that may be acknowledged and not yet decided on.
 type queue struct {
-	room chan struct{} // a token for each mail acknowledged and not decided
+	room    chan struct{} // a token for each mail acknowledged and not decided
+	arrived chan struct{} // told when mails are put (see linger)
 
 	mu       sync.Mutex
 	cond     sync.Cond
@@ -647,7 +711,7 @@ type queue struct {
 }
 
 func newQueue(room int) *queue {
-	q := &queue{room: make(chan struct{}, room)}
+	q := &queue{room: make(chan struct{}, room), arrived: make(chan struct{}, 1)}
 	q.cond.L = &q.mu
 	return q
 }
@@ -691,6 +755,10 @@ func (q *queue) put(ps []spooled) {
 	if !q.stopping {
 		q.mails = append(q.mails, ps...)
 		q.cond.Broadcast()
+		select {
+		case q.arrived <- struct{}{}:
+		default:
+		}
 		return
 	}
 	for _, p := range ps {
@@ -739,10 +807,34 @@ func (q *queue) waitIdle() {
 	q.mu.Unlock()
 }
 
+// linger waits until n mails are queued, for d at most, or the server
+// stops.
+func (q *queue) linger(n int, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		q.mu.Lock()
+		enough := len(q.mails) >= n || q.stopping
+		q.mu.Unlock()
+		if enough {
+			return
+		}
+		select {
+		case <-q.arrived:
+		case <-t.C:
+			return
+		}
+	}
+}
+
 // stop lets the worker return once the mails queued are taken.
 func (q *queue) stop() {
 	q.mu.Lock()
 	q.stopping = true
 	q.cond.Broadcast()
 	q.mu.Unlock()
+	select {
+	case q.arrived <- struct{}{}:
+	default:
+	}
 }

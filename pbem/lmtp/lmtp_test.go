@@ -574,3 +574,27 @@ func TestWithoutSpoolAcknowledgedOnceStored(t *testing.T) {
 		t.Errorf("a mail the store refuses: %v; want 451", err)
 	}
 }
+
+// Mail no trusted server vouches for holds half the memory bound at most
+// while it waits: a flood of it, its commits slow, leaves room for a
+// player's vouched mail.
+func TestForgedMailLeavesMemoryForVouched(t *testing.T) {
+	t.Parallel()
+	r := &recorder{hold: make(chan struct{}), holdIf: "forged", entered: make(chan int, 100)}
+	s := start(t, r, Options{Memory: 64 << 10, First: func(raw []byte) bool { return strings.Contains(string(raw), "player") }}, 20000)
+	pad := "\r\n\r\n" + strings.Repeat(strings.Repeat("x", 98)+"\r\n", 90) // 9 KiB, held as 16
+	refused := false
+	for range 20 {
+		if err := send(t, s.Addr(), "pbem@example.org", "forged"+pad); code(err) == 451 {
+			refused = true
+			break
+		}
+	}
+	if !refused {
+		t.Fatal("20 forged mails of 9 KiB with 64 KiB of memory were all taken; want 451 past their share")
+	}
+	if err := send(t, s.Addr(), "pbem@example.org", "player's move"+pad); err != nil {
+		t.Errorf("a vouched mail while forged mail holds its share: %v; want 250", err)
+	}
+	waitStored(t, r, "[player's move]")
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -31,7 +32,10 @@ import (
 // A record is the mail's length (4 bytes), the size of the whole mail of
 // which it is the beginning, or 0 (8 bytes), a CRC-32C of those and the
 // mail (4 bytes), then the mail. A record cut short by a crash, never
-// acknowledged, ends the segment's reading.
+// acknowledged, ends the segment's reading. A damaged record with more
+// after it (the disk's fault) ends it too; the segment is then kept, its
+// name ending in .damaged, for the operator, once its mails before the
+// damage are decided on.
 
 // segmentSize is the size past which a segment takes no more mails.
 const segmentSize = 1 << 20
@@ -39,8 +43,12 @@ const segmentSize = 1 << 20
 // recordHeader is the size of a record's header.
 const recordHeader = 16
 
-// segmentExt ends the name of a segment file.
-const segmentExt = ".mails"
+// segmentExt ends the name of a segment file; damagedExt is added to a
+// segment's name when it is set aside.
+const (
+	segmentExt = ".mails"
+	damagedExt = ".damaged"
+)
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -59,13 +67,23 @@ type segment struct {
 	size int64    // bytes written and synced
 	live int      // mails in it not yet decided
 	held int64    // bytes of the server's memory bound it holds
+	// damaged is set for a segment whose reading a damaged record ended:
+	// it is set aside, not deleted.
+	damaged bool
 }
 
 // openSpool opens the spool in dir, making it when missing, and returns
 // the mails left in it by a previous run with their segments.
-func openSpool(dir string, largest int64) (*spool, []spooled, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, nil, fmt.Errorf("spool: %w", err)
+func openSpool(dir string, log *slog.Logger) (*spool, []spooled, error) {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		// Made, and its parent synced, so that a crash keeps it with
+		// the first segments.
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, nil, fmt.Errorf("spool: %w", err)
+		}
+		if err := syncDir(filepath.Dir(dir)); err != nil {
+			return nil, nil, fmt.Errorf("spool: %w", err)
+		}
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -85,37 +103,46 @@ func openSpool(dir string, largest int64) (*spool, []spooled, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("spool: %w", err)
 		}
-		for _, m := range records(data, largest) {
+		ms, damaged := records(data)
+		for _, m := range ms {
 			left = append(left, spooled{mail: m, seg: seg})
 			seg.live++
 			seg.held += recordHeader + int64(len(m.Raw))
 		}
+		if damaged {
+			seg.damaged = true
+			log.Error("lmtp: a spool segment is damaged; the mails after the damage are not handled, and it is kept aside",
+				"segment", seg.path+damagedExt, "mails", len(ms))
+		}
 		if seg.live == 0 {
-			os.Remove(seg.path)
+			seg.remove()
 		}
 	}
 	return sp, left, nil
 }
 
 // records decodes the whole records of a segment's data, up to the first
-// that is cut short or damaged.
-func records(data []byte, largest int64) []intake.Mail {
-	var ms []intake.Mail
-	for len(data) >= recordHeader {
+// that is cut short or damaged; damaged reports a bad record with more
+// data after it, which no crash leaves.
+func records(data []byte) (ms []intake.Mail, damaged bool) {
+	for len(data) > 0 {
+		if len(data) < recordHeader {
+			return ms, false // cut short
+		}
 		n := int64(binary.BigEndian.Uint32(data))
 		size := int64(binary.BigEndian.Uint64(data[4:]))
-		if n > largest+1 || int64(len(data)-recordHeader) < n {
-			break
+		if int64(len(data)-recordHeader) < n {
+			return ms, false // cut short, or a length damaged: either way the last
 		}
 		raw := data[recordHeader : recordHeader+n]
 		sum := crc32.Update(crc32.Checksum(data[:12], castagnoli), castagnoli, raw)
 		if sum != binary.BigEndian.Uint32(data[12:]) {
-			break
+			return ms, len(data) > recordHeader+int(n)
 		}
 		ms = append(ms, intake.Mail{Raw: raw, Size: size})
 		data = data[recordHeader+n:]
 	}
-	return ms
+	return ms, false
 }
 
 // appendRecord appends m's record to b.
@@ -202,8 +229,17 @@ func (sp *spool) retire(seg *segment) {
 		seg.f = nil
 	}
 	if seg.live == 0 {
-		os.Remove(seg.path)
+		seg.remove()
 	}
+}
+
+// remove deletes the segment's file, or sets it aside when damaged.
+func (seg *segment) remove() {
+	if seg.damaged {
+		os.Rename(seg.path, seg.path+damagedExt)
+		return
+	}
+	os.Remove(seg.path)
 }
 
 // decided notes that the intake decided on one mail of seg, and returns

@@ -169,3 +169,50 @@ func TestSegmentsRotateAndGo(t *testing.T) {
 	waitStored(t, r, "[m0 m1 m2 m3 m4 m5 m6 m7]")
 	waitSpoolEmpty(t, s)
 }
+
+// The spool keeps what it acknowledged whatever the largest mail read at
+// the next start: a mail written under a larger limit is handed over all
+// the same (the intake answers it as too large), and so are those after
+// it.
+func TestSpoolReadUnderALowerLimit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	big := intake.Mail{Raw: []byte("From: a@example.org\r\nSubject: big\r\n\r\n" + strings.Repeat("x", 300) + "\r\n")}
+	writeSegment(t, dir, "0000000000000001"+segmentExt, mailNamed("before"), big, mailNamed("after"))
+	r := &recorder{}
+	s := start(t, r, Options{Spool: dir}, 100)
+	waitStored(t, r, "[before after]")
+	waitSpoolEmpty(t, s)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if fmt.Sprint(r.aside) != "[big]" {
+		t.Errorf("set aside %v; want [big], answered as too large", r.aside)
+	}
+}
+
+// A segment damaged in its middle (not cut short by a crash) gives up the
+// mails before the damage, and is kept aside for the operator, not
+// deleted with the mails after it.
+func TestDamagedSegmentKeptAside(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	data := writeSegment(t, dir, "0000000000000001"+segmentExt, mailNamed("one"), mailNamed("two"), mailNamed("three"))
+	second := recordHeader + len(mailNamed("one").Raw)
+	data[second+recordHeader+2] ^= 1 // a byte of "two"
+	if err := os.WriteFile(filepath.Join(dir, "0000000000000001"+segmentExt), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{}
+	start(t, r, Options{Spool: dir})
+	waitStored(t, r, "[one]")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "0000000000000001"+segmentExt+damagedExt)); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the damaged segment was not kept aside")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
