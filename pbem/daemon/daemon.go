@@ -362,12 +362,18 @@ func serveMetrics(addr string, pprof bool, m *metrics.Metrics, log *slog.Logger)
 // says, into the one intake.
 func listenLMTP(cfg *config.Config, in *intake.Intake, log *slog.Logger) (*lmtp.Server, error) {
 	l := cfg.LMTP
+	// The mail a trusted server vouches for goes first, and the rest is
+	// held to a flood's share; with no trusted server, all mail is alike.
+	var first func([]byte) bool
+	if len(cfg.TrustedAuthservIDs) > 0 {
+		first = cfg.Verifier().Trusted
+	}
 	lm, err := lmtp.Listen(lmtp.Options{Addr: l.Listen, Recipients: []string{cfg.Address},
 		SocketMode: os.FileMode(l.SocketMode), SocketGroup: l.SocketGroup,
 		Conns: l.Connections, PerPeer: l.ConnectionsPerPeer, Idle: l.IdleTimeout,
 		Domain: mailauth.Domain(cfg.Address), Logger: log.With("part", "lmtp"),
 		Spool: cfg.LMTPSpool(),
-		First: cfg.Verifier().Trusted}, in)
+		First: first}, in)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,11 @@
 // the intake (pbem/intake), up to a batch in one call, so that a backlog
 // costs one commit per batch however few connections bring it; the mails
 // of one write to the spool come from every session waiting, in one sync.
+// A mail that finds its worker quiet is handed to it at once and answered
+// after its commit, with no spool write: a quiet server's player waits for
+// one sync, not two. So is mail no trusted server vouches for, where
+// Options.First picks some: a flood of it waits for its commits, its
+// MTA keeping the rest, and takes no more than its worker's share.
 // The intake decides on each: done, or answered and set aside, and the
 // spool forgets it; told to retry, it is offered again after the wait.
 // See spool for what a crash keeps.
@@ -81,6 +86,11 @@ type Options struct {
 	// each commit of more of them costs less a mail. A mail alone does
 	// not wait. Default 20 ms.
 	Linger time.Duration
+	// Quiet is how long a worker must have had nothing to do for a mail
+	// to be handed to it at once and answered after its commit, with no
+	// spool write (one sync, not two). Default Linger; negative: every
+	// mail goes through the spool.
+	Quiet time.Duration
 	// Memory is the most bytes of mail held at once, read and not yet
 	// decided on, in memory and in the spool's files; a mail that would
 	// pass it gets 451 (busy). Default 64 MiB, and never below the
@@ -162,6 +172,9 @@ func Listen(opts Options, in *intake.Intake) (*Server, error) {
 	}
 	if opts.Linger <= 0 {
 		opts.Linger = 20 * time.Millisecond
+	}
+	if opts.Quiet == 0 {
+		opts.Quiet = opts.Linger
 	}
 	if opts.Memory <= 0 {
 		opts.Memory = 64 << 20
@@ -452,7 +465,7 @@ func (s *Server) work(q *queue, most int, ahead *queue) {
 			}
 		}
 		q.handled()
-		if len(batch) > 1 && s.spool != nil {
+		if len(batch) > 1 && slices.ContainsFunc(batch, func(p spooled) bool { return p.done == nil }) {
 			q.linger(most, s.opts.Linger)
 		}
 	}
@@ -654,7 +667,15 @@ func (se *session) Data(r io.Reader) error {
 	err = errBusy
 	switch {
 	case !q.waitRoom(s.opts.Wait):
-	case s.spool == nil:
+	case s.spool == nil || !first && s.opts.First != nil || s.opts.Quiet > 0 && q.quiet(s.opts.Quiet):
+		// Mail no trusted server vouches for, where some is, is not
+		// spooled either: a flood of it waits for its commits, as its
+		// sender's MTA keeps what is not yet answered, and takes no more
+		// of the cores than one worker's share.
+		// A mail that finds its worker with nothing to do, and nothing
+		// done within Quiet, is handed to it as is and answered once
+		// decided: one sync, the commit's, not the spool's as well. In a
+		// backlog the worker is busy, and the mails go to the spool.
 		done := make(chan error, 1)
 		q.put([]spooled{{mail: m, first: first, token: true, done: done}})
 		err = <-done // the worker freed the room
@@ -706,12 +727,13 @@ type queue struct {
 	mu       sync.Mutex
 	cond     sync.Cond
 	mails    []spooled
-	working  bool // the worker handles a batch taken
-	stopping bool // the worker returns once none is left
+	working  bool      // the worker handles a batch taken
+	last     time.Time // when the worker last handled a batch
+	stopping bool      // the worker returns once none is left
 }
 
 func newQueue(room int) *queue {
-	q := &queue{room: make(chan struct{}, room), arrived: make(chan struct{}, 1)}
+	q := &queue{room: make(chan struct{}, room), arrived: make(chan struct{}, 1), last: time.Now()}
 	q.cond.L = &q.mu
 	return q
 }
@@ -792,9 +814,17 @@ func (q *queue) take(n int) []spooled {
 // handled notes that the worker is done with the batch it took.
 func (q *queue) handled() {
 	q.mu.Lock()
-	q.working = false
+	q.working, q.last = false, time.Now()
 	q.cond.Broadcast()
 	q.mu.Unlock()
+}
+
+// quiet reports whether no mail is queued nor handled, and none was
+// within gap.
+func (q *queue) quiet(gap time.Duration) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return !q.working && len(q.mails) == 0 && time.Since(q.last) >= gap
 }
 
 // waitIdle waits until no mail is queued nor handled, or the server

@@ -126,6 +126,9 @@ func start(t *testing.T, r *recorder, opts Options, largest ...int64) *Server {
 	if opts.Spool == "" {
 		opts.Spool = t.TempDir()
 	}
+	if opts.Quiet == 0 {
+		opts.Quiet = -1 // every mail through the spool, unless the test says
+	}
 	s, err := Listen(opts, newIntake(r, largest...))
 	if err != nil {
 		t.Fatal(err)
@@ -509,31 +512,57 @@ func TestSessionEndsAtItsLongest(t *testing.T) {
 
 // Mails Options.First picks are committed apart from the others, and
 // while a batch of the others is handled: a player's vouched mail does not
-// wait on the forged mail that arrived before it.
+// wait on the forged mail that arrived before it. The forged mail is not
+// spooled: its sessions wait for its commits.
 func TestFirstCommittedAhead(t *testing.T) {
 	t.Parallel()
 	r := &recorder{hold: make(chan struct{}), holdIf: "forged", entered: make(chan int, 100)}
 	s := start(t, r, Options{First: func(raw []byte) bool { return strings.Contains(string(raw), "player") }})
-	if err := send(t, s.Addr(), "pbem@example.org", "forged 0"); err != nil {
-		t.Fatal(err)
+	var wg sync.WaitGroup
+	forged := func(i int) {
+		wg.Go(func() {
+			if err := send(t, s.Addr(), "pbem@example.org", fmt.Sprintf("forged %d", i)); err != nil {
+				t.Errorf("forged %d: %v", i, err)
+			}
+		})
 	}
+	forged(0)
 	<-r.entered // the forged mail's commit holds
-	for i := 1; i < 10; i++ {
-		subj := fmt.Sprintf("forged %d", i)
-		if i == 6 {
-			subj = "player's move"
-		}
-		if err := send(t, s.Addr(), "pbem@example.org", subj); err != nil {
-			t.Errorf("%s: %v", subj, err)
-		}
+	for i := 1; i < 9; i++ {
+		forged(i)
+	}
+	waitQueued(t, s.rest, 8)
+	if got := spooledSegments(s.opts.Spool); len(got) != 0 {
+		t.Errorf("the spool holds %v with forged mail only; want nothing", got)
+	}
+	if err := send(t, s.Addr(), "pbem@example.org", "player's move"); err != nil {
+		t.Fatalf("the player's mail: %v", err)
 	}
 	waitStored(t, r, "[player's move]")
 	close(r.hold)
-	waitStored(t, r, "[player's move forged 0 forged 1 forged 2 forged 3 forged 4 forged 5 forged 7 forged 8 forged 9]")
+	wg.Wait()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if fmt.Sprint(r.batches) != "[1 1 8]" {
-		t.Errorf("commits of %v mails; want [1 1 8]: the player's mail alone, then the forged", r.batches)
+	if len(r.stored) != 10 || fmt.Sprint(r.batches) != "[1 1 8]" {
+		t.Errorf("stored %v in commits of %v mails; want 10 in [1 1 8]: the player's mail alone, then the forged", r.stored, r.batches)
+	}
+}
+
+// waitQueued waits until n mails wait in q.
+func waitQueued(t *testing.T, q *queue, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		q.mu.Lock()
+		got := len(q.mails)
+		q.mu.Unlock()
+		if got >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d mails queued; want %d", got, n)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
@@ -583,18 +612,60 @@ func TestForgedMailLeavesMemoryForVouched(t *testing.T) {
 	r := &recorder{hold: make(chan struct{}), holdIf: "forged", entered: make(chan int, 100)}
 	s := start(t, r, Options{Memory: 64 << 10, First: func(raw []byte) bool { return strings.Contains(string(raw), "player") }}, 20000)
 	pad := "\r\n\r\n" + strings.Repeat(strings.Repeat("x", 98)+"\r\n", 90) // 9 KiB, held as 16
-	refused := false
+	answers := make(chan error, 20)
 	for range 20 {
-		if err := send(t, s.Addr(), "pbem@example.org", "forged"+pad); code(err) == 451 {
-			refused = true
-			break
-		}
+		go func() { answers <- send(t, s.Addr(), "pbem@example.org", "forged"+pad) }()
 	}
-	if !refused {
-		t.Fatal("20 forged mails of 9 KiB with 64 KiB of memory were all taken; want 451 past their share")
+	// Two fit in their share of 32 KiB, and wait for their commits; the
+	// others get 451 (some while reading, when the readers together
+	// pass the whole bound) and let go of what they read.
+	for range 18 {
+		if err := <-answers; code(err) != 451 {
+			t.Fatalf("an answer to 20 forged mails of 9 KiB, with 64 KiB of memory and their commits held: %v; want 451 past their share", err)
+		}
 	}
 	if err := send(t, s.Addr(), "pbem@example.org", "player's move"+pad); err != nil {
 		t.Errorf("a vouched mail while forged mail holds its share: %v; want 250", err)
 	}
 	waitStored(t, r, "[player's move]")
+	close(r.hold)
+	for range 2 {
+		if err := <-answers; err != nil {
+			t.Errorf("a forged mail within its share: %v", err)
+		}
+	}
+}
+
+// A mail that finds the server quiet is handed over at once and answered
+// after its commit, with nothing written to the spool; one that comes
+// while the worker is busy goes through the spool.
+func TestQuietServerAnswersAfterCommit(t *testing.T) {
+	t.Parallel()
+	r := &recorder{hold: make(chan struct{}), entered: make(chan int, 10)}
+	s := start(t, r, Options{Quiet: 10 * time.Millisecond})
+	time.Sleep(20 * time.Millisecond) // quiet since the start
+	answer := make(chan error, 1)
+	go func() { answer <- send(t, s.Addr(), "pbem@example.org", "alone") }()
+	<-r.entered
+	select {
+	case err := <-answer:
+		t.Fatalf("a mail to a quiet server was answered %v before its commit", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	if got := spooledSegments(s.opts.Spool); len(got) != 0 {
+		t.Errorf("the spool holds %v for a mail to a quiet server; want nothing", got)
+	}
+	// Meanwhile the worker is busy: the next mail is spooled and
+	// answered before its commit.
+	if err := send(t, s.Addr(), "pbem@example.org", "busy"); err != nil {
+		t.Fatalf("a mail while the worker is busy: %v", err)
+	}
+	if got := spooledSegments(s.opts.Spool); len(got) != 1 {
+		t.Errorf("the spool holds %v for a mail while the worker is busy; want its segment", got)
+	}
+	close(r.hold)
+	if err := <-answer; err != nil {
+		t.Fatalf("the mail to a quiet server once stored: %v", err)
+	}
+	waitStored(t, r, "[alone busy]")
 }

@@ -251,9 +251,9 @@ func TestSIGTERMMidBacklog(t *testing.T) {
 // TestKilledDaemonLMTP kills pbemd with SIGKILL at random moments while an
 // MTA hands it a backlog of move mails over LMTP, one connection, each
 // mail after the last was answered, and hands a mail again that got no
-// answer, as Postfix does. Every mail answered 250 sits in pbemd's spool
-// until handled, so in the end every move is applied exactly once, in
-// order, and gets its replies.
+// answer, as Postfix does. Every mail answered 250 is committed, or sits
+// in pbemd's spool until handled, so in the end every move is applied
+// exactly once, in order, and gets its replies.
 func TestKilledDaemonLMTP(t *testing.T) {
 	lmtpAddr := testenv.FreeAddr(t)
 	w := newDovecotWorld(t, "lmtp: "+lmtpAddr+"\n")
@@ -265,8 +265,14 @@ func TestKilledDaemonLMTP(t *testing.T) {
 	for next < len(mails) {
 		p := w.start(t)
 		l := dialUntil(t, lmtpAddr)
-		killed := make(chan struct{})
+		// The kill comes at a random moment once the first mail of the
+		// round was taken (it waits for a commit: the server is quiet).
+		killed, going := make(chan struct{}), make(chan struct{})
 		go func() {
+			select {
+			case <-going:
+			case <-time.After(5 * time.Second):
+			}
 			time.Sleep(time.Duration(rng.IntN(60)) * time.Millisecond)
 			p.kill()
 			close(killed)
@@ -275,6 +281,9 @@ func TestKilledDaemonLMTP(t *testing.T) {
 		for next < len(mails) {
 			if err := l.Deliver(mails[next].from, server, mails[next].mail()); err != nil {
 				break // no answer: the MTA keeps the mail, and tries again
+			}
+			if next == before {
+				close(going)
 			}
 			next++
 		}
