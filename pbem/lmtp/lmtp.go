@@ -549,37 +549,34 @@ func (p progressReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
-func (s *Server) hold(n int64) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if n > s.memory {
-		return false
-	}
-	s.memory -= n
-	return true
-}
+// hold takes n bytes of the memory bound, unless fewer are left.
+func (s *Server) hold(n int64) bool { return s.take(&s.memory, n) }
 
-func (s *Server) release(n int64) {
-	s.mu.Lock()
-	s.memory += n
-	s.mu.Unlock()
-}
+// release gives n bytes back to the memory bound.
+func (s *Server) release(n int64) { s.give(&s.memory, n) }
 
 // holdForged counts n bytes more of mail no trusted server vouches for,
 // unless that passes its share of the memory bound.
-func (s *Server) holdForged(n int64) bool {
+func (s *Server) holdForged(n int64) bool { return s.take(&s.forged, n) }
+
+func (s *Server) releaseForged(n int64) { s.give(&s.forged, n) }
+
+// take takes n from the bytes left in *left, a count under s.mu, unless
+// fewer are left.
+func (s *Server) take(left *int64, n int64) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if n > s.forged {
+	if n > *left {
 		return false
 	}
-	s.forged -= n
+	*left -= n
 	return true
 }
 
-func (s *Server) releaseForged(n int64) {
+// give gives n back to *left, a count under s.mu.
+func (s *Server) give(left *int64, n int64) {
 	s.mu.Lock()
-	s.forged += n
+	*left += n
 	s.mu.Unlock()
 }
 
