@@ -130,7 +130,7 @@ type Server struct {
 
 	mu     sync.Mutex
 	memory int64 // bytes of mail that may still be held (Options.Memory)
-	forged int64 // bytes the mails Options.First does not pick may still hold once read
+	forged int64 // bytes the mails Options.First does not pick may still hold once read, where it picks some
 
 	// The mails spooled wait for their worker: those Options.First picks
 	// for one, the others for another, so that a player's vouched mail is
@@ -152,8 +152,7 @@ type spooled struct {
 	mail  intake.Mail
 	first bool
 	seg   *segment
-	held  int64 // bytes of the memory bound it holds, or its segment for it
-	token bool  // it holds a token of its queue's room
+	token bool // it holds a token of its queue's room
 	// done, without a spool, is told the answer once the intake has
 	// decided (nil: 250).
 	done chan error
@@ -215,10 +214,7 @@ func Listen(opts Options, in *intake.Intake) (*Server, error) {
 		return nil, fmt.Errorf("lmtp: %w", err)
 	}
 	s := &Server{opts: opts, in: in, ln: ln, spool: sp, jobs: make(chan job, opts.Queue),
-		log: opts.Logger, memory: opts.Memory, forged: opts.Memory}
-	if opts.First != nil {
-		s.forged = opts.Memory / 2
-	}
+		log: opts.Logger, memory: opts.Memory, forged: opts.Memory / 2}
 	s.first, s.rest = newQueue(opts.Queue), newQueue(opts.Queue)
 	// The mails a previous run left are held against the bounds as far
 	// as they go; the sessions wait until they are decided on.
@@ -382,7 +378,7 @@ func (s *Server) write() {
 		} else {
 			ps := make([]spooled, len(batch))
 			for i, j := range batch {
-				ps[i] = spooled{mail: j.mail, first: j.first, held: j.held, seg: seg, token: true}
+				ps[i] = spooled{mail: j.mail, first: j.first, seg: seg, token: true}
 			}
 			s.requeue(ps)
 		}
@@ -457,9 +453,6 @@ func (s *Server) work(q *queue, most int, ahead *queue) {
 				continue
 			}
 			s.release(s.spool.decided(p.seg))
-			if !p.first {
-				s.releaseForged(p.held)
-			}
 			if p.token {
 				q.freeRoom()
 			}
@@ -656,7 +649,8 @@ func (se *session) Data(r io.Reader) error {
 	// Mail no trusted server vouches for may hold half the memory bound
 	// at most once read (where some is vouched for), so that a flood of
 	// it, waiting for its worker, does not keep the players' mail out.
-	if !first && !s.holdForged(held) {
+	forged := !first && s.opts.First != nil
+	if forged && !s.holdForged(held) {
 		s.release(held)
 		return errBusy
 	}
@@ -664,15 +658,13 @@ func (se *session) Data(r io.Reader) error {
 	err = errBusy
 	switch {
 	case !q.waitRoom(s.opts.Wait):
-	case s.spool == nil || !first && s.opts.First != nil || s.opts.Quiet > 0 && q.quiet(s.opts.Quiet):
-		// Mail no trusted server vouches for, where some is, is not
-		// spooled either: a flood of it waits for its commits, as its
-		// sender's MTA keeps what is not yet answered, and takes no more
-		// of the cores than one worker's share.
-		// A mail that finds its worker with nothing to do, and nothing
-		// done within Quiet, is handed to it as is and answered once
-		// decided: one sync, the commit's, not the spool's as well. In a
-		// backlog the worker is busy, and the mails go to the spool.
+	case s.spool == nil || forged || s.opts.Quiet > 0 && q.quiet(s.opts.Quiet):
+		// Handed to the worker as is and answered once decided: without
+		// a spool; mail no trusted server vouches for, so that a flood
+		// of it waits for its commits (its MTA keeps the rest) and takes
+		// no more of the cores than its worker's share; and a mail that
+		// finds its worker with nothing to do, nothing done within
+		// Quiet: one sync, the commit's, not the spool's as well.
 		done := make(chan error, 1)
 		q.put([]spooled{{mail: m, first: first, token: true, done: done}})
 		err = <-done // the worker freed the room
@@ -683,7 +675,7 @@ func (se *session) Data(r io.Reader) error {
 		q.freeRoom()
 	}
 	s.release(held)
-	if !first {
+	if forged {
 		s.releaseForged(held)
 	}
 	return err
@@ -784,7 +776,7 @@ func (q *queue) put(ps []spooled) {
 		if p.done != nil {
 			p.done <- errClosed
 			if p.token {
-				<-q.room
+				q.freeRoom()
 			}
 		}
 	}
